@@ -1,0 +1,91 @@
+// swift-tools-version: 6.1
+//
+// Kinetics: animation physics solvers (spring, decay, unit bezier) in the style
+// of Facebook's Pop, cross-checked against GSL.
+//
+// The library users link, `Kinetics`, depends on nothing but the standard
+// library and the C math library. GSL is linked only by the reference module,
+// its tests and the `kinetics` command-line tool.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6)
+]
+
+let package = Package(
+    name: "Kinetics",
+    products: [
+        .library(name: "Kinetics", targets: ["Kinetics"]),
+        .library(name: "KineticsReference", targets: ["KineticsReference"]),
+        .executable(name: "kinetics", targets: ["KineticsCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // MARK: - The library
+
+        .target(
+            name: "Kinetics",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - The GSL reference
+
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
+        ),
+        .target(
+            name: "KineticsReference",
+            dependencies: ["CGSL"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Verification
+
+        .target(
+            name: "KineticsVerify",
+            dependencies: ["Kinetics", "KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - The command-line tool
+
+        .executableTarget(
+            name: "KineticsCLI",
+            dependencies: [
+                "Kinetics",
+                "KineticsReference",
+                "KineticsVerify",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests
+
+        .testTarget(
+            name: "KineticsTests",
+            dependencies: ["Kinetics", "KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsVerifyTests",
+            dependencies: ["KineticsVerify"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsReferenceTests",
+            dependencies: ["KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsCLITests",
+            dependencies: ["KineticsCLI"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,225 @@
+/// A spring moving a value towards a target, advanced frame by frame with one
+/// of the four ``SpringMethod``s.
+///
+/// This is the reference implementation of every method: it does the RK4
+/// steps one at a time, exactly as written in ``SpringMethod``, and the
+/// animator's fast paths are tested against it. It applies no rest test, no
+/// clamping and no snapping to the target: it reports the method's own state.
+///
+/// ```swift
+/// var spring = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 1.0)
+/// spring.advance(by: 1.0 / 60)
+/// print(spring.value, spring.velocity)
+/// ```
+///
+/// **Edge cases** for ``advance(by:)``: a frame length of 0 changes nothing
+/// (in `pop` mode it runs Pop's loop with no step, as Pop does); a negative
+/// or non-finite frame length is ignored and counted in ``ignoredFrames``; a
+/// frame longer than ``SpringMethod/maxFrameInterval`` (30 s) shuts the `pop`
+/// solver down as Pop does (value and velocity are left as they were and
+/// ``isShutDown`` becomes true), while the other methods advance through it
+/// (`rk4` and `fixed` switch to matrix powers beyond 10,000 steps, so no frame
+/// takes more than a few microseconds).
+public struct SpringStepper<Value: AnimatableVector>: Sendable {
+    /// The spring; a change applies from the next step on.
+    public var parameters: SpringParameters
+    /// How the spring is advanced.
+    public let method: SpringMethod
+    /// Where the spring comes to rest; it may change between frames.
+    public var target: Value
+    /// The value after the last frame.
+    public private(set) var value: Value
+    /// The velocity after the last frame, in units per second.
+    public private(set) var velocity: Value
+    /// The sum of the frame lengths advanced so far, in seconds.
+    public private(set) var elapsed: Double = 0
+    /// Frames that were ignored because their length was negative or not finite.
+    public private(set) var ignoredFrames = 0
+    /// Whether a frame longer than 30 s shut the `pop` solver down.
+    public private(set) var isShutDown = false
+
+    // Pop's solver state: the time left over from the last frame, the last
+    // blended state (in Pop's sign convention) and the last velocity slope.
+    private var popAccumulator = 0.0
+    private var popLastP: Value = .zero
+    private var popLastV: Value = .zero
+    private var popLastDv: Value = .zero
+    private var popStarted = false
+
+    // The `fixed` grid: the states at gridIndex·h and (gridIndex + 1)·h, in
+    // absolute coordinates so that a new target applies from the next step.
+    private var gridIndex = 0
+    private var gridLower: (value: Value, velocity: Value)
+    private var gridUpper: (value: Value, velocity: Value)?
+
+    /// Creates a spring at `value` moving with `velocity` towards `target`.
+    public init(
+        parameters: SpringParameters, method: SpringMethod,
+        value: Value, velocity: Value = .zero, target: Value
+    ) {
+        self.parameters = parameters
+        self.method = method
+        self.target = target
+        self.value = value
+        self.velocity = velocity
+        self.gridLower = (value, velocity)
+    }
+
+    /// The displacement from the target, `value - target`.
+    public var displacement: Value { value - target }
+
+    /// Advances the spring by a frame of `dt` seconds.
+    public mutating func advance(by dt: Double) {
+        guard dt.isFinite, dt >= 0 else {
+            ignoredFrames += 1
+            return
+        }
+        switch method {
+        case .pop: advancePop(dt)
+        case .fixed: advanceFixed(dt)
+        case .rk4: advanceRK4(dt)
+        case .analytic: advanceAnalytic(dt)
+        }
+        elapsed += dt
+    }
+
+    // MARK: Methods
+
+    /// Pop's `SpringSolver::advance` as POPSpringAnimationInternal.h drives
+    /// it: the state is rebuilt from the stored value and velocity every frame.
+    private mutating func advancePop(_ dt: Double) {
+        popStarted = true
+        if dt > SpringMethod.maxFrameInterval {
+            popLastP = .zero
+            popLastV = .zero
+            popLastDv = .zero
+            isShutDown = true
+            return
+        }
+        let h = SpringMethod.popStep
+        let negativeStiffness = -parameters.tension / parameters.mass
+        let frictionPerMass = parameters.friction / parameters.mass
+        popAccumulator += dt
+        var p = target - value
+        var v = velocity * -1.0
+        var previousP = p
+        var previousV = v
+        while popAccumulator >= h {
+            previousP = p
+            previousV = v
+            popLastDv = rk4Step(
+                &p, &v, negativeStiffness: negativeStiffness, frictionPerMass: frictionPerMass, h: h)
+            popAccumulator -= h
+        }
+        let alpha = popAccumulator / h
+        p = p * alpha + previousP * (1 - alpha)
+        v = v * alpha + previousV * (1 - alpha)
+        popLastP = p
+        popLastV = v
+        value = target - p
+        velocity = v * -1.0
+    }
+
+    private mutating func advanceFixed(_ dt: Double) {
+        let h = SpringMethod.gridStep
+        let time = elapsed + dt
+        var upper = gridUpper ?? step(gridLower, by: h)
+        // Jump whole stretches of grid with a matrix power when a frame spans
+        // more than 10,000 steps; stepping resumes for the last step.
+        let stepsAhead = (time / h).rounded(.down) - Double(gridIndex) - 1
+        if stepsAhead > 10_000 {
+            let jump = Int(stepsAhead) - 1
+            let map = SpringPropagator.rk4Step(parameters, step: h).power(jump)
+            gridLower = propagate(upper, with: map)
+            gridIndex += jump + 1
+            upper = step(gridLower, by: h)
+        }
+        while Double(gridIndex + 1) * h <= time {
+            gridLower = upper
+            upper = step(upper, by: h)
+            gridIndex += 1
+        }
+        gridUpper = upper
+        let alpha = (time - Double(gridIndex) * h) / h
+        value = gridLower.value * (1 - alpha) + upper.value * alpha
+        velocity = gridLower.velocity * (1 - alpha) + upper.velocity * alpha
+    }
+
+    private mutating func advanceRK4(_ dt: Double) {
+        guard dt > 0 else { return }
+        let largest = Swift.min(SpringMethod.gridStep, 1 / parameters.fastestRate)
+        let count = Swift.max(1, (dt / largest).rounded(.up))
+        let h = dt / count
+        if count > 10_000 {
+            let map = SpringPropagator.rk4Step(parameters, step: h).power(Int(count))
+            (value, velocity) = propagate((value, velocity), with: map)
+            return
+        }
+        var state = (value: value, velocity: velocity)
+        for _ in 0 ..< Int(count) {
+            state = step(state, by: h)
+        }
+        (value, velocity) = state
+    }
+
+    private mutating func advanceAnalytic(_ dt: Double) {
+        let map = SpringPropagator.exact(parameters, time: dt)
+        (value, velocity) = propagate((value, velocity), with: map)
+    }
+
+    /// One RK4 step of an absolute state towards the current target.
+    private func step(_ state: (value: Value, velocity: Value), by h: Double) -> (value: Value, velocity: Value) {
+        var d = state.value - target
+        var v = state.velocity
+        _ = rk4Step(
+            &d, &v, negativeStiffness: -parameters.tension / parameters.mass,
+            frictionPerMass: parameters.friction / parameters.mass, h: h)
+        return (target + d, v)
+    }
+
+    private func propagate(
+        _ state: (value: Value, velocity: Value), with map: SpringPropagator
+    ) -> (value: Value, velocity: Value) {
+        let moved = map.apply(displacement: state.value - target, velocity: state.velocity)
+        return (target + moved.displacement, moved.velocity)
+    }
+
+    // MARK: Rest
+
+    /// Pop's solver rest test with threshold `threshold` (Pop's per-property
+    /// threshold, 1.0 for points): every component of the displacement below
+    /// `threshold/2`, the squared velocity below `25·threshold` and the squared
+    /// velocity slope below `625·threshold²`.
+    ///
+    /// In `pop` mode the test reads Pop's own solver state (the last blended
+    /// state and the last RK4 slope; false before the first frame, true after
+    /// a shutdown). The other methods apply the same bounds to the current
+    /// displacement, velocity and acceleration.
+    public func solverIsAtRest(threshold: Double) -> Bool {
+        let p: Value
+        let v: Value
+        let slope: Value
+        if method == .pop {
+            guard popStarted else { return false }
+            (p, v, slope) = (popLastP, popLastV, popLastDv)
+        } else {
+            p = displacement
+            v = velocity
+            slope = p * (-parameters.stiffnessPerMass) - v * parameters.frictionPerMass
+        }
+        return PopRestTest.solverHasConverged(
+            displacement: p, velocity: v, slope: slope, threshold: threshold)
+    }
+}
+
+extension SpringParameters {
+    /// The largest decay or oscillation rate of the spring, in 1/s: `ω₀` when
+    /// it is under- or critically damped, `α + ω'` (the fast root) when it is
+    /// overdamped. The `rk4` method keeps its step below `1/fastestRate`.
+    public var fastestRate: Double {
+        let omega2 = stiffnessPerMass
+        let alpha = frictionPerMass / 2
+        let q = SpringPropagator.dampingDiscriminant(omega2: omega2, alpha: alpha)
+        return q >= 0 ? omega2.squareRoot() : alpha + (-q).squareRoot()
+    }
+}

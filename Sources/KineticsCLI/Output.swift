@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes text to standard output in large chunks.
+struct StandardOutput {
+    private var buffer = ""
+
+    /// Appends `text` and a newline, flushing every 64 KiB.
+    mutating func line(_ text: String) {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}
+
+/// Writes a warning line to standard error.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("kinetics: warning: \(message)\n".utf8))
+}
+
+/// Numbers as the shortest text that reads back to the same double
+/// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
+func csvNumber(_ value: Double) -> String { value.description }
+
+/// Encodes `value` as JSON with sorted keys; numbers read back to the same
+/// double; non-finite numbers become the strings "inf", "-inf" and "nan".
+func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+/// The frame times `k/fps` for k = 0 … ⌊seconds·fps⌋.
+func frameTimes(fps: Double, seconds: Double) -> [Double] {
+    let last = Int((seconds * fps * (1 + 1e-12)).rounded(.down))
+    return (0 ... last).map { Double($0) / fps }
+}
+
+/// The most frames a trace prints.
+let maximumFrames = 10_000_000

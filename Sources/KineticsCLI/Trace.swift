@@ -1,0 +1,286 @@
+import Foundation
+import ArgumentParser
+import Kinetics
+
+/// `kinetics trace spring|decay|bezier`: a solver's own state, frame by frame.
+struct Trace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a solver's state at every frame (no rest test, no clamping, no snapping).",
+        subcommands: [SpringTrace.self, DecayTrace.self, BezierTrace.self]
+    )
+}
+
+/// The frame clock of a trace: `--fps` and `--seconds`.
+struct FrameOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Frames per second.")
+    var fps: Double = 60
+    @Option(parsing: .unconditional, help: "Length of the trace in seconds.")
+    var seconds: Double = 2
+
+    func validate() throws {
+        try OptionCheck.positive(fps, "--fps")
+        try OptionCheck.positive(seconds, "--seconds")
+        let frames = (seconds * fps).rounded(.down)
+        guard frames < Double(maximumFrames) else {
+            throw ValidationError(
+                "--seconds × --fps must give at most \(maximumFrames) frames, got \(Int(frames))")
+        }
+    }
+
+    /// Frame k is at `k/fps`.
+    var times: [Double] { frameTimes(fps: fps, seconds: seconds) }
+}
+
+/// One frame of a spring or decay trace.
+struct MotionSample: Encodable {
+    let time: Double
+    let value: Double
+    let velocity: Double
+}
+
+/// Runs `advance` over the frame times, starting from the initial state.
+func traceMotion(
+    times: [Double], initial: MotionSample, advance: (Double) -> (value: Double, velocity: Double)
+) -> [MotionSample] {
+    var samples = [initial]
+    samples.reserveCapacity(times.count)
+    for k in times.indices.dropFirst() {
+        let state = advance(times[k] - times[k - 1])
+        samples.append(MotionSample(time: times[k], value: state.value, velocity: state.velocity))
+    }
+    return samples
+}
+
+/// Prints motion samples as CSV (`time,value,velocity`) or as JSON with the
+/// parameters used.
+func printMotion<Parameters: Encodable>(
+    _ samples: [MotionSample], format: SampleFormat, document: (([MotionSample]) -> Parameters)
+) throws {
+    var output = StandardOutput()
+    switch format {
+    case .csv:
+        output.line("time,value,velocity")
+        for sample in samples {
+            output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
+        }
+    case .json:
+        output.line(try jsonText(document(samples)))
+    }
+    output.flush()
+}
+
+// MARK: - Spring
+
+struct SpringTrace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spring",
+        abstract: "Trace a spring from --from to --to.",
+        discussion: """
+            Give exactly one spring: --tension/--friction [--mass], --bounciness/--speed, \
+            --stiffness/--damping [--mass], --response/--damping-fraction or --duration/--bounce.
+            """
+    )
+
+    @OptionGroup var spring: SpringOptions
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Target value.")
+    var to: Double = 1
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double = 0
+    @OptionGroup var frames: FrameOptions
+    @Option(help: "Stepper: pop, fixed, rk4 or analytic.")
+    var method: SpringMethod = .pop
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
+
+    func validate() throws {
+        try OptionCheck.finite(from, "--from")
+        try OptionCheck.finite(to, "--to")
+        try OptionCheck.finite(velocity, "--velocity")
+    }
+
+    struct Document: Encodable {
+        let solver = "spring"
+        let method: SpringMethod
+        let parameters: SpringParametersJSON
+        let from: Double
+        let to: Double
+        let velocity: Double
+        let fps: Double
+        let seconds: Double
+        let samples: [MotionSample]
+    }
+
+    func run() throws {
+        let parameters = try spring.resolve()
+        if method == .pop || method == .fixed {
+            let step = method == .pop ? SpringMethod.popStep : SpringMethod.gridStep
+            let growth = SpringPropagator.rk4Step(parameters, step: step).spectralRadius
+            if growth > 1 {
+                warn("RK4 with a 1 ms step is unstable for this spring (growth \(growth) per step); \(method.rawValue) values will diverge")
+            }
+        }
+        var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
+        let samples = traceMotion(
+            times: frames.times, initial: MotionSample(time: 0, value: from, velocity: velocity)
+        ) { dt in
+            stepper.advance(by: dt)
+            return (stepper.value, stepper.velocity)
+        }
+        try printMotion(samples, format: format) { samples in
+            Document(
+                method: method, parameters: SpringParametersJSON(parameters), from: from, to: to,
+                velocity: velocity, fps: frames.fps, seconds: frames.seconds, samples: samples)
+        }
+    }
+}
+
+/// A spring's tension, friction and mass in JSON.
+struct SpringParametersJSON: Encodable {
+    let tension: Double
+    let friction: Double
+    let mass: Double
+
+    init(_ parameters: SpringParameters) {
+        tension = parameters.tension
+        friction = parameters.friction
+        mass = parameters.mass
+    }
+}
+
+// MARK: - Decay
+
+struct DecayTrace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decay",
+        abstract: "Trace a decay thrown from --from with --velocity."
+    )
+
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
+    var deceleration: Double = 0.998
+    @OptionGroup var frames: FrameOptions
+    @Option(help: "Stepper: pop, exact or continuous.")
+    var method: DecayMethod = .pop
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
+
+    func validate() throws {
+        try OptionCheck.finite(velocity, "--velocity")
+        try OptionCheck.finite(from, "--from")
+        do {
+            _ = try DecayParameters(deceleration: deceleration)
+        } catch {
+            throw ValidationError(error.commandLineDescription)
+        }
+    }
+
+    struct Document: Encodable {
+        let solver = "decay"
+        let method: DecayMethod
+        let deceleration: Double
+        let from: Double
+        let velocity: Double
+        let fps: Double
+        let seconds: Double
+        let samples: [MotionSample]
+    }
+
+    func run() throws {
+        let parameters = try DecayParameters(deceleration: deceleration)
+        var stepper = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
+        let samples = traceMotion(
+            times: frames.times, initial: MotionSample(time: 0, value: from, velocity: velocity)
+        ) { dt in
+            stepper.advance(by: dt)
+            return (stepper.value, stepper.velocity)
+        }
+        try printMotion(samples, format: format) { samples in
+            Document(
+                method: method, deceleration: deceleration, from: from, velocity: velocity,
+                fps: frames.fps, seconds: frames.seconds, samples: samples)
+        }
+    }
+}
+
+// MARK: - Bezier
+
+struct BezierTrace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bezier",
+        abstract: "Print y at evenly spaced x from 0 to 1 for a timing curve."
+    )
+
+    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
+    var curve: String
+    @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive (>= 2).")
+    var samples: Int = 1001
+    @Option(help: "Solver: webkit, precise or fast.")
+    var method: BezierMethod = .webkit
+    @Option(parsing: .unconditional, help: "WebKit's x tolerance (webkit only); default Pop's for 0.4 s, 1/400.")
+    var epsilon: Double = 1.0 / 400
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
+
+    func validate() throws {
+        _ = try parseCurve(curve)
+        guard samples >= 2, samples <= maximumFrames else {
+            throw ValidationError("--samples must be a whole number in [2, \(maximumFrames)], got \(samples)")
+        }
+        try OptionCheck.positive(epsilon, "--epsilon")
+    }
+
+    struct Point: Encodable {
+        let x: Double
+        let y: Double
+    }
+
+    struct Document: Encodable {
+        let solver = "bezier"
+        let method: BezierMethod
+        let curve: [Double]
+        let epsilon: Double?
+        let samples: [Point]
+    }
+
+    func run() throws {
+        let bezier = try parseCurve(curve)
+        let points = (0 ..< samples).map { index -> Point in
+            let x = Double(index) / Double(samples - 1)
+            return Point(x: x, y: bezier.solve(x, method: method, epsilon: epsilon))
+        }
+        var output = StandardOutput()
+        switch format {
+        case .csv:
+            output.line("x,y")
+            for point in points { output.line("\(csvNumber(point.x)),\(csvNumber(point.y))") }
+        case .json:
+            output.line(
+                try jsonText(
+                    Document(
+                        method: method, curve: [bezier.x1, bezier.y1, bezier.x2, bezier.y2],
+                        epsilon: method == .webkit ? epsilon : nil, samples: points)))
+        }
+        output.flush()
+    }
+}
+
+/// A curve name or `x1,y1,x2,y2`.
+func parseCurve(_ text: String) throws -> UnitBezier {
+    if let named = UnitBezier.named.first(where: { $0.name == text }) { return named.curve }
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 4, let x1 = parts[0], let y1 = parts[1], let x2 = parts[2], let y2 = parts[3] else {
+        let names = UnitBezier.named.map(\.name).joined(separator: ", ")
+        throw ValidationError("--curve must be one of \(names) or four numbers x1,y1,x2,y2, got '\(text)'")
+    }
+    do {
+        return try UnitBezier(x1: x1, y1: y1, x2: x2, y2: y2)
+    } catch {
+        throw ValidationError("--curve: \(error.description)")
+    }
+}
