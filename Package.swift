@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KineticsCLITests",
-            dependencies: ["KineticsCLI"],
+            dependencies: ["Kinetics", "KineticsCLI"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -27,18 +27,10 @@ public struct ReferenceBezier: Sendable {
     /// The real roots of `x(t) - x = 0` by `gsl_poly_solve_cubic` (or
     /// `gsl_poly_solve_quadratic` when the cubic term vanishes), ascending.
     public func cubicRoots(x: Double) -> [Double] {
-        var r0 = 0.0
-        var r1 = 0.0
-        var r2 = 0.0
         if ax != 0 {
-            let count = gsl_poly_solve_cubic(bx / ax, cx / ax, -x / ax, &r0, &r1, &r2)
-            return Array([r0, r1, r2].prefix(Int(count)))
+            return ReferenceRoots.monicCubic(a: bx / ax, b: cx / ax, c: -x / ax)
         }
-        if bx != 0 || cx != 0 {
-            let count = gsl_poly_solve_quadratic(bx, cx, -x, &r0, &r1)
-            return Array([r0, r1].prefix(Int(count)))
-        }
-        return []
+        return ReferenceRoots.quadratic(a: bx, b: cx, c: -x)
     }
 
     /// The parameter in [0, 1] with x(t) = x: the cubic's root in [0, 1]

@@ -44,7 +44,8 @@ extension SpringParameters {
     /// to the equivalent spring of mass 1 (`k/m`, `c/m`), which moves the same.
     /// The inverse solves Pop's quadratic in the normalised bounciness and
     /// takes the root below 0.8, as `+convertTension:friction:toBounciness:speed:`
-    /// does.
+    /// does, with the same arithmetic; the one difference is at bounciness
+    /// 34 itself, where Pop's strict comparison can pick the other root.
     public var popBouncinessAndSpeed: (bounciness: Double, speed: Double)? {
         // k/1 and c/1 are exact, so a spring of mass 1 takes Pop's path unchanged.
         let tension = stiffnessPerMass
@@ -54,7 +55,10 @@ extension SpringParameters {
         let noBounce = Self.popNoBounceFriction(qcTension)
         let roots = Self.popQuadraticRoots(
             a: noBounce - 0.01, b: 2 * (0.01 - noBounce), c: noBounce - qcFriction)
-        let normalized = roots.x2 < 0.8 ? roots.x2 : roots.x1
+        // Pop takes x2 when it is below 0.8; at bounciness 34 (exactly 0.8)
+        // rounding can put x2 a hair above and make Pop answer 51. Allowing
+        // rounding-sized excess keeps the mapping one-to-one on [0, 34].
+        let normalized = roots.x2 < 0.8 * (1 + 1e-12) ? roots.x2 : roots.x1
         let bounciness = ((20.0 * 1.7) / (0.8 - 0.0)) * (normalized - 0.0)
         let speed = ((20.0 * 1.7) / (200.0 - 0.5)) * (qcTension - 0.5)
         guard bounciness.isFinite, speed.isFinite else { return nil }

@@ -1,0 +1,238 @@
+import Foundation
+import Kinetics
+import KineticsReference
+import Testing
+
+@Suite("Unit bezier")
+struct BezierTests {
+    /// The named curves plus seeded random ones: x control points uniform in
+    /// [0, 1] with a fifth of them at or within 1e-9 of 0 or 1, y in [-1, 2].
+    static func curves(count: Int, seed: UInt64) -> [UnitBezier] {
+        var generator = SeededGenerator(seed: seed)
+        func controlX() -> Double {
+            switch Int.random(in: 0 ..< 10, using: &generator) {
+            case 0: return 0
+            case 1: return 1
+            case 2: return Double.random(in: 0 ... 1e-9, using: &generator)
+            case 3: return 1 - Double.random(in: 0 ... 1e-9, using: &generator)
+            default: return Double.random(in: 0 ... 1, using: &generator)
+            }
+        }
+        var result = UnitBezier.named.map(\.curve)
+        for _ in 0 ..< count {
+            result.append(
+                try! UnitBezier(
+                    x1: controlX(), y1: Double.random(in: -1 ... 2, using: &generator),
+                    x2: controlX(), y2: Double.random(in: -1 ... 2, using: &generator)))
+        }
+        return result
+    }
+
+    /// 1,001 x in [0, 1] plus points near the ends.
+    static let xs: [Double] = {
+        let grid = (0 ... 1000).map { Double($0) / 1000 }
+        let nearEnds: [Double] = [1e-12, 1e-6, 1 - 1e-6, 1 - 1e-12]
+        return grid + nearEnds
+    }()
+
+    // MARK: webkit
+
+    @Test("webkit equals WebKit's UnitBezier bit for bit")
+    func webKitMatchesPlain() {
+        for curve in Self.curves(count: 300, seed: 1) {
+            let plain = PlainWebKitBezier(curve.x1, curve.y1, curve.x2, curve.y2)
+            for epsilon in [1.0 / 400, 1e-3, 1e-7] {
+                for x in Self.xs + [-0.5, 1.5, 3] {
+                    let ours = curve.solveWebKit(x, epsilon: epsilon)
+                    #expect(ours.bitPattern == plain.solve(x, epsilon).bitPattern, "\(curve) at \(x), ε \(epsilon)")
+                }
+            }
+        }
+    }
+
+    @Test("webkit terminates where WebKit would loop: zero or NaN epsilon, NaN and infinite x")
+    func webKitTerminates() {
+        for curve in [UnitBezier.easeInEaseOut, try! UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1)] {
+            for x in [0.3, 0.5, 0.7, 1e-300] {
+                for epsilon in [0, Double.nan, 1e-300] {
+                    let y = curve.solveWebKit(x, epsilon: epsilon)
+                    #expect(y.isFinite, "\(curve) at \(x), ε \(epsilon)")
+                }
+            }
+            #expect(curve.solveWebKit(.nan, epsilon: 1.0 / 400).isNaN)
+            #expect(curve.solveWebKit(.infinity, epsilon: 1.0 / 400) == 1)
+            #expect(curve.solveWebKit(-.infinity, epsilon: 1.0 / 400) == 0)
+        }
+    }
+
+    @Test("webkit's error in y can be large: the tolerance is on x")
+    func webKitError() throws {
+        let steep = try UnitBezier(x1: 0.9, y1: 0, x2: 0.1, y2: 1)
+        let worst = Self.xs.map { abs(steep.solveWebKit($0, epsilon: 1.0 / 400) - steep.solvePrecise($0)) }.max()!
+        #expect(worst > 1e-2)
+    }
+
+    // MARK: precise
+
+    @Test("precise is within 1e-12 of GSL's root (cubic, polished by brent) wherever x(t) is not flat")
+    func preciseMatchesGSL() throws {
+        var checked = 0
+        for curve in Self.curves(count: 150, seed: 2) {
+            let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
+            let yScale = max(1, abs(curve.y1), abs(curve.y2))
+            for x in Self.xs {
+                let t = try reference.parameter(x: x)
+                let slope = curve.dxdt(at: t)
+                guard slope >= 1e-3 else { continue }
+                // GSL evaluates x(t) in doubles, so its own t is off by up to
+                // ~4 ulps of x(t) over x'(t); that moves y by |y'|·that.
+                let referenceError = abs(curve.dydt(at: t)) * 4 * Double.ulpOfOne / slope
+                let error = abs(curve.solvePrecise(x) - reference.y(at: t))
+                #expect(error <= 1e-12 * yScale + referenceError, "\(curve) at \(x): \(error)")
+                checked += 1
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
+    @Test("precise where x(t) is stationary: exact answers of symmetric curves")
+    func preciseStationary() throws {
+        // x(t) - 1/2 = 4(t - 1/2)³ for (1, 0, 0, 1): t = 1/2, y = 1/2 exactly.
+        // The double-double residual resolves t to about (1e-32/4)^(1/3) ≈ 1.4e-11,
+        // and y'(1/2) = 1.5: the spread bound is about 2e-11.
+        let flat = try UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1)
+        #expect(abs(flat.solvePrecise(0.5) - 0.5) <= 3e-11)
+        // Plain doubles resolve t only to (ulp/4)^(1/3) ≈ 3.8e-6 there.
+        #expect(abs(flat.solveFast(0.5) - 0.5) <= 1e-5)
+        // Any curve symmetric about (1/2, 1/2) passes through it.
+        for (x1, y1) in [(0.42, 0.0), (0.9, -0.5), (1.0, 0.2), (0.05, 1.5)] {
+            let curve = try UnitBezier(x1: x1, y1: y1, x2: 1 - x1, y2: 1 - y1)
+            #expect(abs(curve.solvePrecise(0.5) - 0.5) <= 3e-11, "\(curve)")
+        }
+        // With y control points equal to the x ones, y = x exactly.
+        for curve in Self.curves(count: 50, seed: 3) {
+            let diagonal = try UnitBezier(x1: curve.x1, y1: curve.x1, x2: curve.x2, y2: curve.x2)
+            for x in Self.xs {
+                #expect(abs(diagonal.solvePrecise(x) - x) <= 4 * Double.ulpOfOne, "\(diagonal) at \(x)")
+            }
+        }
+    }
+
+    // MARK: fast
+
+    @Test("fast is within 1e-7 of precise, or within the stationary spread of plain doubles")
+    func fastMatchesPrecise() {
+        var worst = 0.0
+        var excused = 0
+        let stationary = [try! UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1), try! UnitBezier(x1: 1, y1: 0.3, x2: 0, y2: 0.7)]
+        for curve in Self.curves(count: 1_000, seed: 4) + stationary {
+            for x in Self.xs {
+                let error = abs(curve.solveFast(x) - curve.solvePrecise(x))
+                if error > 1e-7 {
+                    excused += 1
+                    let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                    #expect(error <= spread, "\(curve) at \(x): \(error) > \(spread)")
+                }
+                worst = max(worst, error <= 1e-7 ? error : 0)
+            }
+        }
+        #expect(worst > 0)
+        // Stationary points are rare: x control points exactly at 0 or 1 make
+        // x(t) flat at an end, and only a few x land where that matters.
+        #expect(excused < 1_000, "\(excused) answers needed the stationary bound")
+    }
+
+    /// The spread of y over the t whose x(t), evaluated in doubles, is within
+    /// 8 ulps of x: what no double-precision solver can beat.
+    static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {
+        let tolerance = 8 * Double.ulpOfOne
+        let y = curve.y(at: t)
+        var spread = 0.0
+        for direction in [-1.0, 1.0] {
+            // Walk outwards in doubling steps while x(t) stays within tolerance.
+            var step = 1e-16
+            var edge = t
+            while step < 1, abs(curve.x(at: edge + direction * step) - x) <= tolerance {
+                edge += direction * step
+                step *= 2
+            }
+            spread = max(spread, abs(curve.y(at: min(max(edge + direction * step, 0), 1)) - y))
+        }
+        return spread
+    }
+
+    @Test("Chromium's reference values for (0.25, 0, 0.75, 1)")
+    func chromiumValues() throws {
+        // gfx::CubicBezier's unit tests: Solve(0.05) = 0.01136, Solve(0.95) = 0.98863,
+        // cut to 5 digits (the curve is symmetric: the second is 1 - 0.0113640).
+        let curve = try UnitBezier(x1: 0.25, y1: 0, x2: 0.75, y2: 1)
+        for method in [BezierMethod.precise, .fast] {
+            #expect(abs(curve.solve(0.05, method: method) - 0.01136) <= 1e-5)
+            #expect(abs(curve.solve(0.95, method: method) - 0.98863) <= 1e-5)
+        }
+    }
+
+    // MARK: Edges and validation
+
+    @Test("ends, out-of-range x and NaN")
+    func edges() {
+        for curve in Self.curves(count: 20, seed: 5) {
+            for method in [BezierMethod.precise, .fast] {
+                #expect(curve.solve(0, method: method) == 0)
+                #expect(curve.solve(1, method: method) == 1)
+                #expect(curve.solve(-0.5, method: method) == 0)
+                #expect(curve.solve(1.5, method: method) == 1)
+                #expect(curve.solve(.infinity, method: method) == 1)
+                #expect(curve.solve(.nan, method: method).isNaN)
+            }
+            #expect(curve.solveWebKit(-0.5, epsilon: 1.0 / 400).isFinite)
+        }
+    }
+
+    @Test("control points: x in [0, 1], y finite")
+    func validation() {
+        for (x1, y1, x2, y2, name) in [
+            (1.1, 0.0, 0.5, 1.0, "x1"), (-0.1, 0.0, 0.5, 1.0, "x1"), (0.5, 0.0, 2.0, 1.0, "x2"),
+            (0.5, Double.nan, 0.5, 1.0, "y1"), (0.5, 0.0, 0.5, Double.infinity, "y2"),
+            (Double.nan, 0.0, 0.5, 1.0, "x1"),
+        ] {
+            let error = #expect(throws: ParameterError.self) { try UnitBezier(x1: x1, y1: y1, x2: x2, y2: y2) }
+            #expect(error?.parameter == name)
+        }
+        #expect((try? UnitBezier(x1: 0, y1: -5, x2: 1, y2: 7)) != nil)
+    }
+
+    @Test("the named curves have Core Animation's control points")
+    func namedCurves() {
+        let points = UnitBezier.named.map { [$0.curve.x1, $0.curve.y1, $0.curve.x2, $0.curve.y2] }
+        #expect(points == [[0, 0, 1, 1], [0.25, 0.1, 0.25, 1], [0.42, 0, 1, 1], [0, 0, 0.58, 1], [0.42, 0, 0.58, 1]])
+    }
+}
+
+@Suite("Timing functions")
+struct TimingFunctionTests {
+    @Test("CSS steps(): the specification's examples")
+    func steps() throws {
+        let end = try TimingFunction.steps(4, .jumpEnd)
+        #expect([0, 0.24, 0.25, 0.3, 0.99, 1].map { end.transform($0) } == [0, 0, 0.25, 0.25, 0.75, 1])
+        let start = try TimingFunction.steps(4, .jumpStart)
+        #expect([0, 0.1, 0.25, 0.99, 1].map { start.transform($0) } == [0.25, 0.25, 0.5, 1, 1])
+        let none = try TimingFunction.steps(5, .jumpNone)
+        #expect([0, 0.19, 0.2, 0.5, 0.99, 1].map { none.transform($0) } == [0, 0, 0.25, 0.5, 1, 1])
+        let both = try TimingFunction.steps(3, .jumpBoth)
+        #expect([0, 0.33, 0.34, 0.99, 1].map { both.transform($0) } == [0.25, 0.25, 0.5, 0.75, 1])
+        #expect(throws: ParameterError.self) { try TimingFunction.steps(1, .jumpNone) }
+        #expect(throws: ParameterError.self) { try TimingFunction.steps(0) }
+    }
+
+    @Test("linear and the named beziers")
+    func curves() throws {
+        #expect(TimingFunction.linear.transform(0.37) == 0.37)
+        #expect(TimingFunction.easeInEaseOut.transform(0.5) == UnitBezier.easeInEaseOut.solvePrecise(0.5))
+        #expect(TimingFunction.default.description == "cubic-bezier(0.25, 0.1, 0.25, 1.0)")
+        let steps = try TimingFunction.steps(3, .jumpBoth)
+        #expect(steps.description == "steps(3, jump-both)")
+        let webkit = TimingFunction.default.transform(0.3, method: .webkit, epsilon: 1.0 / 400)
+        #expect(webkit == UnitBezier.default.solveWebKit(0.3, epsilon: 1.0 / 400))
+    }
+}

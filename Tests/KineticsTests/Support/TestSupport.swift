@@ -1,0 +1,61 @@
+import Kinetics
+import KineticsReference
+
+/// A small, seeded generator (SplitMix64) so that every random test is
+/// repeatable; the seed is printed in the failure context.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// `k/fps` for k = 0 … ⌊seconds·fps⌋.
+func frames(fps: Double, seconds: Double) -> [Double] {
+    (0 ... Int((seconds * fps * (1 + 1e-12)).rounded(.down))).map { Double($0) / fps }
+}
+
+/// A spring from scalar state through the stepper at the given frame times:
+/// the values and velocities at every time (the first is the start).
+func run(
+    _ parameters: SpringParameters, _ method: SpringMethod, times: [Double],
+    from: Double = 0, to: Double = 1, velocity: Double = 0
+) -> (values: [Double], velocities: [Double]) {
+    var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
+    var values = [from]
+    var velocities = [velocity]
+    for k in times.indices.dropFirst() {
+        stepper.advance(by: times[k] - times[k - 1])
+        values.append(stepper.value)
+        velocities.append(stepper.velocity)
+    }
+    return (values, velocities)
+}
+
+/// GSL's rk8pd trajectory of the same spring, as absolute values.
+func reference(
+    _ parameters: SpringParameters, times: [Double],
+    from: Double = 0, to: Double = 1, velocity: Double = 0
+) throws -> (values: [Double], velocities: [Double]) {
+    let samples = try ReferenceODE.spring(
+        tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
+        displacement: from - to, velocity: velocity, times: times)
+    return (samples.map { to + $0.position }, samples.map(\.velocity))
+}
+
+/// The largest |a - b| over two equally long arrays.
+func maxDifference(_ a: [Double], _ b: [Double]) -> Double {
+    zip(a, b).map { abs($0 - $1) }.max() ?? 0
+}
+
+/// A spring with natural frequency ω and damping ratio ζ (mass 1).
+func spring(omega: Double, zeta: Double, mass: Double = 1) -> SpringParameters {
+    try! SpringParameters(tension: omega * omega * mass, friction: 2 * zeta * omega * mass, mass: mass)
+}
