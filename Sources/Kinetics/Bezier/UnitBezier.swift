@@ -92,10 +92,12 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
     /// `cubic-bezier(x1, y1, x2, y2)`.
     public var description: String { "cubic-bezier(\(x1), \(y1), \(x2), \(y2))" }
 
+    /// Two curves are equal when their control points are.
     public static func == (lhs: UnitBezier, rhs: UnitBezier) -> Bool {
         lhs.x1 == rhs.x1 && lhs.y1 == rhs.y1 && lhs.x2 == rhs.x2 && lhs.y2 == rhs.y2
     }
 
+    /// Hashes the control points.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(x1)
         hasher.combine(y1)
