@@ -38,11 +38,5 @@ func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 
-/// The frame times `k/fps` for k = 0 … ⌊seconds·fps⌋.
-func frameTimes(fps: Double, seconds: Double) -> [Double] {
-    let last = Int((seconds * fps * (1 + 1e-12)).rounded(.down))
-    return (0 ... last).map { Double($0) / fps }
-}
-
 /// The most frames a trace prints.
 let maximumFrames = 10_000_000

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import Kinetics
+import KineticsVerify
 
 /// `kinetics trace spring|decay|bezier`: a solver's own state, frame by frame.
 struct Trace: ParsableCommand {

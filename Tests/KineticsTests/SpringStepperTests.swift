@@ -143,6 +143,25 @@ struct SpringStepperTests {
         }
     }
 
+    @Test("rk4's step keeps stiff and lightly damped springs within 1e-7 of GSL; Pop's default keeps 1 ms")
+    func rk4AccuracyStep() throws {
+        #expect(SpringParameters.popDefault.rk4MaximumStep == 0.001)
+        for parameters in [
+            spring(omega: 316, zeta: 0.01), spring(omega: 100, zeta: 0.2, mass: 0.1),
+            spring(omega: 50, zeta: 30), spring(omega: 316, zeta: 1),
+        ] {
+            #expect(parameters.rk4MaximumStep < 0.001)
+            let times = frames(fps: 60, seconds: 3)
+            let computed = run(parameters, .rk4, times: times, velocity: 40)
+            let exact = try reference(parameters, times: times, velocity: 40)
+            let amplitude = exact.values.map { abs($0 - 1) }.max()!
+            // The step is chosen for 1e-9 of the amplitude per mode; 1e-7
+            // leaves room for the constant of the estimate.
+            let error = maxDifference(computed.values, exact.values) / amplitude
+            #expect(error <= 1e-7, "\(parameters): \(error)")
+        }
+    }
+
     @Test("rk4 shortens its step for stiff springs and stays stable")
     func rk4Stiff() {
         let stiff = try! SpringParameters(tension: 1e9, friction: 10, mass: 1e-6)

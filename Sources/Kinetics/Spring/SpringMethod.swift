@@ -14,8 +14,10 @@ public enum SpringMethod: String, CaseIterable, Sendable, Codable {
     /// RK4 on an absolute grid of 1 ms steps from the start, blended at each
     /// frame time without feeding the blend back.
     case fixed
-    /// RK4 in `⌈dt/1 ms⌉` equal steps per frame (smaller for springs stiff
-    /// enough to need them), landing exactly on the frame time.
+    /// RK4 in `⌈dt/h⌉` equal steps per frame, landing exactly on the frame
+    /// time, with `h` 1 ms or, for stiff or lightly damped springs, the
+    /// smaller step that keeps the error near 1e-9 of the amplitude
+    /// (``SpringParameters/rk4MaximumStep``).
     case rk4
     /// The exact closed form (``SpringPropagator/exact(_:time:)``).
     case analytic

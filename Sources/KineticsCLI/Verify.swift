@@ -1,0 +1,240 @@
+import ArgumentParser
+import Foundation
+import KineticsVerify
+
+/// `kinetics verify`: every solver and mode against GSL over parameter grids.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check every solver and mode against GSL over parameter grids.",
+        discussion: """
+            Errors are normalised: springs by the motion's amplitude, decays by the total throw, \
+            beziers by max(1, |y1|, |y2|). Pop-compatible modes (spring pop and fixed's accuracy, \
+            decay pop, bezier webkit) are reported, not checked. Tolerance names: \
+            \(Tolerances.defaults.map(\.name).joined(separator: ", ")).
+            Exit status: 0 every tolerance holds, 1 a tolerance failed (the failing rows are listed \
+            on stderr), 64 usage error, 73 the output cannot be written.
+            """
+    )
+
+    enum SuiteChoice: String, ExpressibleByArgument, CaseIterable {
+        case spring, decay, bezier, conversions, all
+    }
+
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv, markdown
+    }
+
+    @Option(help: "Suite to run.")
+    var suite: SuiteChoice = .all
+    @Option(help: "Grid: quick (seconds) or full (10,000 springs; minutes).")
+    var grid: VerificationGrid = .quick
+    @Option(name: .customLong("method"), help: "Keep only these methods (repeatable): \(VerificationRequest.methodNames.joined(separator: ", ")).")
+    var methods: [String] = []
+    @Option(name: .customLong("tolerance"), help: "Override a tolerance: NAME=VALUE (repeatable).")
+    var tolerances: [String] = []
+    @Option(help: "Output: table, json, csv or markdown.")
+    var format: ReportFormat = .table
+    @Option(help: "Write the output to FILE instead of standard output.")
+    var output: String?
+    @Option(help: "Worker threads (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1, jobs <= 1024 else {
+            throw ValidationError("--jobs must be a whole number in [1, 1024], got \(jobs)")
+        }
+        for method in methods where !VerificationRequest.methodNames.contains(method) {
+            throw ValidationError(
+                "--method must be one of \(VerificationRequest.methodNames.joined(separator: ", ")), got '\(method)'")
+        }
+        _ = try makeTolerances()
+    }
+
+    private func makeTolerances() throws -> Tolerances {
+        do {
+            var overrides: [String: Double] = [:]
+            for text in tolerances {
+                let (name, value) = try Tolerances.parse(text)
+                overrides[name] = value
+            }
+            return try Tolerances(overrides: overrides)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
+        let request = VerificationRequest(
+            suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
+        let bar = ProgressBar()
+        let report: VerificationReport
+        do {
+            report = try Verifier.run(request) { suite, done, total in bar.update(suite, done, total) }
+        } catch let error as VerificationError {
+            bar.finish()
+            if case .usage(let message) = error { throw CLIError.usage(message) }
+            throw CLIError(message: error.description, status: CLIError.checkFailed)
+        }
+        bar.finish()
+        let text: String
+        switch format {
+        case .table: text = VerificationText.table(report)
+        case .markdown: text = VerificationText.markdown(report)
+        case .csv: text = VerificationText.csv(report)
+        case .json: text = try jsonText(report) + "\n"
+        }
+        try writeOutput(text, to: output)
+        for failure in report.failures {
+            warnLine("check failed: \(VerificationText.describe(failure))")
+        }
+        if !report.passed {
+            throw CLIError(
+                message: "\(report.failures.count) of \(report.rows.filter { $0.passed != nil }.count) checks failed",
+                status: CLIError.checkFailed)
+        }
+    }
+}
+
+/// The human forms of a verification report.
+enum VerificationText {
+    static func header(_ report: VerificationReport) -> String {
+        "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
+    }
+
+    static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
+
+    static func cells(_ row: VerificationRow) -> [String] {
+        [
+            row.suite, row.mode, row.check, String(row.cases), value(row),
+            row.tolerance.map(scientific) ?? "-", result(row), row.location + (row.note.map { " [\($0)]" } ?? ""),
+        ]
+    }
+
+    static func value(_ row: VerificationRow) -> String {
+        if let minimum = row.minimum, let maximum = row.maximum {
+            return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
+        }
+        return scientific(row.value)
+    }
+
+    static func result(_ row: VerificationRow) -> String {
+        switch row.passed {
+        case .some(true): "pass"
+        case .some(false): "FAIL"
+        case .none: "reported"
+        }
+    }
+
+    static func table(_ report: VerificationReport) -> String {
+        let rows = report.rows.map(cells)
+        var widths = columns.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        let verdict = report.passed
+            ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
+            : "\(report.failures.count) checks FAILED."
+        return ([header(report), "", line(columns)] + rows.map(line) + ["", verdict]).joined(separator: "\n") + "\n"
+    }
+
+    static func markdown(_ report: VerificationReport) -> String {
+        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var lines = [header(report).replacingOccurrences(of: "\n", with: "  \n"), ""]
+        lines.append("| " + columns.joined(separator: " | ") + " |")
+        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
+        for row in report.rows {
+            lines.append("| " + cells(row).map(escape).joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append(report.passed ? "**Every tolerance held.**" : "**\(report.failures.count) checks failed.**")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func csv(_ report: VerificationReport) -> String {
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        func number(_ value: Double?) -> String { value.map(csvNumber) ?? "" }
+        var lines = ["suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note"]
+        for row in report.rows {
+            lines.append(
+                [
+                    row.suite, row.mode, row.check, String(row.cases), number(row.value), number(row.rms),
+                    number(row.minimum), number(row.maximum), row.toleranceName ?? "", number(row.tolerance),
+                    row.passed.map { $0 ? "true" : "false" } ?? "", row.location, row.note ?? "",
+                ].map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
+    static func describe(_ row: VerificationRow) -> String {
+        "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
+    }
+}
+
+/// A progress bar on stderr, drawn only on a terminal and never under CI=true.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDrawn = ""
+
+    init() {
+        enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["CI"] != "true"
+    }
+
+    func update(_ label: String, _ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let fraction = Double(done) / Double(total)
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let text = "\r\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) [\(String(repeating: "=", count: filled))\(String(repeating: " ", count: width - filled))] \(Int(fraction * 100))%"
+        lock.lock()
+        defer { lock.unlock() }
+        guard text != lastDrawn else { return }
+        lastDrawn = text
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+/// Writes `text` to `path` through a temporary file and a rename (no partial
+/// file is ever left), or to standard output when `path` is nil.
+func writeOutput(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    let destination = URL(fileURLWithPath: path)
+    let temporary = destination.deletingLastPathComponent()
+        .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    do {
+        try Data(text.utf8).write(to: temporary)
+        if FileManager.default.fileExists(atPath: destination.path) {
+            _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
+        } else {
+            try FileManager.default.moveItem(at: temporary, to: destination)
+        }
+    } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", status: CLIError.cannotWrite)
+    }
+}
+
+/// Writes a line to standard error.
+func warnLine(_ message: String) {
+    FileHandle.standardError.write(Data("kinetics: \(message)\n".utf8))
+}
+
+extension VerificationGrid: ExpressibleByArgument {}

@@ -1,0 +1,112 @@
+import Foundation
+import Kinetics
+import KineticsReference
+
+/// One bezier method's result on one curve.
+struct BezierMethodMeasurement: Sendable {
+    /// The largest error over the y scale where x(t) is not flat.
+    var maxRegular = 0.0
+    var worstX = 0.0
+    /// Whether every regular point was within the tolerance plus GSL's own
+    /// uncertainty there.
+    var regularHeld = true
+    /// Points where x'(t) < 1e-3, their largest error over the y scale, and
+    /// whether each was within the spread that doubles allow.
+    var flatPoints = 0
+    var maxFlat = 0.0
+    var flatHeld = true
+}
+
+/// Everything measured for one curve.
+struct BezierCurveMeasurement: Sendable {
+    var methods: [BezierMethod: BezierMethodMeasurement]
+    var regularPoints: Int
+    /// The largest |t from the cubic formula - t after brent| where x(t) is not flat.
+    var cubicVersusBrent: Double
+    var steepness: Double
+}
+
+enum BezierSuite {
+    /// A point is flat when x'(t) is below this: there the reference (GSL in
+    /// doubles) is itself uncertain by more than 1e-13 in t.
+    static let flatSlope = 1e-3
+
+    static func measure(
+        _ curve: UnitBezier, samples: Int, methods: [BezierMethod], tolerances: Tolerances
+    ) throws -> BezierCurveMeasurement {
+        let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
+        let yScale = max(1, abs(curve.y1), abs(curve.y2))
+        var result = BezierCurveMeasurement(
+            methods: Dictionary(uniqueKeysWithValues: methods.map { ($0, BezierMethodMeasurement()) }),
+            regularPoints: 0, cubicVersusBrent: 0, steepness: 0)
+        var previous: (x: Double, y: Double)?
+        for index in 0 ..< samples {
+            let x = Double(index) / Double(samples - 1)
+            let t: Double
+            let cubic: Double
+            do {
+                cubic = try reference.cubicParameter(x: x)
+                t = try reference.parameter(x: x)
+            } catch {
+                throw VerificationError.reference("GSL failed on \(curve) at x = \(x): \(error)")
+            }
+            let exact = reference.y(at: t)
+            if let previous, x > previous.x {
+                result.steepness = max(result.steepness, abs(exact - previous.y) / (x - previous.x))
+            }
+            previous = (x, exact)
+            let slope = curve.dxdt(at: t)
+            let regular = slope >= flatSlope || x == 0 || x == 1
+            if regular {
+                result.regularPoints += 1
+                result.cubicVersusBrent = max(result.cubicVersusBrent, abs(cubic - t))
+            }
+            // GSL evaluates x(t) in doubles: its t is uncertain by about 4 ulps
+            // of x over x'(t), which moves y by |y'(t)| times that.
+            let uncertainty = x == 0 || x == 1 ? 0 : abs(curve.dydt(at: t)) * 4 * Double.ulpOfOne / slope
+            for method in methods {
+                let error = abs(curve.solve(x, method: method, epsilon: 1.0 / 400) - exact)
+                let normalized = error / yScale
+                var measurement = result.methods[method]!
+                let tolerance: Double? = switch method {
+                case .webkit: nil
+                case .precise: tolerances["bezier.precise"]
+                case .fast: tolerances["bezier.fast"]
+                }
+                if regular {
+                    if !(normalized <= measurement.maxRegular) {
+                        measurement.maxRegular = normalized
+                        measurement.worstX = x
+                    }
+                    if let tolerance, !(error <= tolerance * yScale + uncertainty) { measurement.regularHeld = false }
+                } else {
+                    measurement.flatPoints += 1
+                    measurement.maxFlat = max(measurement.maxFlat, normalized)
+                    if let tolerance, !(error <= tolerance * yScale + doubleSpread(curve, x: x, t: t)) {
+                        measurement.flatHeld = false
+                    }
+                }
+                result.methods[method] = measurement
+            }
+        }
+        return result
+    }
+
+    /// The spread of y over the t whose x(t), evaluated in doubles, is within
+    /// 8 ulps of x: what the reference itself cannot resolve.
+    static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {
+        let tolerance = 8 * Double.ulpOfOne
+        let y = curve.y(at: t)
+        var spread = 0.0
+        for direction in [-1.0, 1.0] {
+            var step = 1e-16
+            var edge = t
+            while step < 1, abs(curve.x(at: edge + direction * step) - x) <= tolerance {
+                edge += direction * step
+                step *= 2
+            }
+            spread = max(spread, abs(curve.y(at: min(max(edge + direction * step, 0), 1)) - y))
+        }
+        return spread
+    }
+}

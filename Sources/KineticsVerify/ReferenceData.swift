@@ -1,0 +1,135 @@
+import Foundation
+import Kinetics
+import KineticsReference
+
+/// The reference data shipped in `data/reference/`: a few GSL trajectories
+/// and bezier tables, written by `kinetics reference`, that the tests compare
+/// both the solvers and a fresh GSL run against, so that a change in the
+/// reference itself is caught.
+public enum ReferenceData {
+    /// A file of the reference set.
+    public struct File: Sendable, Equatable {
+        /// The file name, for example `spring-pop-default.csv`.
+        public let name: String
+        /// What the file holds, in words.
+        public let description: String
+        /// The CSV text.
+        public let contents: String
+    }
+
+    /// A spring trajectory of the set: released at displacement -1 (from 0
+    /// towards 1) with `velocity`, sampled at 60 Hz for `seconds`.
+    public struct SpringEntry: Sendable {
+        public let name: String
+        public let tension: Double
+        public let friction: Double
+        public let mass: Double
+        public let velocity: Double
+        public let seconds: Double
+    }
+
+    /// The springs: Pop's default, light and heavy damping, both sides of
+    /// critical damping within 1e-9, ζ = 500, and a heavy thrown spring.
+    public static let springs: [SpringEntry] = [
+        SpringEntry(name: "pop-default", tension: SpringParameters.popDefault.tension,
+                    friction: SpringParameters.popDefault.friction, mass: 1, velocity: 0, seconds: 2),
+        SpringEntry(name: "light-damping", tension: 400, friction: 0.8, mass: 1, velocity: 0, seconds: 5),
+        SpringEntry(name: "critical-minus-1e-9", tension: 225, friction: 30 * (1 - 1e-9), mass: 1, velocity: 5, seconds: 2),
+        SpringEntry(name: "critical-plus-1e-9", tension: 225, friction: 30 * (1 + 1e-9), mass: 1, velocity: 5, seconds: 2),
+        SpringEntry(name: "zeta-500", tension: 100, friction: 10_000, mass: 1, velocity: 0, seconds: 5),
+        SpringEntry(name: "heavy-thrown", tension: 900, friction: 60, mass: 10, velocity: -40, seconds: 3),
+    ]
+
+    /// The decays: Pop's default, a fast one and a slow one, in continuous time.
+    public static let decays: [(name: String, deceleration: Double, velocity: Double)] = [
+        ("pop-default", 0.998, 1_000), ("fast-negative", 0.99, -20_000), ("slow", 0.9999, 1),
+    ]
+
+    /// The curves: the named ones and two awkward ones.
+    public static let curves: [(name: String, curve: [Double])] =
+        UnitBezier.named.map { ($0.name, [$0.curve.x1, $0.curve.y1, $0.curve.x2, $0.curve.y2]) }
+        + [("overshoot", [0.34, 1.56, 0.64, 1]), ("flat-middle", [1, 0, 0, 1])]
+
+    /// Every file, computed now with GSL.
+    ///
+    /// - Throws: ``VerificationError`` when GSL fails.
+    public static func files() throws -> [File] {
+        var files: [File] = []
+        for entry in springs {
+            let times = (0 ... Int(entry.seconds * 60)).map { Double($0) / 60 }
+            let samples: [ReferenceSample]
+            do {
+                samples = try ReferenceODE.spring(
+                    tension: entry.tension, friction: entry.friction, mass: entry.mass,
+                    displacement: -1, velocity: entry.velocity, times: times)
+            } catch {
+                throw VerificationError.reference("GSL failed on the reference spring \(entry.name): \(error)")
+            }
+            files.append(
+                File(
+                    name: "spring-\(entry.name).csv",
+                    description: "spring tension \(entry.tension), friction \(entry.friction), mass \(entry.mass), displacement -1, velocity \(entry.velocity), 60 Hz",
+                    contents: csv("time,displacement,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
+        }
+        for entry in decays {
+            let times = (0 ... 180).map { Double($0) / 60 }
+            let samples: [ReferenceSample]
+            do {
+                samples = try ReferenceODE.decay(
+                    deceleration: entry.deceleration, position: 0, velocity: entry.velocity, times: times)
+            } catch {
+                throw VerificationError.reference("GSL failed on the reference decay \(entry.name): \(error)")
+            }
+            files.append(
+                File(
+                    name: "decay-\(entry.name).csv",
+                    description: "continuous decay, deceleration \(entry.deceleration), velocity \(entry.velocity), 60 Hz",
+                    contents: csv("time,position,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
+        }
+        for entry in curves {
+            let reference = ReferenceBezier(x1: entry.curve[0], y1: entry.curve[1], x2: entry.curve[2], y2: entry.curve[3])
+            var rows: [[Double]] = []
+            for index in 0 ... 100 {
+                let x = Double(index) / 100
+                do {
+                    let t = try reference.parameter(x: x)
+                    rows.append([x, t, reference.y(at: t)])
+                } catch {
+                    throw VerificationError.reference("GSL failed on the reference curve \(entry.name): \(error)")
+                }
+            }
+            files.append(
+                File(
+                    name: "bezier-\(entry.name).csv",
+                    description: "cubic-bezier(\(entry.curve.map { "\($0)" }.joined(separator: ", "))): t from gsl_poly_solve_cubic and brent",
+                    contents: csv("x,t,y", rows)))
+        }
+        return files
+    }
+
+    /// The set's README: what each file holds and how to write them again.
+    public static func readme(_ files: [File]) -> String {
+        var lines = [
+            "# Reference data", "",
+            "Written by `kinetics reference --output data/reference` with GSL \(GSL.version)",
+            "(gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by",
+            "gsl_root_fsolver_brent). The tests compare the solvers and a fresh GSL run with",
+            "these files; write them again only on purpose, and say why in the commit.", "",
+            "| file | contents |", "| --- | --- |",
+        ]
+        lines += files.map { "| `\($0.name)` | \($0.description) |" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a CSV file of numbers with one header line.
+    public static func parse(_ text: String) -> (header: String, rows: [[Double]]) {
+        var lines = text.split(separator: "\n").map(String.init)
+        guard !lines.isEmpty else { return ("", []) }
+        let header = lines.removeFirst()
+        return (header, lines.map { $0.split(separator: ",").compactMap { Double($0) } })
+    }
+
+    private static func csv(_ header: String, _ rows: [[Double]]) -> String {
+        ([header] + rows.map { $0.map { "\($0)" }.joined(separator: ",") }).joined(separator: "\n") + "\n"
+    }
+}

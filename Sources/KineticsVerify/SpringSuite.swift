@@ -1,0 +1,163 @@
+import Foundation
+import Kinetics
+import KineticsReference
+
+/// One spring method's result on one trajectory.
+struct SpringTrajectoryError: Sendable {
+    var maxError: Double
+    var rmsError: Double
+    var worstTime: Double
+    var diverged: Bool
+}
+
+/// Everything measured for one spring case at every frame rate.
+struct SpringCaseMeasurement: Sendable {
+    /// Per frame rate (in ``verificationFrameRates`` order), per method.
+    var errors: [[SpringMethod: SpringTrajectoryError]]
+    /// Per method: the largest difference from the 60 Hz run at common times,
+    /// over the amplitude.
+    var frameRateSpread: [SpringMethod: (value: Double, fps: Double)]
+}
+
+enum SpringSuite {
+    /// Runs every method on one case at every frame rate against GSL.
+    static func measure(_ springCase: SpringCase, methods: [SpringMethod]) throws -> SpringCaseMeasurement {
+        var errors: [[SpringMethod: SpringTrajectoryError]] = []
+        var runs: [[SpringMethod: [Double]]] = []
+        var amplitudes: [Double] = []
+        for fps in verificationFrameRates {
+            let times = frameTimes(fps: fps, seconds: springCase.seconds)
+            let reference = try springReference(springCase, times: times)
+            let amplitude = max(reference.map { abs($0 - 1) }.max() ?? 1, 1e-300)
+            var perMethod: [SpringMethod: SpringTrajectoryError] = [:]
+            var values: [SpringMethod: [Double]] = [:]
+            for method in methods {
+                let computed = springValues(springCase, method: method, times: times)
+                values[method] = computed
+                perMethod[method] = trajectoryError(computed, reference, times: times, amplitude: amplitude)
+            }
+            errors.append(perMethod)
+            runs.append(values)
+            amplitudes.append(amplitude)
+        }
+        // Frame-rate dependence: each rate against 60 Hz at their common times.
+        let base = verificationFrameRates.firstIndex(of: 60)!
+        var spread: [SpringMethod: (value: Double, fps: Double)] = [:]
+        for method in methods {
+            var worst = (value: 0.0, fps: 60.0)
+            for (index, fps) in verificationFrameRates.enumerated() where index != base {
+                let common = greatestCommonDivisor(60, Int(fps))
+                let strideBase = 60 / common
+                let strideOther = Int(fps) / common
+                let a = runs[base][method]!
+                let b = runs[index][method]!
+                var k = 0
+                while k * strideBase < a.count && k * strideOther < b.count {
+                    let difference = abs(a[k * strideBase] - b[k * strideOther]) / amplitudes[base]
+                    if !(difference <= worst.value) { worst = (difference, fps) }
+                    k += 1
+                }
+            }
+            spread[method] = worst
+        }
+        return SpringCaseMeasurement(errors: errors, frameRateSpread: spread)
+    }
+
+    /// GSL's trajectory of the case, as values.
+    static func springReference(_ springCase: SpringCase, times: [Double]) throws -> [Double] {
+        let p = springCase.parameters
+        do {
+            return try ReferenceODE.spring(
+                tension: p.tension, friction: p.friction, mass: p.mass,
+                displacement: -1, velocity: springCase.velocity, times: times
+            ).map { 1 + $0.position }
+        } catch {
+            throw VerificationError.reference("GSL failed on the spring \(springCase.label): \(error)")
+        }
+    }
+
+    /// The method's values at the frame times, from 0 towards 1.
+    static func springValues(_ springCase: SpringCase, method: SpringMethod, times: [Double]) -> [Double] {
+        var stepper = SpringStepper(
+            parameters: springCase.parameters, method: method, value: 0.0, velocity: springCase.velocity, target: 1.0)
+        var values = [0.0]
+        values.reserveCapacity(times.count)
+        for k in times.indices.dropFirst() {
+            stepper.advance(by: times[k] - times[k - 1])
+            values.append(stepper.value)
+        }
+        return values
+    }
+
+    /// Max and RMS error over the amplitude; a trajectory that leaves 1e6
+    /// amplitudes or stops being finite has diverged.
+    static func trajectoryError(
+        _ values: [Double], _ reference: [Double], times: [Double], amplitude: Double
+    ) -> SpringTrajectoryError {
+        var worst = 0.0
+        var worstTime = 0.0
+        var sum = 0.0
+        for index in values.indices {
+            let error = abs(values[index] - reference[index]) / amplitude
+            guard error.isFinite, error < 1e6 else {
+                return SpringTrajectoryError(maxError: .infinity, rmsError: .infinity, worstTime: times[index], diverged: true)
+            }
+            if error > worst {
+                worst = error
+                worstTime = times[index]
+            }
+            sum += error * error
+        }
+        return SpringTrajectoryError(
+            maxError: worst, rmsError: (sum / Double(values.count)).squareRoot(), worstTime: worstTime, diverged: false)
+    }
+
+    // MARK: Time scale and order
+
+    /// The fitted time scale of each method at each frame rate on one case.
+    static func timeScales(_ springCase: SpringCase, methods: [SpringMethod]) -> [SpringMethod: [Double]] {
+        var result: [SpringMethod: [Double]] = [:]
+        for fps in verificationFrameRates {
+            let times = frameTimes(fps: fps, seconds: springCase.seconds)
+            for method in methods {
+                let values = springValues(springCase, method: method, times: times)
+                let fit = TimeScale(times: times, values: values) { t in
+                    let state = SpringPropagator.exact(springCase.parameters, time: t)
+                        .apply(displacement: -1.0, velocity: springCase.velocity)
+                    return (1 + state.displacement, state.velocity)
+                }
+                result[method, default: []].append(fit.scale)
+            }
+        }
+        return result
+    }
+
+    /// RK4's observed order: log₂ of the error ratio when the step halves from
+    /// 1 ms, over half a second, against the closed form.
+    static func rk4Order(_ spring: SpringParameters) -> Double {
+        func error(step: Double) -> Double {
+            let steps = Int((0.5 / step).rounded())
+            let map = SpringPropagator.rk4Step(spring, step: step)
+            var state = (displacement: -1.0, velocity: 0.0)
+            var worst = 0.0
+            for n in 1 ... steps {
+                state = map.apply(displacement: state.displacement, velocity: state.velocity)
+                if n % 10 == 0 {
+                    let exact = SpringPropagator.exact(spring, time: Double(n) * step)
+                        .apply(displacement: -1.0, velocity: 0.0).displacement
+                    worst = max(worst, abs(state.displacement - exact))
+                }
+            }
+            return worst
+        }
+        return log2(error(step: 0.001) / error(step: 0.0005))
+    }
+}
+
+/// The frame times `k/fps` for k = 0 … ⌊seconds·fps⌋.
+public func frameTimes(fps: Double, seconds: Double) -> [Double] {
+    let last = Int((seconds * fps * (1 + 1e-12)).rounded(.down))
+    return (0 ... last).map { Double($0) / fps }
+}
+
+func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : greatestCommonDivisor(b, a % b) }

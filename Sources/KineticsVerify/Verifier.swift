@@ -1,0 +1,384 @@
+import Foundation
+import Kinetics
+import KineticsReference
+
+/// The suites a verification can run.
+public enum VerificationSuite: String, CaseIterable, Sendable, Codable {
+    /// Spring methods against GSL's rk8pd, frame-rate dependence, time scale, RK4's order.
+    case spring
+    /// Decay methods against GSL's trajectory of the continuous and discrete laws.
+    case decay
+    /// Bezier methods against GSL's cubic and brent roots.
+    case bezier
+    /// Parameter mappings and the settling duration.
+    case conversions
+}
+
+/// What to verify.
+public struct VerificationRequest: Sendable {
+    /// The suites, in order.
+    public var suites: [VerificationSuite]
+    /// The grid.
+    public var grid: VerificationGrid
+    /// Method names to keep (`pop`, `rk4`, `webkit`, …); empty keeps all.
+    public var methods: Set<String>
+    /// The tolerances.
+    public var tolerances: Tolerances
+    /// Worker threads.
+    public var jobs: Int
+
+    /// Creates a request.
+    public init(
+        suites: [VerificationSuite] = VerificationSuite.allCases, grid: VerificationGrid = .quick,
+        methods: Set<String> = [], tolerances: Tolerances, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.suites = suites
+        self.grid = grid
+        self.methods = methods
+        self.tolerances = tolerances
+        self.jobs = jobs
+    }
+
+    /// Every method name a request may name.
+    public static let methodNames: [String] = {
+        var names: [String] = []
+        for name in SpringMethod.allCases.map(\.rawValue) + DecayMethod.allCases.map(\.rawValue)
+            + BezierMethod.allCases.map(\.rawValue) where !names.contains(name)
+        {
+            names.append(name)
+        }
+        return names
+    }()
+
+    func keeps(_ name: String) -> Bool { methods.isEmpty || methods.contains(name) }
+}
+
+/// Runs the verification suites and gathers their rows.
+public enum Verifier {
+    /// Progress of a run: the suite and how many of its jobs are done.
+    public typealias Progress = @Sendable (_ suite: String, _ done: Int, _ total: Int) -> Void
+
+    /// Runs `request`.
+    ///
+    /// - Throws: ``VerificationError`` for an unknown method or when the GSL
+    ///   reference fails on a case (that is an error, never a number).
+    public static func run(
+        _ request: VerificationRequest, progress: @escaping Progress = { _, _, _ in }
+    ) throws -> VerificationReport {
+        for method in request.methods where !VerificationRequest.methodNames.contains(method) {
+            throw VerificationError.usage(
+                "unknown method '\(method)'; the methods are \(VerificationRequest.methodNames.joined(separator: ", "))")
+        }
+        let start = Date()
+        var report = VerificationReport(
+            grid: request.grid.rawValue, suites: request.suites.map(\.rawValue),
+            reference: "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent",
+            seconds: 0, rows: [], springCases: [], decayCases: [], bezierCases: [])
+        let springs = VerificationGrids.springs(request.grid)
+        for suite in request.suites {
+            switch suite {
+            case .spring: try runSprings(springs, request, &report, progress)
+            case .decay: try runDecays(request, &report, progress)
+            case .bezier: try runBeziers(request, &report, progress)
+            case .conversions: try runConversions(springs, request, &report, progress)
+            }
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    // MARK: Springs
+
+    private static func runSprings(
+        _ springs: [SpringCase], _ request: VerificationRequest, _ report: inout VerificationReport,
+        _ progress: @escaping Progress
+    ) throws {
+        let methods = SpringMethod.allCases.filter { request.keeps($0.rawValue) }
+        guard !methods.isEmpty else { return }
+        // Time scales and RK4's order on a few well-conditioned springs at rest.
+        let sample = springs.filter {
+            $0.velocity == 0 && (0.1 ... 1.5).contains($0.parameters.dampingRatio)
+                && (5 ... 60).contains($0.parameters.naturalFrequency)
+        }.prefix(request.grid == .full ? 12 : 4)
+        let total = springs.count + sample.count
+        let measurements = try parallelMap(count: springs.count, jobs: request.jobs, progress: { progress("spring", $0, total) }) {
+            try SpringSuite.measure(springs[$0], methods: methods)
+        }
+        let scales = try parallelMap(count: sample.count, jobs: request.jobs, progress: { progress("spring", springs.count + $0, total) }) {
+            SpringSuite.timeScales(sample[sample.startIndex + $0], methods: methods)
+        }
+        let tolerances = request.tolerances
+        for method in methods {
+            var worst = (value: -1.0, location: "", parameters: [String: Double]())
+            var sumOfSquares = 0.0
+            var trajectories = 0
+            var diverged = 0
+            var spread = (value: 0.0, location: "", parameters: [String: Double]())
+            for (springCase, measurement) in zip(springs, measurements) {
+                var anyDiverged = false
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    guard let error = measurement.errors[index][method] else { continue }
+                    trajectories += 1
+                    if error.diverged {
+                        diverged += 1
+                        anyDiverged = true
+                        continue
+                    }
+                    sumOfSquares += error.rmsError * error.rmsError
+                    if error.maxError > worst.value {
+                        worst = (
+                            error.maxError, "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                            parameters(springCase, fps: fps))
+                    }
+                }
+                if !anyDiverged, let caseSpread = measurement.frameRateSpread[method], caseSpread.value > spread.value {
+                    spread = (caseSpread.value, "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
+                              parameters(springCase, fps: caseSpread.fps))
+                }
+            }
+            let checked: String? = switch method {
+            case .analytic: "spring.analytic"
+            case .rk4: "spring.rk4"
+            case .pop, .fixed: nil
+            }
+            let note = diverged > 0
+                ? "\(diverged) trajectories diverged (RK4 with a 1 ms step is unstable beyond |λ|·h ≈ 2.8) and are left out of the maximum"
+                : nil
+            report.rows.append(
+                row("spring", method.rawValue, "error", trajectories, worst.value, rms: (sumOfSquares / Double(max(trajectories - diverged, 1))).squareRoot(),
+                    location: worst.location, parameters: worst.parameters, toleranceName: checked, tolerances: tolerances, note: note))
+            let spreadTolerance: String? = switch method {
+            case .analytic, .fixed: "spring.frame-rate"
+            case .rk4: "spring.rk4.frame-rate"
+            case .pop: nil
+            }
+            report.rows.append(
+                row("spring", method.rawValue, "frame-rate dependence", springs.count, spread.value,
+                    location: spread.value == 0 ? "identical at every common time" : spread.location, parameters: spread.parameters, toleranceName: spreadTolerance, tolerances: tolerances))
+            // Time scale.
+            let fitted = scales.flatMap { $0[method] ?? [] }
+            if method == .pop {
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    let values = scales.map { $0[method]![index] }.sorted()
+                    guard let median = values.middle else { continue }
+                    report.rows.append(
+                        VerificationRow(
+                            suite: "spring", mode: "pop", check: "time scale \(brief(fps)) Hz", cases: values.count,
+                            value: median, minimum: values.first, maximum: values.last,
+                            location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
+                }
+            } else if let deviation = fitted.map({ abs($0 - 1) }).max() {
+                report.rows.append(
+                    row("spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
+                        location: "over \(sample.count) springs × \(verificationFrameRates.count) frame rates",
+                        toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
+                        tolerances: tolerances))
+            }
+            if method == .rk4 {
+                let orders = sample.map { SpringSuite.rk4Order($0.parameters) }.sorted()
+                if let median = orders.middle {
+                    let tolerance = tolerances["spring.rk4.order"]
+                    report.rows.append(
+                        VerificationRow(
+                            suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count, value: median,
+                            minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
+                            toleranceName: "spring.rk4.order", tolerance: tolerance,
+                            passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
+                }
+            }
+        }
+        for (springCase, measurement) in zip(springs, measurements) {
+            for (index, fps) in verificationFrameRates.enumerated() {
+                var errors: [String: Double] = [:]
+                for (method, error) in measurement.errors[index] where !error.diverged {
+                    errors[method.rawValue] = error.maxError
+                }
+                let p = springCase.parameters
+                report.springCases.append(
+                    SpringCaseResult(
+                        tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
+                        dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps, errors: errors))
+            }
+        }
+    }
+
+    private static func parameters(_ springCase: SpringCase, fps: Double) -> [String: Double] {
+        let p = springCase.parameters
+        return ["tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity,
+                "dampingRatio": p.dampingRatio, "fps": fps]
+    }
+
+    // MARK: Decays
+
+    private static func runDecays(
+        _ request: VerificationRequest, _ report: inout VerificationReport, _ progress: @escaping Progress
+    ) throws {
+        let methods = DecayMethod.allCases.filter { request.keeps($0.rawValue) }
+        guard !methods.isEmpty else { return }
+        let decays = VerificationGrids.decays(request.grid)
+        let measurements = try parallelMap(count: decays.count, jobs: request.jobs, progress: { progress("decay", $0, decays.count) }) {
+            try DecaySuite.measure(decays[$0], methods: methods)
+        }
+        for method in methods {
+            var worst = (value: -1.0, location: "", parameters: [String: Double]())
+            var sumOfSquares = 0.0
+            var count = 0
+            for (decayCase, measurement) in zip(decays, measurements) {
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    let error = measurement[index][method]!
+                    count += 1
+                    sumOfSquares += error.rmsError * error.rmsError
+                    if !(error.maxError <= worst.value) {
+                        worst = (
+                            error.maxError, "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                            ["deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity, "fps": fps])
+                    }
+                }
+            }
+            let checked: String? = switch method {
+            case .pop: nil
+            case .exact: "decay.exact"
+            case .continuous: "decay.continuous"
+            }
+            let check = method == .continuous ? "error vs continuous law" : "error vs discrete law"
+            report.rows.append(
+                row("decay", method.rawValue, check, count, worst.value, rms: (sumOfSquares / Double(max(count, 1))).squareRoot(),
+                    location: worst.location, parameters: worst.parameters, toleranceName: checked, tolerances: request.tolerances))
+        }
+        for (decayCase, measurement) in zip(decays, measurements) {
+            for (index, fps) in verificationFrameRates.enumerated() {
+                report.decayCases.append(
+                    DecayCaseResult(
+                        deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
+                        errors: Dictionary(uniqueKeysWithValues: measurement[index].map { ($0.key.rawValue, $0.value.maxError) })))
+            }
+        }
+    }
+
+    // MARK: Beziers
+
+    private static func runBeziers(
+        _ request: VerificationRequest, _ report: inout VerificationReport, _ progress: @escaping Progress
+    ) throws {
+        let methods = BezierMethod.allCases.filter { request.keeps($0.rawValue) }
+        guard !methods.isEmpty else { return }
+        let curves = VerificationGrids.curves(request.grid)
+        let samples = VerificationGrids.bezierSamples(request.grid)
+        let tolerances = request.tolerances
+        let measurements = try parallelMap(count: curves.count, jobs: request.jobs, progress: { progress("bezier", $0, curves.count) }) {
+            try BezierSuite.measure(curves[$0], samples: samples, methods: methods, tolerances: tolerances)
+        }
+        let regular = measurements.map(\.regularPoints).reduce(0, +)
+        for method in methods {
+            var worst = (value: -1.0, location: "", parameters: [String: Double]())
+            var held = true
+            var flatPoints = 0
+            var worstFlat = 0.0
+            var flatHeld = true
+            for (curve, measurement) in zip(curves, measurements) {
+                let result = measurement.methods[method]!
+                if result.maxRegular > worst.value {
+                    worst = (result.maxRegular, "\(curveLabel(curve)) at x = \(brief(result.worstX))",
+                             ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
+                }
+                held = held && result.regularHeld
+                flatPoints += result.flatPoints
+                worstFlat = max(worstFlat, result.maxFlat)
+                flatHeld = flatHeld && result.flatHeld
+            }
+            let name: String? = switch method {
+            case .webkit: nil
+            case .precise: "bezier.precise"
+            case .fast: "bezier.fast"
+            }
+            var errorRow = row(
+                "bezier", method.rawValue, "error where x'(t) >= 1e-3", regular, worst.value, location: worst.location,
+                parameters: worst.parameters, toleranceName: name, tolerances: tolerances,
+                note: method == .webkit ? "epsilon 1/400, Pop's for a 0.4 s animation" : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
+            if name != nil { errorRow.passed = held }
+            report.rows.append(errorRow)
+            if flatPoints > 0 {
+                report.rows.append(
+                    VerificationRow(
+                        suite: "bezier", mode: method.rawValue, check: "error where x(t) is flat", cases: flatPoints,
+                        value: worstFlat, location: "points with x'(t) < 1e-3",
+                        toleranceName: name, tolerance: name.map { tolerances[$0] }, passed: name == nil ? nil : flatHeld,
+                        note: name == nil ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
+            }
+        }
+        if let worst = zip(curves, measurements).max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
+            report.rows.append(
+                VerificationRow(
+                    suite: "bezier", mode: "reference", check: "|t cubic - t brent|", cases: regular,
+                    value: worst.1.cubicVersusBrent, location: curveLabel(worst.0),
+                    note: "gsl_poly_solve_cubic against brent's polish, where x'(t) >= 1e-3"))
+        }
+        for (curve, measurement) in zip(curves, measurements) {
+            report.bezierCases.append(
+                BezierCaseResult(
+                    curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measurement.steepness,
+                    errors: Dictionary(uniqueKeysWithValues: measurement.methods.map { ($0.key.rawValue, $0.value.maxRegular) })))
+        }
+    }
+
+    private static func curveLabel(_ curve: UnitBezier) -> String {
+        "cubic-bezier(\([curve.x1, curve.y1, curve.x2, curve.y2].map(brief).joined(separator: ", ")))"
+    }
+
+    // MARK: Conversions
+
+    private static func runConversions(
+        _ springs: [SpringCase], _ request: VerificationRequest, _ report: inout VerificationReport,
+        _ progress: @escaping Progress
+    ) throws {
+        report.rows += ConversionsSuite.popRows(request.grid, springs: springs, tolerances: request.tolerances)
+        report.rows += ConversionsSuite.swiftUIRows(springs: springs, tolerances: request.tolerances)
+        let subset = Array(springs.prefix(request.grid == .full ? 2_000 : 60))
+        let results = try parallelMap(count: subset.count, jobs: request.jobs, progress: { progress("conversions", $0, subset.count) }) {
+            index -> (Double, Double)? in
+            do {
+                return try ConversionsSuite.settling(subset[index])
+            } catch {
+                throw VerificationError.reference("settling duration of \(subset[index].label): \(error)")
+            }
+        }
+        var worst = (value: -1.0, location: "", parameters: [String: Double]())
+        var count = 0
+        for (springCase, result) in zip(subset, results) {
+            guard let result else { continue }
+            count += 1
+            let error = abs(result.0 - result.1) / max(result.1, 1e-300)
+            if !(error <= worst.value) {
+                worst = (error, "\(springCase.label): \(result.0) s vs \(result.1) s",
+                         ["tension": springCase.parameters.tension, "friction": springCase.parameters.friction,
+                          "mass": springCase.parameters.mass, "velocity": springCase.velocity])
+            }
+        }
+        report.rows.append(
+            row("conversions", "settling duration", "vs GSL brent (relative)", count, worst.value,
+                location: worst.location, parameters: worst.parameters, toleranceName: "conversions.settling",
+                tolerances: request.tolerances, note: "band 1e-3 of a unit step; undamped springs left out"))
+    }
+
+    // MARK: Rows
+
+    private static func row(
+        _ suite: String, _ mode: String, _ check: String, _ cases: Int, _ value: Double, rms: Double? = nil,
+        location: String, parameters: [String: Double] = [:], toleranceName: String?, tolerances: Tolerances,
+        note: String? = nil
+    ) -> VerificationRow {
+        let tolerance = toleranceName.map { tolerances[$0] }
+        return VerificationRow(
+            suite: suite, mode: mode, check: check, cases: cases, value: max(value, 0), rms: rms, location: location,
+            parameters: parameters, toleranceName: toleranceName, tolerance: tolerance,
+            passed: tolerance.map { value <= $0 }, note: note)
+    }
+}
+
+extension Array where Element == Double {
+    /// The median of a sorted array.
+    fileprivate var middle: Double? {
+        guard !isEmpty else { return nil }
+        return count % 2 == 1 ? self[count / 2] : (self[count / 2 - 1] + self[count / 2]) / 2
+    }
+}

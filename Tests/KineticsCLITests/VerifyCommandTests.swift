@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@Suite("CLI: verify")
+struct VerifyCommandTests {
+    @Test("a tightened tolerance exits 1 and names the failing row on stderr")
+    func tightenedToleranceFails() throws {
+        let result = try kinetics("verify", "--suite", "conversions", "--tolerance", "conversions.settling=1e-30")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL"))
+        #expect(result.stderr.contains("kinetics: check failed: conversions settling duration vs GSL brent (relative)"))
+        #expect(result.stderr.contains("exceeds conversions.settling = 1.00e-30"))
+        #expect(result.stderr.hasSuffix("kinetics: error: 1 of 6 checks failed\n"))
+    }
+
+    @Test("the table lists suite, mode, check, cases, value, tolerance, result and where")
+    func table() throws {
+        let result = try kinetics("verify", "--suite", "decay")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines[3].split(separator: " ", omittingEmptySubsequences: true)
+            == ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"])
+        #expect(result.stdout.contains("decay  exact"))
+        #expect(result.stdout.contains("Every tolerance held (2 checks)."))
+        #expect(result.stderr.isEmpty, "no progress bar off a terminal")
+    }
+
+    @Test("JSON has the documented fields; markdown and CSV have one row per check")
+    func formats() throws {
+        struct Report: Decodable {
+            struct Row: Decodable {
+                let suite: String
+                let mode: String
+                let check: String
+                let cases: Int
+                let value: Double
+                let tolerance: Double?
+                let toleranceName: String?
+                let passed: Bool?
+                let location: String
+                let parameters: [String: Double]
+            }
+            let formatVersion: Int
+            let grid: String
+            let reference: String
+            let rows: [Row]
+            let decayCases: [[String: AnyDecodable]]
+        }
+        struct AnyDecodable: Decodable { init(from decoder: Decoder) throws {} }
+        let json = try kinetics("verify", "--suite", "decay", "--format", "json")
+        let report = try decodeJSON(Report.self, json.stdout)
+        #expect(report.formatVersion == 1 && report.grid == "quick" && report.reference.contains("GSL"))
+        #expect(report.rows.map(\.mode) == ["pop", "exact", "continuous"])
+        #expect(report.rows[0].passed == nil && report.rows[1].passed == true)
+        #expect(report.decayCases.count == 40 * 6)
+        let markdown = try kinetics("verify", "--suite", "decay", "--format", "markdown")
+        #expect(markdown.lines.filter { $0.hasPrefix("| decay |") }.count == 3)
+        let csv = try kinetics("verify", "--suite", "decay", "--format", "csv")
+        #expect(csv.lines.first == "suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note")
+        #expect(csv.lines.count == 4)
+    }
+
+    @Test("--output writes the file whole; an unwritable path exits 73")
+    func output() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("verify.json").path
+        let result = try kinetics("verify", "--suite", "decay", "--format", "json", "--output", path)
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("{"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["verify.json"])
+        let bad = try kinetics("verify", "--suite", "decay", "--output", "/nonexistent/folder/verify.txt")
+        #expect(bad.status == 73)
+        #expect(bad.stderr.hasPrefix("kinetics: error: cannot write /nonexistent/folder/verify.txt"))
+    }
+
+    @Test("usage errors exit 64 with one line")
+    func usage() throws {
+        for (arguments, message) in [
+            (["verify", "--method", "euler"], "--method must be one of pop, fixed, rk4, analytic, exact, continuous, webkit, precise, fast, got 'euler'"),
+            (["verify", "--tolerance", "spring.euler=1"], "unknown tolerance 'spring.euler'"),
+            (["verify", "--tolerance", "spring.rk4"], "--tolerance takes NAME=VALUE, for example spring.rk4=1e-8, got 'spring.rk4'"),
+            (["verify", "--tolerance", "spring.rk4=-1"], "tolerance spring.rk4 must be a finite number > 0, got -1.0"),
+            (["verify", "--jobs", "0"], "--jobs must be a whole number in [1, 1024], got 0"),
+        ] {
+            let result = try kinetics(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.hasPrefix("kinetics: error: \(message)"), "\(result.stderr)")
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+        }
+    }
+}

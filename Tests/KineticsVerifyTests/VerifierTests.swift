@@ -1,0 +1,77 @@
+import Foundation
+import KineticsVerify
+import Testing
+
+@Suite("Verifier")
+struct VerifierTests {
+    @Test("every suite passes on the quick grid, with a row for every mode")
+    func quickGrid() throws {
+        let report = try Verifier.run(VerificationRequest(grid: .quick, tolerances: Tolerances()))
+        #expect(report.passed, "\(report.failures)")
+        let modes = Set(report.rows.map { "\($0.suite) \($0.mode)" })
+        for expected in [
+            "spring pop", "spring fixed", "spring rk4", "spring analytic", "decay pop", "decay exact",
+            "decay continuous", "bezier webkit", "bezier precise", "bezier fast", "conversions pop",
+            "conversions settling duration",
+        ] {
+            #expect(modes.contains(expected), "\(expected)")
+        }
+        // Pop's fraction feedback: about 0.98 of real time at 60 Hz, 0.96 at 120 Hz.
+        let scale60 = try #require(report.rows.first { $0.check == "time scale 60 Hz" })
+        let scale120 = try #require(report.rows.first { $0.check == "time scale 120 Hz" })
+        #expect(abs(scale60.value - 0.98) < 0.002)
+        #expect(abs(scale120.value - 0.96) < 0.002)
+        // Per-case data for plots: every spring case at six frame rates.
+        #expect(report.springCases.count == VerificationGrids.springs(.quick).count * 6)
+        #expect(report.bezierCases.count == VerificationGrids.curves(.quick).count)
+    }
+
+    @Test("a tightened tolerance fails its row and only its row")
+    func tightenedTolerance() throws {
+        let tolerances = try Tolerances(overrides: ["conversions.swiftui": 1e-20])
+        let report = try Verifier.run(VerificationRequest(suites: [.conversions], tolerances: tolerances))
+        #expect(!report.passed)
+        #expect(report.failures.count == 2)
+        #expect(report.failures.allSatisfy { $0.toleranceName == "conversions.swiftui" && $0.tolerance == 1e-20 })
+        #expect(report.failures.allSatisfy { !$0.location.isEmpty && !$0.parameters.isEmpty })
+    }
+
+    @Test("method filters keep the named methods only")
+    func methodFilter() throws {
+        let report = try Verifier.run(
+            VerificationRequest(suites: [.decay, .bezier], methods: ["exact", "fast"], tolerances: Tolerances()))
+        #expect(Set(report.rows.map(\.mode)) == ["exact", "fast", "reference"])
+        #expect(throws: VerificationError.self) {
+            try Verifier.run(VerificationRequest(suites: [.decay], methods: ["euler"], tolerances: Tolerances()))
+        }
+    }
+
+    @Test("tolerances: names, values and the NAME=VALUE form")
+    func tolerances() throws {
+        #expect(try Tolerances.parse("spring.rk4=1e-8") == ("spring.rk4", 1e-8))
+        #expect(throws: VerificationError.self) { try Tolerances.parse("spring.rk4") }
+        #expect(throws: VerificationError.self) { try Tolerances(overrides: ["spring.euler": 1]) }
+        #expect(throws: VerificationError.self) { try Tolerances(overrides: ["spring.rk4": -1]) }
+        #expect(throws: VerificationError.self) { try Tolerances(overrides: ["spring.rk4": .nan]) }
+        #expect(try Tolerances(overrides: ["spring.rk4": 1e-8])["spring.rk4"] == 1e-8)
+        #expect(Tolerances.defaults.allSatisfy { !$0.reason.isEmpty && $0.value > 0 })
+    }
+
+    @Test("the grids are the same every time and span the promised ranges")
+    func grids() {
+        let full = VerificationGrids.springs(.full)
+        #expect(full.count >= 10_000)
+        #expect(full == VerificationGrids.springs(.full))
+        let ratios = full.map(\.parameters.dampingRatio)
+        #expect(ratios.contains { $0 <= 0.011 } && ratios.contains { $0 >= 90 })
+        #expect(ratios.filter { $0 != 1 && abs($0 - 1) <= 1e-6 }.count >= 500)
+        #expect(full.allSatisfy { (1 ... 10_000).contains($0.parameters.tension) && $0.parameters.friction <= 500 })
+        #expect(full.allSatisfy { (0.1 ... 10).contains($0.parameters.mass) })
+        #expect(full.filter { $0.velocity != 0 }.count >= 4_000)
+        let decays = VerificationGrids.decays(.full)
+        #expect(decays.allSatisfy { (0.99 ... 0.9999).contains($0.parameters.deceleration) && (1 ... 20_000).contains(abs($0.velocity)) })
+        #expect(decays.contains { $0.velocity < 0 })
+        #expect(VerificationGrids.curves(.full).count >= 1_005)
+        #expect(VerificationGrids.bezierSamples(.full) == 10_001)
+    }
+}
