@@ -79,6 +79,50 @@ public struct DecayParameters: Hashable, Sendable {
         return stepper.value
     }
 
+    /// The initial velocity with which a decay thrown from anywhere travels
+    /// exactly `distance` before it comes to rest (Pop's rest time, threshold
+    /// `threshold`), per component. The slowest component sets the rest
+    /// time, so all components share the factor `q` by which the velocity
+    /// has shrunk at rest: `M = max|D|·c + 5t`, `q = 5t/M`,
+    /// `v = D·c/(1 - q)`, with `c = 1000(1 - d)/d` for the discrete law and
+    /// `c = λ` for the continuous one. (`pop` lands within single precision;
+    /// give the animation `to` as well to land exactly.)
+    public func velocity<Value: AnimatableVector>(toTravel distance: Value, threshold: Double, method: DecayMethod) -> Value {
+        let c = method == .continuous ? rate : 1000 * (1 - deceleration) / deceleration
+        let rest = threshold * Self.restVelocityFactor
+        let largest = distance.maxMagnitude * c + rest
+        let q = rest / largest
+        return distance.maxMagnitude == 0 ? .zero : distance * (c / (1 - q))
+    }
+
+    /// The deceleration with which a decay thrown at `velocity` travels
+    /// exactly `distance` before it comes to rest (threshold `threshold`).
+    ///
+    /// - Throws: ``ParameterError`` naming `distance` when no deceleration in
+    ///   (0, 1) does it: the distance has the other sign, or the velocity is
+    ///   already at rest (|velocity| <= 5·threshold).
+    public static func deceleration(
+        toTravel distance: Double, velocity: Double, threshold: Double, method: DecayMethod
+    ) throws(ParameterError) -> DecayParameters {
+        let rest = threshold * restVelocityFactor
+        let moving = velocity - (velocity > 0 ? rest : -rest)
+        guard distance.isFinite, velocity.isFinite, abs(velocity) > rest, distance != 0,
+            (distance > 0) == (moving > 0)
+        else {
+            throw ParameterError(
+                parameter: "distance", value: distance,
+                accepted: "finite, non-zero, with the sign of the velocity (which must be above 5·threshold)")
+        }
+        let d: Double
+        if method == .continuous {
+            d = exp(-moving / distance / 1000)
+        } else {
+            let ratio = 1000 * distance / moving
+            d = ratio / (1 + ratio)
+        }
+        return try DecayParameters(deceleration: d)
+    }
+
     /// The total distance a decay travels if it never stops, for a velocity
     /// `velocity`: `v/1000·d/(1 - d)` for the discrete law (`pop`, `exact`),
     /// `v/λ` for `continuous`.

@@ -66,6 +66,21 @@ extension AnimatableVector {
         (0 ..< Self.componentCount).map { self[component: $0] }
     }
 
+    /// The components in the first lanes of a `SIMD4`, the rest zero.
+    @inlinable
+    public var packed: SIMD4<Double> {
+        var result = SIMD4<Double>.zero
+        for index in 0 ..< Self.componentCount { result[index] = self[component: index] }
+        return result
+    }
+
+    /// A value made of the first `componentCount` lanes of `packed`.
+    @inlinable
+    public init(packed: SIMD4<Double>) {
+        self.init(repeating: 0)
+        for index in 0 ..< Self.componentCount { self[component: index] = packed[index] }
+    }
+
     /// Applies `transform` to every component.
     @inlinable
     public func map(_ transform: (Double) -> Double) -> Self {

@@ -1,0 +1,255 @@
+/// Which ends of an animation's range its value is kept inside (Pop's
+/// `clampMode`).
+public struct ClampMode: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+
+    /// Creates a mode from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Never before `from`.
+    public static let start = ClampMode(rawValue: 1)
+    /// Never beyond `to`.
+    public static let end = ClampMode(rawValue: 2)
+    /// Both.
+    public static let both: ClampMode = [.start, .end]
+}
+
+/// How a keyframe animation moves between its values.
+public enum KeyframeCalculation: String, CaseIterable, Sendable, Codable {
+    /// Interpolate each segment with its timing function.
+    case linear
+    /// Hold each value until the next key time.
+    case discrete
+}
+
+/// A keyframe animation's values, key times and per-segment timing
+/// functions, as in `CAKeyframeAnimation`.
+public struct Keyframes<Value: AnimatableVector>: Sendable {
+    /// The values, at least one.
+    public let values: [Value]
+    /// The key times in [0, 1], one per value, starting at 0, ending at 1,
+    /// never decreasing.
+    public let keyTimes: [Double]
+    /// One timing function per segment (`values.count - 1`).
+    public let timingFunctions: [TimingFunction]
+    /// Linear or discrete.
+    public let calculation: KeyframeCalculation
+    /// The duration of one pass, in seconds.
+    public let duration: Double
+
+    /// Creates keyframes.
+    ///
+    /// - Parameters:
+    ///   - keyTimes: one per value; nil spaces them evenly. For `discrete`,
+    ///     Core Animation's form with one more key time than values is also
+    ///     accepted (the last value then holds from its key time to the end).
+    ///   - timingFunctions: one per segment, one for all, or none (linear).
+    /// - Throws: ``ParameterError`` naming `values`, `keyTimes`,
+    ///   `timingFunctions` or `duration`.
+    public init(
+        values: [Value], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction] = [],
+        calculation: KeyframeCalculation = .linear, duration: Double
+    ) throws(ParameterError) {
+        guard !values.isEmpty, values.allSatisfy(\.isFinite) else {
+            throw ParameterError(
+                parameter: "values", value: Double(values.count), accepted: "at least one value, all finite")
+        }
+        try Check.positive(duration, "duration")
+        let times = keyTimes ?? (values.count == 1 ? [0] : values.indices.map { Double($0) / Double(values.count - 1) })
+        let extra = calculation == .discrete && times.count == values.count + 1
+        guard times.count == values.count || extra else {
+            throw ParameterError(
+                parameter: "keyTimes", value: Double(times.count),
+                accepted: "one per value (\(values.count))\(calculation == .discrete ? " or one more" : "")")
+        }
+        for (index, time) in times.enumerated() {
+            guard time.isFinite, time >= 0, time <= 1, index == 0 || time >= times[index - 1] else {
+                throw ParameterError(
+                    parameter: "keyTimes", value: time, accepted: "in [0, 1] and never decreasing")
+            }
+        }
+        guard times.first == 0, times.last == 1 || values.count == 1 else {
+            throw ParameterError(
+                parameter: "keyTimes", value: times.first == 0 ? times.last! : times.first!,
+                accepted: "starting at 0 and ending at 1")
+        }
+        let segments = max(values.count - 1, 0)
+        let functions: [TimingFunction]
+        switch timingFunctions.count {
+        case 0: functions = Array(repeating: .linear, count: segments)
+        case 1: functions = Array(repeating: timingFunctions[0], count: segments)
+        case segments: functions = timingFunctions
+        default:
+            throw ParameterError(
+                parameter: "timingFunctions", value: Double(timingFunctions.count),
+                accepted: "one per segment (\(segments)), one for all, or none")
+        }
+        self.values = values
+        self.keyTimes = extra ? Array(times.dropLast()) : times
+        self.timingFunctions = functions
+        self.calculation = calculation
+        self.duration = duration
+    }
+}
+
+/// What a custom animation sees and changes each frame.
+public struct CustomFrame<Value: AnimatableVector> {
+    /// The current time.
+    public let time: Double
+    /// The frame length (0 on the first frame).
+    public let frameLength: Double
+    /// Time since the animation started.
+    public let elapsed: Double
+    /// The property's value; set it to write a new one.
+    public var value: Value
+}
+
+/// The callbacks of an animation. Each receives the animator, so that it can
+/// add, remove or retarget animations (its own included) without capturing
+/// the animator.
+public struct AnimationCallbacks<Value: AnimatableVector> {
+    /// The animation started (its begin time came).
+    public var onStart: ((Animator, AnimationHandle) -> Void)?
+    /// A value was written (every frame).
+    public var onApply: ((Animator, AnimationHandle, Value) -> Void)?
+    /// The value reached or crossed `to` in every component (once).
+    public var onReachToValue: ((Animator, AnimationHandle) -> Void)?
+    /// A progress marker was passed.
+    public var onProgressMarker: ((Animator, AnimationHandle, Double) -> Void)?
+    /// The animation stopped: finished (true) or cancelled (false). Fires
+    /// exactly once for every animation that started.
+    public var onStop: ((Animator, AnimationHandle, Bool) -> Void)?
+
+    /// No callbacks.
+    public init() {}
+}
+
+/// A description of one animation of a property: what moves it (spring,
+/// decay, basic, keyframes or custom) and Pop's life-cycle settings.
+///
+/// Animations are values: configure one, then add it to an ``Animator``.
+/// Copies share ``id``, so adding a copy of a running animation under its
+/// key again is a no-op (Pop's "same animation" rule).
+public struct Animation<Value: AnimatableVector> {
+    /// What drives the value.
+    public enum Kind {
+        /// A spring towards `to`, with its velocity carried over.
+        case spring(SpringParameters, method: SpringMethod)
+        /// A decay from `from` with `velocity`; `to` is computed (the end value).
+        case decay(DecayParameters, method: DecayMethod)
+        /// From `from` to `to` over `duration` along a timing function.
+        case basic(duration: Double, timing: TimingFunction, bezier: BezierMethod)
+        /// Through a list of values.
+        case keyframes(Keyframes<Value>)
+        /// A closure that writes the value and returns true when done.
+        case custom((inout CustomFrame<Value>) -> Bool)
+    }
+
+    /// What drives the value.
+    public var kind: Kind
+    /// The start value; nil reads the property when the animation starts.
+    public var from: Value?
+    /// The end value; nil reads the property (a decay computes it).
+    public var to: Value?
+    /// The initial velocity of a spring or decay, units per second.
+    public var velocity: Value?
+    /// The rest threshold; nil uses the property kind's default.
+    public var threshold: Double?
+    /// Keep the value inside [from, to] at the start, end or both.
+    public var clamp: ClampMode = []
+    /// Write multiples of this (0: off), e.g. 0.5 for half points.
+    public var roundingFactor: Double = 0
+    /// Add each frame's change to the property instead of setting it.
+    public var additive = false
+    /// The time the animation starts, on the animator's clock.
+    public var beginTime: Double = 0
+    /// How many times to run (0 or 1: once). With ``autoreverses``, each
+    /// repeat is a run there and back.
+    public var repeatCount = 0
+    /// Run for ever.
+    public var repeatForever = false
+    /// Run backwards after each forward run.
+    public var autoreverses = false
+    /// Remove the animation when it finishes (else it stays, inactive, under its key).
+    public var removedOnCompletion = true
+    /// Progress values in [0, 1] that fire ``AnimationCallbacks/onProgressMarker``.
+    public var progressMarkers: [Double] = []
+    /// The callbacks.
+    public var callbacks = AnimationCallbacks<Value>()
+    /// Record this animation's events in the animator's ``Animator/tracer``.
+    public var isTraced = false
+    /// The identity shared by copies.
+    public let id = AnimationID.next()
+
+    /// An animation of the given kind.
+    public init(_ kind: Kind, from: Value? = nil, to: Value? = nil, velocity: Value? = nil) {
+        self.kind = kind
+        self.from = from
+        self.to = to
+        self.velocity = velocity
+    }
+
+    /// A spring to `to` (method `rk4` unless given).
+    public static func spring(
+        _ parameters: SpringParameters = .popDefault, method: SpringMethod = .rk4,
+        from: Value? = nil, to: Value? = nil, velocity: Value? = nil
+    ) -> Animation {
+        Animation(.spring(parameters, method: method), from: from, to: to, velocity: velocity)
+    }
+
+    /// A decay thrown with `velocity` (Pop's method and deceleration unless given).
+    public static func decay(
+        velocity: Value, parameters: DecayParameters = .popDefault, method: DecayMethod = .pop, from: Value? = nil
+    ) -> Animation {
+        Animation(.decay(parameters, method: method), from: from, velocity: velocity)
+    }
+
+    /// A basic animation: Pop's default 0.4 s along Core Animation's default
+    /// curve unless given; beziers solved with `fast` unless given (`webkit`
+    /// with `1/(1000·duration)` reproduces Pop).
+    public static func basic(
+        duration: Double = 0.4, timing: TimingFunction = .default, bezier: BezierMethod = .fast,
+        from: Value? = nil, to: Value? = nil
+    ) -> Animation {
+        Animation(.basic(duration: duration, timing: timing, bezier: bezier), from: from, to: to)
+    }
+
+    /// A keyframe animation.
+    public static func keyframes(_ keyframes: Keyframes<Value>) -> Animation {
+        Animation(.keyframes(keyframes))
+    }
+
+    /// A custom animation: `step` is called every frame and returns true when done.
+    public static func custom(_ step: @escaping (inout CustomFrame<Value>) -> Bool) -> Animation {
+        Animation(.custom(step))
+    }
+
+    /// Checks every setting.
+    ///
+    /// - Throws: ``ParameterError`` naming the setting.
+    func validate() throws(ParameterError) {
+        for (name, value) in [("from", from), ("to", to), ("velocity", velocity)] {
+            if let value, !value.isFinite {
+                throw ParameterError(parameter: name, value: value.packed.max(), accepted: "finite in every component")
+            }
+        }
+        if let threshold { try Check.positive(threshold, "threshold") }
+        try Check.nonNegative(roundingFactor, "roundingFactor")
+        try Check.finite(beginTime, "beginTime")
+        guard repeatCount >= 0 else {
+            throw ParameterError(parameter: "repeatCount", value: Double(repeatCount), accepted: "a whole number >= 0")
+        }
+        for marker in progressMarkers { try Check.within(marker, 0 ... 1, "progressMarkers") }
+        switch kind {
+        case .basic(let duration, _, _):
+            try Check.positive(duration, "duration")
+        case .decay:
+            if velocity == nil {
+                throw ParameterError(parameter: "velocity", value: .nan, accepted: "given for a decay")
+            }
+        case .spring, .keyframes, .custom:
+            break
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The property values of one width and the batches that animate them.
+///
+/// Widths are 1 (`Double`), 2 (`SIMD2<Double>`) and 4 (`SIMD4<Double>`, which
+/// also holds 3-vectors); each lane is contiguous storage of its own type, so
+/// a frame of scalar springs touches only scalars.
+final class Lane<V: AnimatableVector> {
+    /// The property values, by slot.
+    var values: [V] = []
+    let springs: [SpringBatch<V>] = SpringMethod.allCases.map { SpringBatch(method: $0) }
+    let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }
+    let basics = BasicBatch<V>()
+    let keyframes = KeyframeBatch<V>()
+    let customs = CustomBatch<V>()
+
+    init() {}
+
+    /// Advances every batch, springs first.
+    func advance(_ context: FrameContext, configurations: SpringConfigurations, output: inout FrameOutput) {
+        values.withUnsafeMutableBufferPointer { buffer in
+            guard let pointer = buffer.baseAddress else { return }
+            for batch in springs where batch.count > 0 {
+                batch.advance(context, configurations: configurations, values: pointer, output: &output)
+            }
+            for batch in decays where batch.count > 0 {
+                batch.advance(context, values: pointer, output: &output)
+            }
+            if basics.count > 0 { basics.advance(context, values: pointer, output: &output) }
+            if keyframes.count > 0 { keyframes.advance(context, values: pointer, output: &output) }
+            if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
+        }
+    }
+
+    /// Runs `body` with a pointer to the values.
+    func withValues<Result>(_ body: (UnsafeMutablePointer<V>) -> Result) -> Result {
+        values.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// The number of animations in the lane's batches.
+    var animationCount: Int {
+        springs.reduce(0) { $0 + $1.count } + decays.reduce(0) { $0 + $1.count } + basics.count
+            + keyframes.count + customs.count
+    }
+}
+
+/// Where an element lives: its lane width, its kind's batch and its index there.
+enum ElementKind: Equatable, Sendable {
+    case spring(SpringMethod)
+    case decay(DecayMethod)
+    case basic
+    case keyframe
+    case custom
+}

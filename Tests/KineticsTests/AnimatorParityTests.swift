@@ -1,0 +1,110 @@
+import Foundation
+import Kinetics
+import Testing
+
+/// The animator against the reference steppers, frame by frame.
+@Suite("Animator: parity with the reference steppers")
+struct AnimatorParityTests {
+    /// Runs `animation` of a scalar property from `from` at `fps` and returns
+    /// the value after every frame until it stops (at most `seconds`).
+    static func animate(
+        _ animation: Animation<Double>, from: Double = 0, fps: Double = 60, seconds: Double = 3, times: [Double]? = nil
+    ) throws -> [Double] {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let property = animator.property("x", of: target, initial: from)
+        let handle = try animator.add(animation, to: property, forKey: "x")
+        var values = [animator[property]]
+        for time in times ?? frames(fps: fps, seconds: seconds).dropFirst().map({ $0 }) {
+            guard animator.phase(of: handle) == .running else { break }
+            animator.tick(at: time)
+            values.append(animator[property])
+        }
+        return values
+    }
+
+    @Test("a spring through the animator equals the stepper to 1e-12 of the amplitude, every method, 60/120/144 Hz")
+    func springMatchesStepper() throws {
+        for method in SpringMethod.allCases {
+            for fps in [60.0, 120.0, 144.0] {
+                for (parameters, to, velocity) in [
+                    (SpringParameters.popDefault, 100.0, 0.0), (try SpringParameters(tension: 40, friction: 7), -250.0, 800.0),
+                ] {
+                    var animation = Animation<Double>.spring(parameters, method: method, to: to, velocity: velocity)
+                    // So small that only exact equality with the target ends the
+                    // run: the whole window is compared, no final snap.
+                    animation.threshold = 1e-30
+                    let animated = try Self.animate(animation, fps: fps, seconds: 2)
+                    let reference = run(parameters, method, times: frames(fps: fps, seconds: 2), from: 0, to: to, velocity: velocity)
+                    let amplitude = reference.values.map { abs($0 - to) }.max()!
+                    #expect(animated.count == reference.values.count, "\(method) \(fps) Hz ran \(animated.count) frames")
+                    let error = maxDifference(animated, reference.values) / amplitude
+                    #expect(error <= 1e-12, "\(method) at \(fps) Hz: \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("pop mode on a jittered clock equals the stepper to 1e-12 of the amplitude")
+    func popJittered() throws {
+        var clock = ManualFrameClock.jittered(fps: 60, seed: 42, dropRate: 0.2, jitter: 0.3, duration: 10)
+        var times: [Double] = []
+        while let time = clock.nextFrame() { times.append(time) }
+        var animation = Animation<Double>.spring(.popDefault, method: .pop, to: 1)
+        animation.threshold = 1e-30
+        let animated = try Self.animate(animation, times: times)
+        var stepper = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 1.0)
+        var reference = [0.0]
+        var last = 0.0
+        for time in times.prefix(animated.count - 1) {
+            stepper.advance(by: time - last)
+            last = time
+            reference.append(stepper.value)
+        }
+        #expect(maxDifference(animated, reference) <= 1e-12)
+    }
+
+    @Test("a decay through the animator equals the stepper bit for bit until its end clamp")
+    func decayMatchesStepper() throws {
+        for method in DecayMethod.allCases {
+            let animation = Animation<Double>.decay(velocity: 2_500, method: method, from: 10)
+            let animated = try Self.animate(animation, from: 10, seconds: 8)
+            var stepper = DecayStepper(parameters: .popDefault, method: method, value: 10.0, velocity: 2_500.0)
+            let end = DecayParameters.popDefault.endValue(from: 10.0, velocity: 2_500.0, threshold: 0.01, method: method)
+            for (index, value) in animated.enumerated().dropFirst() {
+                stepper.advance(by: Double(index) / 60 - Double(index - 1) / 60)
+                #expect(value == min(stepper.value, end), "\(method) frame \(index)")
+            }
+            #expect(animated.last == end, "\(method) lands on its end value")
+        }
+    }
+
+    @Test("a basic animation with the webkit method equals Pop's formula frame for frame")
+    func basicMatchesPop() throws {
+        let curve = UnitBezier.easeInEaseOut
+        let animation = Animation<Double>.basic(duration: 0.5, timing: .easeInEaseOut, bezier: .webkit, from: 20, to: 120)
+        let animated = try Self.animate(animation, from: 20)
+        #expect(animated.count == 31)
+        for (index, value) in animated.enumerated() {
+            let t = min(Double(index) / 60, 0.5) / 0.5
+            let p = curve.solveWebKit(t, epsilon: 1 / (1000 * 0.5))
+            let expected = index == 30 ? 120 : 20 + (120 - 20) * p
+            #expect(value == expected, "frame \(index)")
+        }
+    }
+
+    @Test("keyframes: linear segments with their own curves, and discrete holds")
+    func keyframes() throws {
+        let linear = try Keyframes<Double>(
+            values: [0, 10, 5], keyTimes: [0, 0.25, 1], timingFunctions: [.linear, .easeIn], duration: 1)
+        let values = try Self.animate(.keyframes(linear))
+        #expect(values[15] == 10)  // t = 0.25
+        #expect(abs(values[6] - 4) < 1e-12)  // t = 0.1: 10·0.1/0.25
+        let t = (45.0 / 60 - 0.25) / 0.75
+        #expect(abs(values[45] - (10 - 5 * UnitBezier.easeIn.solveFast(t))) < 1e-12)
+        #expect(values.last == 5 && values.count == 61)
+        let discrete = try Keyframes<Double>(values: [1, 2, 3], keyTimes: [0, 0.5, 0.9, 1], calculation: .discrete, duration: 1)
+        let held = try Self.animate(.keyframes(discrete))
+        #expect(held[10] == 1 && held[30] == 2 && held[55] == 3 && held.last == 3)
+    }
+}
