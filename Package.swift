@@ -21,7 +21,8 @@ let package = Package(
         .executable(name: "kinetics", targets: ["KineticsCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // MARK: - The library
@@ -52,6 +53,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Allocation counting
+
+        .target(
+            name: "KineticsAllocations",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - The command-line tool
 
         .executableTarget(
@@ -70,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "KineticsTests",
             dependencies: ["Kinetics", "KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsAllocationTests",
+            dependencies: ["Kinetics", "KineticsAllocations"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

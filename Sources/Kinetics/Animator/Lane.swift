@@ -15,14 +15,23 @@ final class Lane<V: AnimatableVector> {
     init() {}
 
     /// Advances every batch, springs first.
+    ///
+    /// The loops over batches count indices rather than iterate the arrays:
+    /// an unspecialised `IndexingIterator` (debug builds) allocates.
     func advance(_ context: FrameContext, configurations: SpringConfigurations, output: inout FrameOutput) {
         values.withUnsafeMutableBufferPointer { buffer in
             guard let pointer = buffer.baseAddress else { return }
-            for batch in springs where batch.count > 0 {
-                batch.advance(context, configurations: configurations, values: pointer, output: &output)
+            var index = 0
+            while index < springs.count {
+                if springs[index].count > 0 {
+                    springs[index].advance(context, configurations: configurations, values: pointer, output: &output)
+                }
+                index += 1
             }
-            for batch in decays where batch.count > 0 {
-                batch.advance(context, values: pointer, output: &output)
+            index = 0
+            while index < decays.count {
+                if decays[index].count > 0 { decays[index].advance(context, values: pointer, output: &output) }
+                index += 1
             }
             if basics.count > 0 { basics.advance(context, values: pointer, output: &output) }
             if keyframes.count > 0 { keyframes.advance(context, values: pointer, output: &output) }

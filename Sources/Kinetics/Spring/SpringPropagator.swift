@@ -98,11 +98,13 @@ extension SpringPropagator {
         let h = step
         let a = SpringPropagator(dd: 0, dv: h, vd: -h * spring.stiffnessPerMass, vv: -h * spring.frictionPerMass)
         var m = SpringPropagator.identity
-        for divisor in [4.0, 3.0, 2.0, 1.0] {
+        var divisor = 4.0
+        while divisor >= 1 {
             // m ← I + (hA/divisor)·m
             let scaled = SpringPropagator(dd: a.dd / divisor, dv: a.dv / divisor, vd: a.vd / divisor, vv: a.vv / divisor)
             let product = m.then(scaled)
             m = SpringPropagator(dd: 1 + product.dd, dv: product.dv, vd: product.vd, vv: 1 + product.vv)
+            divisor -= 1
         }
         return m
     }

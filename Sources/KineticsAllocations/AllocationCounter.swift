@@ -1,0 +1,75 @@
+import MallocInterposerSwift
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Counts the heap allocations (calls to `malloc` and friends, not bytes)
+/// made by the calling thread while a closure runs, exactly.
+///
+/// The malloc interposer counts every thread of the process; its allocation
+/// hook runs on the allocating thread, so the hook counts only the thread
+/// that asked, and other threads (parallel tests, the runtime's own) do not
+/// disturb the count.
+public enum AllocationCounter {
+    /// The number of allocations `body` made on this thread.
+    ///
+    /// Measurements on different threads take turns (one lock), since the
+    /// interposer's hook is process-wide. Warm up first: the Swift runtime
+    /// allocates lazily (metadata, caches) the first time code runs.
+    public static func count(_ body: () throws -> Void) rethrows -> Int {
+        try measuring.withLock { _ in
+            prepare()
+            counting.thread = pthread_self()
+            counting.count = 0
+            counting.active = true
+            MallocInterposerSwift.setAllocationHook(countAllocation)
+            MallocInterposerSwift.hook()
+            defer {
+                MallocInterposerSwift.unhook()
+                MallocInterposerSwift.setAllocationHook(nil)
+                counting.active = false
+            }
+            try body()
+            return counting.count
+        }
+    }
+
+    /// Whether the interposer is active in this process (it counts a known
+    /// allocation).
+    public static var isActive: Bool {
+        let count = AllocationCounter.count {
+            // Through a global, so the optimiser cannot drop the pair.
+            probe = malloc(64)
+            free(probe)
+        }
+        return count == 1
+    }
+
+    private static func prepare() {
+        _ = counting.count
+    }
+}
+
+/// The state the hook reads; touched once before hooking so that its lazy
+/// initialisation never runs inside the allocator.
+private final class CountingState: @unchecked Sendable {
+    var thread = pthread_self()
+    var count = 0
+    var active = false
+}
+
+private let counting = CountingState()
+
+/// One measurement at a time.
+private let measuring = Mutex<Void>(())
+
+nonisolated(unsafe) private var probe: UnsafeMutableRawPointer?
+
+private let countAllocation: MallocInterposerSwift.AllocationHook = { _ in
+    guard counting.active, pthread_equal(pthread_self(), counting.thread) != 0 else { return }
+    counting.count += 1
+}
