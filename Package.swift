@@ -53,6 +53,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Scenario files
+
+        .target(
+            name: "KineticsScenario",
+            dependencies: ["Kinetics"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Allocation counting
 
         .target(
@@ -69,6 +77,7 @@ let package = Package(
                 "Kinetics",
                 "KineticsReference",
                 "KineticsVerify",
+                "KineticsScenario",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -84,6 +93,11 @@ let package = Package(
         .testTarget(
             name: "KineticsAllocationTests",
             dependencies: ["Kinetics", "KineticsAllocations"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsScenarioTests",
+            dependencies: ["Kinetics", "KineticsScenario"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

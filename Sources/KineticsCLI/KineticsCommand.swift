@@ -19,7 +19,7 @@ struct KineticsCommand: ParsableCommand {
             65 bad input data, 66 missing input, 73 cannot write output.
             """,
         version: KineticsVersion.current,
-        subcommands: [Summary.self, Trace.self, Convert.self, Verify.self, Reference.self],
+        subcommands: [Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Reference.self],
         defaultSubcommand: Summary.self
     )
 

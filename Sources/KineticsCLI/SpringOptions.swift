@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kinetics
 
 /// The five ways to give a spring on the command line; exactly one is used.
@@ -28,17 +29,6 @@ struct SpringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "SwiftUI/Flutter bounce, in (-1, 1] (with --duration).")
     var bounce: Double?
 
-    /// The parameter sets given, each as its options' names and values.
-    private var givenSets: [(names: [String], values: [Double?])] {
-        [
-            (["--tension", "--friction"], [tension, friction]),
-            (["--bounciness", "--speed"], [bounciness, speed]),
-            (["--stiffness", "--damping"], [stiffness, damping]),
-            (["--response", "--damping-fraction"], [response, dampingFraction]),
-            (["--duration", "--bounce"], [duration, bounce]),
-        ].filter { $0.1.contains { $0 != nil } }
-    }
-
     /// Checks that exactly one complete parameter set is given.
     func validate() throws {
         _ = try resolve()
@@ -50,35 +40,49 @@ struct SpringOptions: ParsableArguments {
     ///   two sets are given, a set is incomplete, `--mass` goes with Pop's
     ///   mapping, or a value is outside its range.
     func resolve() throws -> SpringParameters {
-        let sets = givenSets
-        guard let set = sets.first else {
-            throw ValidationError(
-                "give one spring: --tension/--friction, --bounciness/--speed, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce")
-        }
-        guard sets.count == 1 else {
-            let names = sets.map { $0.names.joined(separator: "/") }.joined(separator: " and ")
-            throw ValidationError("give one spring, not two: \(names)")
-        }
-        for (name, value) in zip(set.names, set.values) where value == nil {
-            let partner = set.names.first { $0 != name }!
-            throw ValidationError("\(partner) needs \(name)")
-        }
-        let m = mass ?? 1
+        var fields = SpringFields()
+        fields.tension = tension
+        fields.friction = friction
+        fields.mass = mass
+        fields.bounciness = bounciness
+        fields.speed = speed
+        fields.stiffness = stiffness
+        fields.damping = damping
+        fields.response = response
+        fields.dampingFraction = dampingFraction
+        fields.duration = duration
+        fields.bounce = bounce
         do {
-            switch set.names[0] {
-            case "--tension": return try SpringParameters(tension: tension!, friction: friction!, mass: m)
-            case "--bounciness":
-                if mass != nil {
-                    throw ValidationError("--mass does not apply to --bounciness/--speed (Pop's mapping fixes the mass at 1)")
-                }
-                return try SpringParameters(bounciness: bounciness!, speed: speed!)
-            case "--stiffness": return try SpringParameters(stiffness: stiffness!, damping: damping!, mass: m)
-            case "--response": return try SpringParameters(response: response!, dampingFraction: dampingFraction!, mass: m)
-            default: return try SpringParameters(duration: duration!, bounce: bounce!, mass: m)
-            }
-        } catch let error as ParameterError {
-            throw ValidationError(error.commandLineDescription)
+            return try fields.resolve()
+        } catch {
+            throw ValidationError(Self.message(error))
         }
+    }
+
+    /// A problem in the words of the command line.
+    static func message(_ problem: SpringFields.Problem) -> String {
+        func option(_ field: String) -> String { ParameterError.optionName(field) }
+        switch problem {
+        case .none:
+            return "give one spring: " + SpringFields.sets.map { $0.map(option).joined(separator: "/") }
+                .joined(separator: ", ").replacingLastComma(with: " or")
+        case .twoSets(let a, let b):
+            return "give one spring, not two: \(a.map(option).joined(separator: "/")) and \(b.map(option).joined(separator: "/"))"
+        case .incomplete(let field, let partner):
+            return "\(option(field)) needs \(option(partner))"
+        case .massWithBounciness:
+            return "--mass does not apply to --bounciness/--speed (Pop's mapping fixes the mass at 1)"
+        case .parameter(let error):
+            return error.commandLineDescription
+        }
+    }
+}
+
+extension String {
+    /// `a, b, c` → `a, b or c`.
+    func replacingLastComma(with word: String) -> String {
+        guard let range = range(of: ",", options: .backwards) else { return self }
+        return replacingCharacters(in: range, with: word)
     }
 }
 

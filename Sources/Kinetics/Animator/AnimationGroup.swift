@@ -30,6 +30,9 @@ public struct AnimationGroup {
     public var removedOnCompletion = true
     /// Record the group's start and stop in the animator's tracer.
     public var isTraced = false
+    /// The name a nested group's events report (a group added to the animator
+    /// reports its key); defaults to the mode.
+    public var name: String?
     /// Called when the group starts.
     public var onStart: ((Animator, AnimationHandle) -> Void)?
     /// Called once when the group stops: finished (true) or cancelled.
@@ -87,7 +90,7 @@ final class GroupBox: AnimationBox {
 
     init(_ group: AnimationGroup) { self.group = group }
 
-    override func propertyName(_ animator: Animator) -> String { group.mode.rawValue }
+    override func propertyName(_ animator: Animator) -> String { group.name ?? group.mode.rawValue }
 
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import KineticsScenario
+
+/// `kinetics animate`: runs a scenario file on a manual frame clock.
+struct Animate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a scenario file and print every property per frame, or every event.",
+        discussion: """
+            The file format is described by data/schema/scenario.schema.json; examples are in \
+            data/scenarios/. Values: CSV rows time,key,value (vectors as value0,value1,... columns). \
+            Events (--events): time,key,event with event start, reached, repeat, marker:P, \
+            stop:finished or stop:cancelled. Exit status: 0 success, 64 usage, 65 a malformed \
+            scenario (the message names the JSON path), 66 a missing file.
+            """
+    )
+
+    @Argument(help: "The scenario file (JSON).")
+    var scenario: String
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
+    @Flag(help: "Print events instead of values.")
+    var events = false
+
+    func run() throws {
+        let data = try readInput(scenario)
+        let parsed: Scenario
+        do {
+            parsed = try Scenario.parse(data)
+        } catch {
+            throw CLIError(message: "\(scenario): \(error)", status: CLIError.badData)
+        }
+        var output = StandardOutput()
+        var frames: [ScenarioFrame] = []
+        var eventList: [ScenarioEvent] = []
+        var width = 1
+        if events && format == .csv { output.line("time,key,event") }
+        let runner = ScenarioRunner(parsed)
+        do {
+            try runner.run(
+                frame: { frame in
+                    guard !events else { return }
+                    frames.append(frame)
+                    for value in frame.values { width = max(width, value.components.count) }
+                },
+                event: { event in
+                    guard events else { return }
+                    if format == .json {
+                        eventList.append(event)
+                    } else {
+                        output.line("\(csvNumber(event.time)),\(csvField(event.key)),\(event.name)")
+                    }
+                })
+        } catch {
+            throw CLIError(message: "\(scenario): \(error)", status: CLIError.badData)
+        }
+        if events {
+            switch format {
+            case .csv:
+                break
+            case .json:
+                struct Event: Encodable {
+                    let time: Double
+                    let key: String
+                    let event: String
+                }
+                output.line(try jsonText(["events": eventList.map { Event(time: $0.time, key: $0.key, event: $0.name) }]))
+            }
+            output.flush()
+            return
+        }
+        switch format {
+        case .csv:
+            output.line(width == 1 ? "time,key,value" : "time,key," + (0 ..< width).map { "value\($0)" }.joined(separator: ","))
+            for frame in frames {
+                for value in frame.values {
+                    let cells = value.components.map(csvNumber) + Array(repeating: "", count: width - value.components.count)
+                    output.line("\(csvNumber(frame.time)),\(csvField(value.property)),\(cells.joined(separator: ","))")
+                }
+            }
+        case .json:
+            struct Frame: Encodable {
+                let time: Double
+                let values: [String: [Double]]
+            }
+            let document = frames.map { frame in
+                Frame(time: frame.time, values: Dictionary(uniqueKeysWithValues: frame.values.map { ($0.property, $0.components) }))
+            }
+            output.line(try jsonText(["frames": document]))
+        }
+        output.flush()
+    }
+}
+
+/// Reads a whole input file; a missing or unreadable file is exit 66.
+func readInput(_ path: String) throws -> Data {
+    guard FileManager.default.fileExists(atPath: path) else {
+        throw CLIError(message: "\(path): no such file", status: CLIError.missingInput)
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CLIError(message: "\(path): cannot be read", status: CLIError.missingInput)
+    }
+    return data
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+func csvField(_ text: String) -> String {
+    text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
+        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+}

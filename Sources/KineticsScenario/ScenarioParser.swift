@@ -1,0 +1,508 @@
+import Foundation
+import Kinetics
+
+extension Scenario {
+    /// The largest file a scenario may be: 16 MiB.
+    public static let maximumSize = 16 << 20
+
+    /// Reads a scenario from JSON.
+    ///
+    /// - Throws: ``ScenarioError`` naming the JSON path of the first problem:
+    ///   not JSON, an unknown type or field, a value of the wrong kind, a
+    ///   number that is not finite or out of range, a key used twice at once,
+    ///   an action on a key no animation has.
+    public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
+        guard data.count <= maximumSize else {
+            throw ScenarioError(path: "$", message: "the file is \(data.count) bytes; a scenario may have at most \(maximumSize)")
+        }
+        var root = try ObjectReader(try JSONValue.parse(data), path: "$")
+        let clock = try readClock(&root)
+        var initialValues: [String: [Double]] = [:]
+        if var initial = try root.object("initial") {
+            for name in initial.members.keys.sorted() {
+                initialValues[name] = try initial.vector(name)!
+            }
+        }
+        var animations: [AnimationSpec] = []
+        var keysInUse: [String: String] = [:]
+        for (index, item) in try root.array("animations", required: true)!.enumerated() {
+            let path = "animations[\(index)]"
+            let spec = try readAnimation(item, path: path)
+            if let other = keysInUse[spec.key] {
+                throw ScenarioError(path: "\(path).key", message: "'\(spec.key)' is already used by \(other)")
+            }
+            keysInUse[spec.key] = path
+            animations.append(spec)
+        }
+        var actions: [ActionSpec] = []
+        for (index, item) in (try root.array("actions") ?? []).enumerated() {
+            actions.append(try readAction(item, path: "actions[\(index)]"))
+        }
+        try root.finish(allowed: ["fps", "seconds", "times", "jitter", "initial", "animations", "actions"])
+        // Actions may only name keys that some animation (or added animation) has.
+        var known = Set(animations.map(\.key))
+        for action in actions {
+            switch action.verb {
+            case .add(let spec):
+                known.insert(spec.key)
+            case .retarget(let key, _), .remove(let key), .pause(let key), .resume(let key):
+                guard known.contains(key) else {
+                    throw ScenarioError(path: action.path, message: "no animation has the key '\(key)' by then")
+                }
+            }
+        }
+        return Scenario(clock: clock, initialValues: initialValues, animations: animations, actions: actions)
+    }
+
+    private static func readClock(_ root: inout ObjectReader) throws(ScenarioError) -> Clock {
+        if let times = try root.array("times") {
+            guard root.members["fps"] == nil, root.members["seconds"] == nil, root.members["jitter"] == nil else {
+                throw ScenarioError(path: "$.times", message: "give either times or fps and seconds, not both")
+            }
+            var values: [Double] = []
+            for (index, item) in times.enumerated() {
+                let path = "$.times[\(index)]"
+                guard case .number(let time) = item else {
+                    throw ScenarioError(path: path, message: "expected a number, got \(item.kindName)")
+                }
+                guard time.isFinite, time >= 0 else { throw ScenarioError(path: path, message: "must be finite and >= 0, got \(time)") }
+                if let last = values.last, time < last {
+                    throw ScenarioError(path: path, message: "times must not decrease (\(time) after \(last))")
+                }
+                values.append(time)
+            }
+            guard values.count <= 10_000_000 else {
+                throw ScenarioError(path: "$.times", message: "at most 10000000 frames, got \(values.count)")
+            }
+            return .times(values)
+        }
+        guard let fps = try root.number("fps", required: true), let seconds = try root.number("seconds", required: true) else {
+            throw ScenarioError(path: "$", message: "give fps and seconds, or times")
+        }
+        guard fps > 0 else { throw ScenarioError(path: "$.fps", message: "must be > 0, got \(fps)") }
+        guard seconds > 0 else { throw ScenarioError(path: "$.seconds", message: "must be > 0, got \(seconds)") }
+        guard fps * seconds <= 10_000_000 else {
+            throw ScenarioError(path: "$.seconds", message: "fps × seconds must give at most 10000000 frames, got \(fps * seconds)")
+        }
+        guard var jitter = try root.object("jitter") else { return .rate(fps: fps, seconds: seconds) }
+        let seed = try jitter.number("seed", required: true)!
+        guard seed >= 0, seed <= Double(UInt32.max), seed.rounded() == seed else {
+            throw ScenarioError(path: "$.jitter.seed", message: "must be a whole number in [0, 4294967295], got \(seed)")
+        }
+        let dropRate = try jitter.number("dropRate") ?? 0.1
+        guard dropRate >= 0, dropRate < 1 else {
+            throw ScenarioError(path: "$.jitter.dropRate", message: "must be in [0, 1), got \(dropRate)")
+        }
+        let amount = try jitter.number("jitter") ?? 0.1
+        guard amount >= 0, amount < 0.5 else {
+            throw ScenarioError(path: "$.jitter.jitter", message: "must be in [0, 0.5) of a frame, got \(amount)")
+        }
+        try jitter.finish(allowed: ["seed", "dropRate", "jitter"])
+        return .jittered(fps: fps, seconds: seconds, seed: UInt64(seed), dropRate: dropRate, jitter: amount)
+    }
+
+    // MARK: Animations
+
+    static let commonFields = [
+        "key", "type", "property", "from", "to", "velocity", "threshold", "clamp", "roundingFactor", "additive",
+        "beginTime", "repeatCount", "repeatForever", "autoreverses", "progressMarkers", "removedOnCompletion",
+    ]
+    static let springFields = [
+        "tension", "friction", "mass", "bounciness", "speed", "stiffness", "damping", "response",
+        "dampingFraction", "duration", "bounce", "method",
+    ]
+    static let fieldsByType: [String: [String]] = [
+        "spring": springFields,
+        "decay": ["deceleration", "method"],
+        "basic": ["duration", "curve", "method"],
+        "keyframe": ["values", "keyTimes", "curve", "calculationMode", "duration"],
+        "sequence": ["children"],
+        "group": ["children"],
+    ]
+
+    static func readAnimation(_ value: JSONValue, path: String) throws(ScenarioError) -> AnimationSpec {
+        var reader = try ObjectReader(value, path: path)
+        let key = try reader.string("key", required: true)!
+        guard !key.isEmpty else { throw ScenarioError(path: "\(path).key", message: "must not be empty") }
+        let type = try reader.string("type", required: true)!
+        guard let typeFields = fieldsByType[type] else {
+            throw ScenarioError(
+                path: "\(path).type",
+                message: "unknown type '\(type)'; the types are spring, decay, basic, keyframe, sequence, group")
+        }
+        var spec = AnimationSpec(path: path, key: key, property: try reader.string("property") ?? key, kind: .group([]), width: 1)
+        try readLifeCycle(&reader, into: &spec)
+        switch type {
+        case "spring":
+            spec.kind = .spring(try readSpring(&reader, path: path), try reader.choice("method", SpringMethod.self) ?? .rk4)
+        case "decay":
+            let deceleration = try reader.number("deceleration") ?? 0.998
+            let parameters: DecayParameters
+            do {
+                parameters = try DecayParameters(deceleration: deceleration)
+            } catch {
+                throw ScenarioError(path: "\(path).deceleration", message: "must be \(error.accepted), got \(deceleration)")
+            }
+            guard spec.velocity != nil else {
+                throw ScenarioError(path: "\(path).velocity", message: "a decay needs a velocity")
+            }
+            spec.kind = .decay(parameters, try reader.choice("method", DecayMethod.self) ?? .pop)
+        case "basic":
+            let duration = try reader.number("duration") ?? 0.4
+            guard duration > 0 else { throw ScenarioError(path: "\(path).duration", message: "must be > 0, got \(duration)") }
+            let timing = try reader.curve("curve") ?? .default
+            spec.kind = .basic(duration: duration, timing: timing, bezier: try reader.choice("method", BezierMethod.self) ?? .fast)
+        case "keyframe":
+            spec.kind = try readKeyframes(&reader, path: path, spec: &spec)
+        default:
+            var children: [AnimationSpec] = []
+            for (index, item) in try reader.array("children", required: true)!.enumerated() {
+                children.append(try readAnimation(item, path: "\(path).children[\(index)]"))
+            }
+            spec.kind = type == "sequence" ? .sequence(children) : .group(children)
+            for field in ["from", "to", "velocity", "threshold", "clamp", "roundingFactor", "additive", "autoreverses", "progressMarkers", "property"]
+            where reader.members[field] != nil {
+                throw ScenarioError(path: "\(path).\(field)", message: "does not apply to a \(type)")
+            }
+        }
+        try reader.finish(allowed: commonFields + typeFields) { field throws(ScenarioError) in
+            if fieldsByType.values.contains(where: { $0.contains(field) }) {
+                throw ScenarioError(path: "\(path).\(field)", message: "does not apply to a \(type) animation")
+            }
+        }
+        return spec
+    }
+
+    private static func readLifeCycle(_ reader: inout ObjectReader, into spec: inout AnimationSpec) throws(ScenarioError) {
+        let path = spec.path
+        var widths: [(String, Int)] = []
+        for field in ["from", "to", "velocity"] {
+            guard let vector = try reader.vector(field) else { continue }
+            widths.append((field, vector.count))
+            switch field {
+            case "from": spec.from = vector
+            case "to": spec.to = vector
+            default: spec.velocity = vector
+            }
+        }
+        if let first = widths.first {
+            for (field, width) in widths where width != first.1 {
+                throw ScenarioError(path: "\(path).\(field)", message: "has \(width) components but \(first.0) has \(first.1)")
+            }
+            spec.width = first.1
+        }
+        if let threshold = try reader.number("threshold") {
+            guard threshold > 0 else { throw ScenarioError(path: "\(path).threshold", message: "must be > 0, got \(threshold)") }
+            spec.threshold = threshold
+        }
+        if let clamp = try reader.string("clamp") {
+            switch clamp {
+            case "none": spec.clamp = []
+            case "start": spec.clamp = .start
+            case "end": spec.clamp = .end
+            case "both": spec.clamp = .both
+            default:
+                throw ScenarioError(path: "\(path).clamp", message: "must be one of none, start, end, both, got '\(clamp)'")
+            }
+        }
+        if let rounding = try reader.number("roundingFactor") {
+            guard rounding >= 0 else { throw ScenarioError(path: "\(path).roundingFactor", message: "must be >= 0, got \(rounding)") }
+            spec.roundingFactor = rounding
+        }
+        spec.additive = try reader.bool("additive") ?? false
+        spec.beginTime = try reader.number("beginTime") ?? 0
+        if let count = try reader.number("repeatCount") {
+            guard count >= 0, count <= 1e9, count.rounded() == count else {
+                throw ScenarioError(path: "\(path).repeatCount", message: "must be a whole number in [0, 1000000000], got \(count)")
+            }
+            spec.repeatCount = Int(count)
+        }
+        spec.repeatForever = try reader.bool("repeatForever") ?? false
+        spec.autoreverses = try reader.bool("autoreverses") ?? false
+        spec.removedOnCompletion = try reader.bool("removedOnCompletion") ?? true
+        if let markers = try reader.array("progressMarkers") {
+            for (index, item) in markers.enumerated() {
+                guard case .number(let marker) = item, marker >= 0, marker <= 1 else {
+                    throw ScenarioError(path: "\(path).progressMarkers[\(index)]", message: "must be a number in [0, 1]")
+                }
+                spec.progressMarkers.append(marker)
+            }
+        }
+    }
+
+    private static func readSpring(_ reader: inout ObjectReader, path: String) throws(ScenarioError) -> SpringParameters {
+        var fields = SpringFields()
+        fields.tension = try reader.number("tension")
+        fields.friction = try reader.number("friction")
+        fields.mass = try reader.number("mass")
+        fields.bounciness = try reader.number("bounciness")
+        fields.speed = try reader.number("speed")
+        fields.stiffness = try reader.number("stiffness")
+        fields.damping = try reader.number("damping")
+        fields.response = try reader.number("response")
+        fields.dampingFraction = try reader.number("dampingFraction")
+        fields.duration = try reader.number("duration")
+        fields.bounce = try reader.number("bounce")
+        if fields.isEmpty { return .popDefault }
+        do {
+            return try fields.resolve()
+        } catch {
+            switch error {
+            case .none:
+                throw ScenarioError(path: path, message: "a spring needs one of tension/friction, bounciness/speed, stiffness/damping, response/dampingFraction, duration/bounce")
+            case .twoSets(let a, let b):
+                throw ScenarioError(path: path, message: "give one spring, not two: \(a.joined(separator: "/")) and \(b.joined(separator: "/"))")
+            case .incomplete(let field, let partner):
+                throw ScenarioError(path: "\(path).\(field)", message: "needs \(partner)")
+            case .massWithBounciness:
+                throw ScenarioError(path: "\(path).mass", message: "does not apply to bounciness/speed (Pop's mapping fixes the mass at 1)")
+            case .parameter(let problem):
+                throw ScenarioError(path: "\(path).\(problem.parameter)", message: "must be \(problem.accepted), got \(problem.value)")
+            }
+        }
+    }
+
+    private static func readKeyframes(
+        _ reader: inout ObjectReader, path: String, spec: inout AnimationSpec
+    ) throws(ScenarioError) -> AnimationSpec.Kind {
+        var values: [[Double]] = []
+        for (index, item) in try reader.array("values", required: true)!.enumerated() {
+            values.append(try ObjectReader.vector(item, path: "\(path).values[\(index)]"))
+        }
+        guard let first = values.first else { throw ScenarioError(path: "\(path).values", message: "needs at least one value") }
+        for (index, value) in values.enumerated() where value.count != first.count {
+            throw ScenarioError(path: "\(path).values[\(index)]", message: "has \(value.count) components but values[0] has \(first.count)")
+        }
+        spec.width = first.count
+        if spec.from != nil || spec.to != nil || spec.velocity != nil {
+            throw ScenarioError(path: path, message: "a keyframe animation takes values, not from, to or velocity")
+        }
+        var keyTimes: [Double]?
+        if let times = try reader.array("keyTimes") {
+            keyTimes = []
+            for (index, item) in times.enumerated() {
+                guard case .number(let time) = item else {
+                    throw ScenarioError(path: "\(path).keyTimes[\(index)]", message: "expected a number, got \(item.kindName)")
+                }
+                keyTimes!.append(time)
+            }
+        }
+        var timing: [TimingFunction] = []
+        switch reader.members["curve"] {
+        case .array(let items)? where items.contains(where: { if case .number = $0 { false } else { true } }):
+            reader.used.insert("curve")
+            for (index, item) in items.enumerated() {
+                timing.append(try ObjectReader.curve(item, path: "\(path).curve[\(index)]"))
+            }
+        default:
+            if let curve = try reader.curve("curve") { timing = [curve] }
+        }
+        let calculation = try reader.choice("calculationMode", KeyframeCalculation.self) ?? .linear
+        let duration = try reader.number("duration") ?? 0.4
+        do {
+            _ = try Keyframes(
+                values: values.map { SIMD4(packing: $0) }, keyTimes: keyTimes, timingFunctions: timing,
+                calculation: calculation, duration: duration)
+        } catch {
+            throw ScenarioError(path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+        }
+        return .keyframe(values: values, keyTimes: keyTimes, timing: timing, calculation: calculation, duration: duration)
+    }
+
+    // MARK: Actions
+
+    private static func readAction(_ value: JSONValue, path: String) throws(ScenarioError) -> ActionSpec {
+        var reader = try ObjectReader(value, path: path)
+        let at = try reader.number("at", required: true)!
+        guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be >= 0, got \(at)") }
+        let verbs = ["retarget", "remove", "pause", "resume", "add"].filter { reader.members[$0] != nil }
+        guard verbs.count == 1 else {
+            throw ScenarioError(
+                path: path,
+                message: verbs.isEmpty
+                    ? "an action needs one of retarget, remove, pause, resume, add"
+                    : "an action does one thing, not \(verbs.joined(separator: " and "))")
+        }
+        let verb: ActionSpec.Verb
+        switch verbs[0] {
+        case "retarget":
+            let key = try reader.string("retarget")!
+            guard let to = try reader.vector("to") else {
+                throw ScenarioError(path: "\(path).to", message: "a retarget needs the new target")
+            }
+            verb = .retarget(key: key, to: to)
+        case "remove": verb = .remove(key: try reader.string("remove")!)
+        case "pause": verb = .pause(key: try reader.string("pause")!)
+        case "resume": verb = .resume(key: try reader.string("resume")!)
+        default:
+            reader.used.insert("add")
+            verb = .add(try readAnimation(reader.members["add"]!, path: "\(path).add"))
+        }
+        try reader.finish(allowed: ["at", "retarget", "to", "remove", "pause", "resume", "add"])
+        return ActionSpec(at: at, verb: verb, path: path)
+    }
+}
+
+extension SIMD4 where Scalar == Double {
+    /// Up to four components, the rest zero.
+    init(packing components: [Double]) {
+        self = .zero
+        for (index, component) in components.prefix(4).enumerated() { self[index] = component }
+    }
+}
+
+/// Reads the members of one JSON object, remembering which were read so that
+/// the rest can be reported as unknown.
+struct ObjectReader {
+    let path: String
+    let members: [String: JSONValue]
+    var used: Set<String> = []
+
+    init(_ value: JSONValue, path: String) throws(ScenarioError) {
+        guard case .object(let members) = value else {
+            throw ScenarioError(path: path, message: "expected an object, got \(value.kindName)")
+        }
+        self.path = path
+        self.members = members
+    }
+
+    private func fieldPath(_ key: String) -> String { "\(path).\(key)" }
+
+    private mutating func value(_ key: String, required: Bool) throws(ScenarioError) -> JSONValue? {
+        used.insert(key)
+        guard let value = members[key], value != .null else {
+            if required { throw ScenarioError(path: fieldPath(key), message: "is required") }
+            return nil
+        }
+        return value
+    }
+
+    mutating func number(_ key: String, required: Bool = false) throws(ScenarioError) -> Double? {
+        guard let value = try value(key, required: required) else { return nil }
+        guard case .number(let number) = value else {
+            throw ScenarioError(path: fieldPath(key), message: "expected a number, got \(value.kindName)")
+        }
+        guard number.isFinite else { throw ScenarioError(path: fieldPath(key), message: "must be finite, got \(number)") }
+        return number
+    }
+
+    mutating func string(_ key: String, required: Bool = false) throws(ScenarioError) -> String? {
+        guard let value = try value(key, required: required) else { return nil }
+        guard case .string(let string) = value else {
+            throw ScenarioError(path: fieldPath(key), message: "expected a string, got \(value.kindName)")
+        }
+        return string
+    }
+
+    mutating func bool(_ key: String) throws(ScenarioError) -> Bool? {
+        guard let value = try value(key, required: false) else { return nil }
+        guard case .bool(let flag) = value else {
+            throw ScenarioError(path: fieldPath(key), message: "expected true or false, got \(value.kindName)")
+        }
+        return flag
+    }
+
+    mutating func array(_ key: String, required: Bool = false) throws(ScenarioError) -> [JSONValue]? {
+        guard let value = try value(key, required: required) else { return nil }
+        guard case .array(let items) = value else {
+            throw ScenarioError(path: fieldPath(key), message: "expected an array, got \(value.kindName)")
+        }
+        return items
+    }
+
+    mutating func object(_ key: String) throws(ScenarioError) -> ObjectReader? {
+        guard let value = try value(key, required: false) else { return nil }
+        return try ObjectReader(value, path: fieldPath(key))
+    }
+
+    /// A scalar (a number) or a vector (an array of 1 to 4 numbers).
+    mutating func vector(_ key: String) throws(ScenarioError) -> [Double]? {
+        guard let value = try value(key, required: false) else { return nil }
+        return try Self.vector(value, path: fieldPath(key))
+    }
+
+    static func vector(_ value: JSONValue, path: String) throws(ScenarioError) -> [Double] {
+        switch value {
+        case .number(let number):
+            guard number.isFinite else { throw ScenarioError(path: path, message: "must be finite, got \(number)") }
+            return [number]
+        case .array(let items):
+            guard (1 ... 4).contains(items.count) else {
+                throw ScenarioError(path: path, message: "a vector has 1 to 4 components, got \(items.count)")
+            }
+            var components: [Double] = []
+            for (index, item) in items.enumerated() {
+                guard case .number(let number) = item, number.isFinite else {
+                    throw ScenarioError(path: "\(path)[\(index)]", message: "expected a finite number, got \(item.kindName)")
+                }
+                components.append(number)
+            }
+            return components
+        default:
+            throw ScenarioError(path: path, message: "expected a number or an array of numbers, got \(value.kindName)")
+        }
+    }
+
+    /// One of an enumeration's raw values.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws(ScenarioError) -> Choice?
+    where Choice.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ScenarioError(path: fieldPath(key), message: "must be one of \(names), got '\(text)'")
+        }
+        return choice
+    }
+
+    /// A timing curve: a name, `[x1, y1, x2, y2]` or `steps(n, position)`.
+    mutating func curve(_ key: String) throws(ScenarioError) -> TimingFunction? {
+        guard let value = try value(key, required: false) else { return nil }
+        return try Self.curve(value, path: fieldPath(key))
+    }
+
+    static func curve(_ value: JSONValue, path: String) throws(ScenarioError) -> TimingFunction {
+        switch value {
+        case .string(let name):
+            if name == "linear" { return .linear }
+            if let named = UnitBezier.named.first(where: { $0.name == name }) { return .bezier(named.curve) }
+            if name.hasPrefix("steps("), name.hasSuffix(")") {
+                let inside = name.dropFirst(6).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                if let count = inside.first.flatMap({ Int($0) }),
+                    let position = inside.count == 1 ? .jumpEnd : StepPosition(rawValue: inside[1]), inside.count <= 2
+                {
+                    do {
+                        return try TimingFunction.steps(count, position)
+                    } catch {
+                        throw ScenarioError(path: path, message: "steps() needs \(error.accepted), got \(count)")
+                    }
+                }
+            }
+            throw ScenarioError(
+                path: path,
+                message: "must be linear, default, ease-in, ease-out, ease-in-out, steps(n, position) or [x1, y1, x2, y2], got '\(name)'")
+        case .array(let items):
+            let numbers = items.compactMap { if case .number(let n) = $0 { n } else { nil } }
+            guard numbers.count == 4, items.count == 4 else {
+                throw ScenarioError(path: path, message: "a curve array has four numbers x1, y1, x2, y2")
+            }
+            do {
+                return .bezier(try UnitBezier(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3]))
+            } catch {
+                throw ScenarioError(path: path, message: "\(error.parameter) must be \(error.accepted), got \(error.value)")
+            }
+        default:
+            throw ScenarioError(path: path, message: "expected a curve name or [x1, y1, x2, y2], got \(value.kindName)")
+        }
+    }
+
+    /// Reports the first member that was not read.
+    func finish(
+        allowed: [String], explain: (String) throws(ScenarioError) -> Void = { _ throws(ScenarioError) in }
+    ) throws(ScenarioError) {
+        for key in members.keys.sorted() where !used.contains(key) {
+            if allowed.contains(key) { continue }
+            try explain(key)
+            throw ScenarioError(path: fieldPath(key), message: "unknown field")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Kinetics
+import KineticsScenario
+import Testing
+
+@Suite("Scenarios")
+struct ScenarioTests {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("data/scenarios")
+
+    static func run(_ text: String) throws -> (frames: [ScenarioFrame], events: [ScenarioEvent]) {
+        let scenario = try Scenario.parse(Data(text.utf8))
+        var frames: [ScenarioFrame] = []
+        var events: [ScenarioEvent] = []
+        try ScenarioRunner(scenario).run(frame: { frames.append($0) }, event: { events.append($0) })
+        return (frames, events)
+    }
+
+    @Test("every shipped example parses and runs")
+    func examples() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count >= 5)
+        for file in files {
+            let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
+            var frames = 0
+            try ScenarioRunner(try Scenario.parse(data)).run(frame: { _ in frames += 1 }, event: { _ in })
+            #expect(frames > 1, "\(file)")
+        }
+    }
+
+    @Test("a pop spring in a scenario equals the stepper to 1e-12 of the amplitude")
+    func springParity() throws {
+        let (frames, _) = try Self.run("""
+            {"fps": 60, "seconds": 2, "animations": [
+              {"key": "x", "type": "spring", "bounciness": 4, "speed": 12, "method": "pop", "to": 100, "threshold": 1e-30}]}
+            """)
+        var stepper = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 100.0)
+        #expect(frames.count == 121)
+        for (index, frame) in frames.enumerated() {
+            if index > 0 { stepper.advance(by: Double(index) / 60 - Double(index - 1) / 60) }
+            #expect(abs(frame.values[0].components[0] - stepper.value) <= 1e-12 * 100, "frame \(index)")
+        }
+    }
+
+    @Test("events: start, marker, reached, repeat and stop, with the times they happened")
+    func events() throws {
+        let (_, events) = try Self.run("""
+            {"fps": 10, "seconds": 2, "animations": [
+              {"key": "a", "type": "basic", "duration": 0.5, "curve": "linear", "from": 0, "to": 1,
+               "progressMarkers": [0.5], "autoreverses": true}]}
+            """)
+        #expect(events.map { "\($0.time) \($0.name)" } == [
+            "0.0 start", "0.3 marker:0.5", "0.5 reached", "0.5 repeat", "0.8 marker:0.5", "1.0 reached",
+            "1.0 stop:finished",
+        ])
+    }
+
+    @Test("actions apply right after the first frame at or after their time")
+    func actions() throws {
+        let (frames, events) = try Self.run("""
+            {"fps": 10, "seconds": 1, "animations": [
+              {"key": "a", "type": "basic", "duration": 10, "curve": "linear", "from": 0, "to": 100}],
+             "actions": [{"at": 0.25, "remove": "a"},
+                         {"at": 0.25, "add": {"key": "b", "type": "basic", "duration": 1, "from": 5, "to": 6}}]}
+            """)
+        #expect(events.map { "\($0.time) \($0.key) \($0.name)" } == ["0.0 a start", "0.3 a stop:cancelled", "0.3 b start"])
+        let frame = frames[3]
+        #expect(frame.time == 0.3 && frame.values.map(\.property) == ["a", "b"] && frame.values[1].components == [5])
+        #expect(abs(frame.values[0].components[0] - 3) < 1e-12)
+    }
+
+    @Test(
+        "malformed scenarios name the JSON path of the problem",
+        arguments: [
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "bouncy"}]}"#,
+             "animations[0].type: unknown type 'bouncy'; the types are spring, decay, basic, keyframe, sequence, group"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "tensoin": 3}]}"#,
+             "animations[0].tensoin: unknown field"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic", "tension": 3}]}"#,
+             "animations[0].tension: does not apply to a basic animation"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "tension": "high", "friction": 3}]}"#,
+             "animations[0].tension: expected a number, got a string"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "to": 1e999}]}"#,
+             "$: not valid JSON (number 1e999 is out of range for a double at line 1, column 79)"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic"}, {"key": "x", "type": "spring"}]}"#,
+             "animations[1].key: 'x' is already used by animations[0]"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 1, "remove": "y"}]}"#,
+             "actions[0]: no animation has the key 'y' by then"),
+            (#"{"seconds": 1, "animations": []}"#, "$.fps: is required"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "tension": 300, "bounciness": 3, "speed": 2}]}"#,
+             "animations[0]: give one spring, not two: tension/friction and bounciness/speed"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "tension": 300}]}"#,
+             "animations[0].tension: needs friction"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "tension": 300, "friction": -2}]}"#,
+             "animations[0].friction: must be a finite number >= 0, got -2.0"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic", "from": 0, "to": [1, 2]}]}"#,
+             "animations[0].to: has 2 components but from has 1"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic", "clamp": "middle"}]}"#,
+             "animations[0].clamp: must be one of none, start, end, both, got 'middle'"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic", "curve": [1.5, 0, 0.5, 1]}]}"#,
+             "animations[0].curve: x1 must be in [0.0, 1.0], got 1.5"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "g", "type": "sequence", "children": [{"key": "x", "type": "decay"}]}]}"#,
+             "animations[0].children[0].velocity: a decay needs a velocity"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "keyframe", "values": [0, 1], "keyTimes": [0, 0.5, 1]}]}"#,
+             "animations[0].keyTimes: must be one per value (2), got 3.0"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "decay", "velocity": 10, "method": "fast"}]}"#,
+             "animations[0].method: must be one of pop, exact, continuous, got 'fast'"),
+            (#"{"fps": 60, "seconds": 1, "animations": {}}"#, "$.animations: expected an array, got an object"),
+            (#"[1, 2]"#, "$: expected an object, got an array"),
+            ("{\"fps\": 60,\n \"seconds\": 1,,\n \"animations\": []}", "$: not valid JSON (invalid value at line 2, column 15)"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 1, "pause": "x", "remove": "x"}]}"#,
+             "actions[0]: an action does one thing, not remove and pause"),
+        ])
+    func malformed(text: String, message: String) {
+        #expect(throws: ScenarioError.self) { try Scenario.parse(Data(text.utf8)) }
+        do {
+            _ = try Scenario.parse(Data(text.utf8))
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("a property used with two widths is an error found while running")
+    func widthMismatch() throws {
+        let text = #"{"fps": 10, "seconds": 1, "animations": [{"key": "a", "property": "p", "type": "basic", "to": 1}], "actions": [{"at": 0.5, "add": {"key": "b", "property": "p", "type": "basic", "to": [1, 2]}}]}"#
+        #expect(throws: ScenarioError(path: "actions[0].add", message: "property 'p' has 1 components, this animation 2")) {
+            try Self.run(text)
+        }
+    }
+}
