@@ -23,6 +23,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // MARK: - The library
@@ -69,6 +71,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Benchmarks
+
+        .target(
+            name: "KineticsBench",
+            dependencies: [
+                "Kinetics",
+                "KineticsAllocations",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "KineticsBenchmarks",
+            dependencies: ["Kinetics", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/KineticsBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         // MARK: - The command-line tool
 
         .executableTarget(
@@ -78,6 +100,7 @@ let package = Package(
                 "KineticsReference",
                 "KineticsVerify",
                 "KineticsScenario",
+                "KineticsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

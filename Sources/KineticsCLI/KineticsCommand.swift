@@ -15,11 +15,11 @@ struct KineticsCommand: ParsableCommand {
             With no subcommand, prints a summary of what every solver does with \
             Pop's default spring, compared with GSL.
 
-            Exit status: 0 success, 1 a check failed, 64 usage error, \
+            Exit status: 0 success, 1 a check failed, 2 a performance regression, 64 usage error, \
             65 bad input data, 66 missing input, 73 cannot write output.
             """,
         version: KineticsVersion.current,
-        subcommands: [Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Reference.self],
+        subcommands: [Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Bench.self, Reference.self],
         defaultSubcommand: Summary.self
     )
 
@@ -69,6 +69,8 @@ enum KineticsVersion {
 struct CLIError: Error {
     /// 1: a check failed.
     static let checkFailed: Int32 = 1
+    /// 2: a performance regression.
+    static let regression: Int32 = 2
     /// 64: the command line was wrong.
     static let usage: Int32 = 64
     /// 65: input data was malformed.

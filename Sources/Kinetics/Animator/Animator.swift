@@ -57,7 +57,9 @@ public final class Animator {
     var records: [AnimationRecord] = []
     private var freeRecords: [Int32] = []
     private var registry: [RegistryKey: AnimationHandle] = [:]
-    private var keysByTarget: [TargetID: [String]] = [:]
+    /// Each target's keys with the sequence number of their animation, so a
+    /// removal is O(1) and `keys(on:)` can still list them in order.
+    private var keysByTarget: [TargetID: [String: UInt64]] = [:]
     private var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
     private var serial: UInt64 = 0
@@ -203,7 +205,7 @@ public final class Animator {
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
         registry[registryKey] = handle
-        keysByTarget[target, default: []].append(key)
+        keysByTarget[target, default: [:]][key] = nextSequence
         records[Int(handle.index)].registered = true
         startIfDue(handle, at: time)
         return handle
@@ -238,7 +240,11 @@ public final class Animator {
     }
 
     /// The keys in use on `target`, in the order they were added.
-    public func keys(on target: TargetID) -> [String] { keysByTarget[target] ?? [] }
+    ///
+    /// - Complexity: O(k log k) for k keys.
+    public func keys(on target: TargetID) -> [String] {
+        (keysByTarget[target] ?? [:]).sorted { $0.value < $1.value }.map(\.key)
+    }
 
     /// Whether `handle` is an animation of this animator that has not been removed.
     public func contains(_ handle: AnimationHandle) -> Bool { liveIndex(handle) != nil }
@@ -321,10 +327,9 @@ public final class Animator {
         let target = records[index].target
         let key = records[index].key
         registry[RegistryKey(target: target, key: key)] = nil
-        if var keys = keysByTarget[target], let position = keys.firstIndex(of: key) {
-            keys.remove(at: position)
-            keysByTarget[target] = keys.isEmpty ? nil : keys
-        }
+        // In place: no copy of the target's keys, and the (possibly empty)
+        // table stays for the next key.
+        keysByTarget[target]?[key] = nil
     }
 
     func free(_ handle: AnimationHandle) {

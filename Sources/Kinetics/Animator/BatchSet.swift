@@ -1,0 +1,203 @@
+/// The animator's structure-of-arrays batches driven directly: no registry,
+/// no records, no callbacks, no events. This is the floor the animator's
+/// bookkeeping is measured against (the `batch` engine of `kinetics bench`),
+/// so it runs exactly the per-frame code the animator runs.
+///
+/// Elements have stable ids; a finished element is removed at once
+/// (swap-remove) and reported.
+package final class BatchSet {
+    private let scalars = Lane<Double>()
+    private let points = Lane<SIMD2<Double>>()
+    private let configurations = SpringConfigurations()
+    private var output = FrameOutput()
+    private var serial: UInt64 = 0
+    /// The time of the last frame.
+    package private(set) var time = 0.0
+    /// Per element id: where it is (kind, batch index), or nil once removed.
+    private var positions: [Position?] = []
+    private var freeIDs: [Int32] = []
+
+    private struct Position {
+        var kind: ElementKind
+        var points: Bool
+        var index: Int32
+    }
+
+    package init() {
+        output.events.reserveCapacity(1_024)
+        output.finished.reserveCapacity(1_024)
+    }
+
+    /// The number of elements.
+    package var count: Int { scalars.animationCount + points.animationCount }
+
+    /// A new scalar property; returns its slot.
+    package func addProperty(_ initial: Double) -> Int32 {
+        scalars.values.append(initial)
+        return Int32(scalars.values.count - 1)
+    }
+
+    /// A new point property; returns its slot.
+    package func addProperty(_ initial: SIMD2<Double>) -> Int32 {
+        points.values.append(initial)
+        return Int32(points.values.count - 1)
+    }
+
+    /// The value of scalar property `slot`.
+    package func value(_ slot: Int32) -> Double { scalars.values[Int(slot)] }
+
+    /// The value of point property `slot`.
+    package func point(_ slot: Int32) -> SIMD2<Double> { points.values[Int(slot)] }
+
+    private func newID() -> Int32 {
+        if let id = freeIDs.popLast() { return id }
+        positions.append(nil)
+        return Int32(positions.count - 1)
+    }
+
+    private func state<V: AnimatableVector>(_ id: Int32, slot: Int32, from: V, to: V, threshold: Double) -> ElementState<V> {
+        ElementState(
+            owner: AnimationHandle(index: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
+            roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
+    }
+
+    private func lane<V: AnimatableVector>(_ type: V.Type) -> Lane<V> {
+        V.componentCount == 1 ? scalars as! Lane<V> : points as! Lane<V>
+    }
+
+    /// A spring on scalar or point property `slot`; returns its id.
+    @discardableResult
+    package func addSpring<V: AnimatableVector>(
+        slot: Int32, from: V, to: V, velocity: V, parameters: SpringParameters, method: SpringMethod, threshold: Double
+    ) -> Int32 {
+        let id = newID()
+        let configuration = configurations.acquire(parameters, method)
+        let index = lane(V.self).springs[method.index].append(
+            state(id, slot: slot, from: from, to: to, threshold: threshold), value: from, velocity: velocity,
+            configuration: configuration)
+        positions[Int(id)] = Position(kind: .spring(method), points: V.componentCount != 1, index: index)
+        return id
+    }
+
+    /// A decay on scalar property `slot`; returns its id.
+    @discardableResult
+    package func addDecay(
+        slot: Int32, from: Double, velocity: Double, deceleration: DecayParameters, method: DecayMethod, threshold: Double
+    ) -> Int32 {
+        let id = newID()
+        let end = deceleration.endValue(from: from, velocity: velocity, threshold: threshold, method: method)
+        let index = scalars.decays[method.index].append(
+            state(id, slot: slot, from: from, to: end, threshold: threshold), value: from, velocity: velocity,
+            deceleration: deceleration.deceleration)
+        positions[Int(id)] = Position(kind: .decay(method), points: false, index: index)
+        return id
+    }
+
+    /// A basic animation on scalar property `slot`, starting now; returns its id.
+    @discardableResult
+    package func addBasic(
+        slot: Int32, from: Double, to: Double, duration: Double, timing: TimingFunction, bezier: BezierMethod
+    ) -> Int32 {
+        let id = newID()
+        let index = scalars.basics.append(
+            state(id, slot: slot, from: from, to: to, threshold: 0.01), start: time, duration: duration,
+            timing: TimingEvaluator(timing, bezier: bezier, duration: duration))
+        positions[Int(id)] = Position(kind: .basic, points: false, index: index)
+        return id
+    }
+
+    /// A keyframe animation on scalar property `slot`, starting now; returns its id.
+    @discardableResult
+    package func addKeyframes(slot: Int32, _ keyframes: Keyframes<Double>) -> Int32 {
+        let id = newID()
+        let track = KeyframeTrack(
+            values: keyframes.values, keyTimes: keyframes.keyTimes, timing: keyframes.timingFunctions,
+            calculation: keyframes.calculation, duration: keyframes.duration, bezier: .fast, reversed: false)
+        let index = scalars.keyframes.append(
+            state(id, slot: slot, from: keyframes.values[0], to: keyframes.values.last!, threshold: 0.01), start: time,
+            track: track, duration: keyframes.duration)
+        positions[Int(id)] = Position(kind: .keyframe, points: false, index: index)
+        return id
+    }
+
+    /// Removes element `id` (swap-remove); does nothing if it is gone.
+    package func remove(_ id: Int32) {
+        guard Int(id) < positions.count, let position = positions[Int(id)] else { return }
+        let index = Int(position.index)
+        let moved: AnimationHandle?
+        if position.points {
+            moved = remove(kind: position.kind, at: index, from: points)
+        } else {
+            moved = remove(kind: position.kind, at: index, from: scalars)
+        }
+        if let moved { positions[Int(moved.index)]?.index = position.index }
+        positions[Int(id)] = nil
+        freeIDs.append(id)
+    }
+
+    private func remove<V: AnimatableVector>(kind: ElementKind, at index: Int, from lane: Lane<V>) -> AnimationHandle? {
+        switch kind {
+        case .spring(let method):
+            let batch = lane.springs[method.index]
+            configurations.release(batch.configuration[index])
+            return batch.remove(at: index)
+        case .decay(let method): return lane.decays[method.index].remove(at: index)
+        case .basic: return lane.basics.remove(at: index)
+        case .keyframe: return lane.keyframes.remove(at: index)
+        case .custom: return lane.customs.remove(at: index)
+        }
+    }
+
+    /// Advances every element to `time`; finished elements are removed.
+    /// Returns how many finished.
+    @discardableResult
+    package func advance(to time: Double) -> Int {
+        let dt = time - self.time
+        guard dt > 0 else { return 0 }
+        self.time = time
+        serial &+= 1
+        output.reset()
+        let context = FrameContext(time: time, dt: dt, serial: serial)
+        scalars.advance(context, configurations: configurations, output: &output)
+        points.advance(context, configurations: configurations, output: &output)
+        let finished = output.finished.count
+        var index = 0
+        while index < finished {
+            remove(output.finished[index].index)
+            index += 1
+        }
+        return finished
+    }
+
+    /// Moves the spring `id`'s target, keeping its value and velocity.
+    package func retarget(_ id: Int32, to target: Double) {
+        guard Int(id) < positions.count, let position = positions[Int(id)], case .spring(let method) = position.kind,
+            !position.points
+        else { return }
+        scalars.springs[method.index].retarget(Int(position.index), to: target)
+    }
+
+    /// The bytes one element of a kind touches in a frame: the strides of
+    /// every array the frame reads or writes for it, its property value
+    /// included. The calibration kernel of `kinetics bench` streams the same
+    /// number of bytes.
+    package static func bytesPerElement(kind: String, method: SpringMethod, points: Bool) -> Int {
+        func size<V: AnimatableVector>(_ type: V.Type) -> Int {
+            let value = MemoryLayout<V>.stride
+            let state = MemoryLayout<ElementState<V>>.stride
+            switch kind {
+            case "spring":
+                switch method {
+                case .pop: return state + 3 * value + 4 + 8 + value
+                case .fixed: return state + 4 * value + 4 + 8 + 8 + value
+                case .rk4, .analytic: return state + 2 * value + 4 + value
+                }
+            case "decay": return state + 2 * value + 8 + value
+            case "basic": return state + 3 * 8 + MemoryLayout<TimingEvaluator>.stride + value
+            default:  // keyframe: its arrays, and two values and two key times of the track
+                return state + 2 * 8 + 8 + MemoryLayout<KeyframeTrack<V>>.stride + 8 + 2 * value + 2 * 8 + value
+            }
+        }
+        return points ? size(SIMD2<Double>.self) : size(Double.self)
+    }
+}

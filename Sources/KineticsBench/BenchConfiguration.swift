@@ -1,0 +1,88 @@
+import Kinetics
+
+/// What is measured: the animator, its batches alone, or a model of Pop.
+public enum BenchEngine: String, CaseIterable, Sendable, Codable {
+    /// The Kinetics animator on a manual frame clock.
+    case animator
+    /// The animator's structure-of-arrays batches alone: no registry, no
+    /// callbacks. The floor the animator's bookkeeping is measured against.
+    case batch
+    /// A plain Swift model of Pop's frame: one object per animation behind a
+    /// protocol call, springs one RK4 step at a time with the fraction blend,
+    /// the list copied into a new array every frame, removal by linear search.
+    case reference
+}
+
+/// Which animations make up the workload.
+public enum BenchMix: String, CaseIterable, Sendable, Codable {
+    /// Scalar springs (four shared parameter sets).
+    case spring
+    /// Scalar decays.
+    case decay
+    /// Basic animations along Core Animation's ease-in-ease-out curve.
+    case basic
+    /// Four-value keyframe animations with three curves.
+    case keyframe
+    /// A realistic blend: 40% scalar springs, 20% point springs, 15% decays,
+    /// 15% basics, 10% keyframes.
+    case mixed
+}
+
+/// What happens during the measured frames.
+public enum BenchScenario: String, CaseIterable, Sendable, Codable {
+    /// Every animation runs; nothing is added or removed.
+    case steady
+    /// A seeded jittered clock with dropped frames (10% dropped, ±25% of a period).
+    case jitter
+    /// A fraction of the animations (``BenchConfiguration/churnFraction``)
+    /// is replaced every frame.
+    case churn
+    /// All animations finish in the same frame; that frame is measured.
+    case massCompletion = "mass-completion"
+    /// Every spring gets a new target every frame.
+    case retargetStorm = "retarget-storm"
+}
+
+/// One measured configuration.
+public struct BenchConfiguration: Hashable, Sendable, Codable {
+    public var engine: BenchEngine
+    public var animations: Int
+    public var mix: BenchMix
+    public var fps: Double
+    public var scenario: BenchScenario
+    /// The spring method (the `reference` engine always steps as Pop does).
+    public var method: SpringMethod
+    /// Measured frames per repetition.
+    public var frames: Int
+    public var repetitions: Int
+    public var warmupFrames: Int
+    public var churnFraction: Double
+
+    /// A configuration; the defaults measure 30 frames after 10 warm-up
+    /// frames, 7 times.
+    public init(
+        engine: BenchEngine, animations: Int, mix: BenchMix = .spring, fps: Double = 60,
+        scenario: BenchScenario = .steady, method: SpringMethod = .pop, frames: Int = 30,
+        repetitions: Int = 7, warmupFrames: Int = 10, churnFraction: Double = 0.1
+    ) {
+        self.engine = engine
+        self.animations = animations
+        self.mix = mix
+        self.fps = fps
+        self.scenario = scenario
+        self.method = method
+        self.frames = frames
+        self.repetitions = repetitions
+        self.warmupFrames = warmupFrames
+        self.churnFraction = churnFraction
+    }
+
+    /// The configuration without its engine, for comparing engines:
+    /// `100000 spring steady 60 Hz pop`.
+    public var workload: String {
+        "\(animations) \(mix.rawValue) \(scenario.rawValue) \(Int(fps)) Hz \(method.rawValue)"
+    }
+
+    /// The identity of the configuration in baselines.
+    public var key: String { "\(engine.rawValue) \(workload)" }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// The fitted exponent of frame cost against the number of animations.
+public struct ScalingFit: Codable, Sendable, Equatable {
+    /// The configuration family, without the count: `animator spring steady 60 Hz pop`.
+    public var family: String
+    /// The counts the fit used.
+    public var counts: [Int]
+    /// The slope of ln(p50) against ln(N): 1 is linear.
+    public var exponent: Double
+
+    /// Least squares on (ln x, ln y); nil with fewer than two distinct x.
+    public static func exponent(counts: [Double], times: [Double]) -> Double? {
+        let points = zip(counts, times).filter { $0.0 > 0 && $0.1 > 0 }.map { (log($0.0), log($0.1)) }
+        guard Set(points.map(\.0)).count >= 2 else { return nil }
+        let n = Double(points.count)
+        let meanX = points.map(\.0).reduce(0, +) / n
+        let meanY = points.map(\.1).reduce(0, +) / n
+        let covariance = points.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +)
+        let variance = points.map { ($0.0 - meanX) * ($0.0 - meanX) }.reduce(0, +)
+        return covariance / variance
+    }
+}
+
+/// A whole run of `kinetics bench`: what it measured, where and how it scales.
+///
+/// This is also the baseline format (`--save-baseline`). Fields are only
+/// ever added; ``formatVersion`` changes if one changes meaning.
+public struct BenchReport: Codable, Sendable {
+    /// The version of this format: 1.
+    public var formatVersion = BenchReport.currentFormat
+    /// Always `kinetics-bench`.
+    public var kind = "kinetics-bench"
+    /// The Kinetics version that measured.
+    public var kinetics: String
+    /// The machine: CPU model and cores.
+    public var machine: String
+    /// The results, in the order measured.
+    public var results: [BenchResult]
+    /// The scaling exponent per configuration family with several counts.
+    public var scaling: [ScalingFit]
+
+    /// The format this Kinetics writes and reads.
+    public static let currentFormat = 1
+
+    /// A report of `results`, with the scaling fits computed.
+    public init(kinetics: String, machine: String = BenchReport.machineDescription, results: [BenchResult]) {
+        self.kinetics = kinetics
+        self.machine = machine
+        self.results = results
+        var families: [String: [BenchResult]] = [:]
+        var order: [String] = []
+        for result in results {
+            let configuration = result.configuration
+            let family = "\(configuration.engine.rawValue) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(Int(configuration.fps)) Hz \(configuration.method.rawValue)"
+            if families[family] == nil { order.append(family) }
+            families[family, default: []].append(result)
+        }
+        scaling = order.compactMap { family in
+            let members = families[family]!
+            let counts = members.map { Double($0.configuration.animations) }
+            guard let exponent = ScalingFit.exponent(counts: counts, times: members.map(\.p50)) else { return nil }
+            return ScalingFit(family: family, counts: members.map(\.configuration.animations), exponent: exponent)
+        }
+    }
+
+    /// `Intel(R) Xeon(R) … (2 cores)`, from /proc/cpuinfo where there is one.
+    public static var machineDescription: String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let model = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
+        return "\(model ?? "unknown CPU") (\(cores) cores)"
+    }
+
+    /// The result of the same workload on the `reference` engine.
+    public func reference(for result: BenchResult) -> BenchResult? {
+        results.first { $0.configuration.engine == .reference && $0.configuration.workload == result.configuration.workload }
+    }
+}
+
+/// What went wrong reading a baseline file.
+public enum BaselineError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist (exit 66).
+    case missing(String)
+    /// The file exists but is not a usable baseline (exit 65).
+    case malformed(String, String)
+
+    /// One line naming the file and the problem.
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such baseline file"
+        case .malformed(let path, let problem): "\(path): \(problem)"
+        }
+    }
+}
+
+/// One configuration that got worse than its baseline.
+public struct Regression: Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var message: String
+
+    public var description: String { "\(key): \(message)" }
+}
+
+/// The CI performance gate: compares calibrated figures and allocations with
+/// a saved baseline.
+public enum BaselineGate {
+    /// Reads a baseline written by `--save-baseline`.
+    ///
+    /// - Throws: ``BaselineError``: missing file; empty, malformed, or of
+    ///   another format version.
+    public static func load(_ path: String) throws(BaselineError) -> BenchReport {
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .malformed(path, "cannot be read")
+        }
+        guard !data.isEmpty else { throw .malformed(path, "the file is empty") }
+        guard data.count <= 64 << 20 else { throw .malformed(path, "the file is \(data.count) bytes; a baseline is under 64 MiB") }
+        struct Header: Decodable {
+            let formatVersion: Int?
+            let kind: String?
+        }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch {
+            throw .malformed(path, "not a kinetics bench baseline (not a JSON object)")
+        }
+        guard header.kind == "kinetics-bench" else {
+            throw .malformed(path, "not a kinetics bench baseline (no \"kind\": \"kinetics-bench\")")
+        }
+        guard header.formatVersion == BenchReport.currentFormat else {
+            throw .malformed(
+                path, "format version \(header.formatVersion.map(String.init) ?? "missing"); this kinetics reads version \(BenchReport.currentFormat)")
+        }
+        do {
+            let report = try JSONDecoder().decode(BenchReport.self, from: data)
+            for result in report.results where !(result.calibrated.isFinite && result.calibrated > 0) {
+                throw BaselineError.malformed(path, "\(result.configuration.key): calibrated \(result.calibrated) is not a positive number")
+            }
+            return report
+        } catch let error as BaselineError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .malformed(path, "missing \(Self.path(context.codingPath + [key]))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .malformed(path, "wrong type at \(Self.path(context.codingPath))")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .malformed(path, "null at \(Self.path(context.codingPath))")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .malformed(path, "bad value at \(Self.path(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw .malformed(path, "\(error)")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+    }
+
+    /// The regressions of `current` against `baseline`: a configuration whose
+    /// calibrated p50 is more than `maxRegression` percent above the
+    /// baseline's, or that allocates where the baseline did not.
+    /// Configurations the baseline lacks are not compared.
+    public static func regressions(_ current: BenchReport, baseline: BenchReport, maxRegression: Double) -> [Regression] {
+        var found: [Regression] = []
+        let byKey = Dictionary(baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for result in current.results {
+            guard let base = byKey[result.configuration.key] else { continue }
+            let change = (result.calibrated / base.calibrated - 1) * 100
+            if change > maxRegression {
+                found.append(Regression(
+                    key: result.configuration.key,
+                    message: String(
+                        format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
+                        base.calibrated, change, maxRegression)))
+            }
+            if result.allocationsPerFrame > 0 && base.allocationsPerFrame == 0 {
+                found.append(Regression(
+                    key: result.configuration.key,
+                    message: String(format: "allocates %.1f times per frame; the baseline did not allocate", result.allocationsPerFrame)))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,210 @@
+import Dispatch
+import Histogram
+import Kinetics
+import KineticsAllocations
+
+/// The measured result of one configuration.
+public struct BenchResult: Codable, Sendable, Equatable {
+    /// What was measured.
+    public var configuration: BenchConfiguration
+    /// Frame time percentiles and mean over every measured frame, in nanoseconds.
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var max: Double
+    public var mean: Double
+    /// The median frame time of each repetition (their spread is the noise).
+    public var repetitionMedians: [Double]
+    /// `p50 / animations`.
+    public var nanosecondsPerAnimation: Double
+    /// `p50` as a fraction of the frame budget `1/fps`.
+    public var budgetShare: Double
+    /// Heap allocations per frame, counted exactly over extra frames.
+    public var allocationsPerFrame: Double
+    /// The bytes a frame of the batch engine touches for this workload.
+    public var bytesPerFrame: Int
+    /// The median time of the calibration kernel streaming those bytes.
+    public var calibrationNanoseconds: Double
+    /// `p50 / calibrationNanoseconds`: the machine-independent figure.
+    public var calibrated: Double
+    /// Mass completion: the median time of the steady frame just before the
+    /// completing one, measured in the same repetitions.
+    public var steadyNanoseconds: Double?
+
+    /// The smallest and largest repetition median.
+    public var repetitionRange: (min: Double, max: Double) {
+        (repetitionMedians.min() ?? p50, repetitionMedians.max() ?? p50)
+    }
+
+    public static func == (lhs: BenchResult, rhs: BenchResult) -> Bool {
+        lhs.configuration == rhs.configuration && lhs.p50 == rhs.p50 && lhs.repetitionMedians == rhs.repetitionMedians
+    }
+}
+
+/// Measures configurations.
+public enum BenchRunner {
+    /// Frames whose allocations are counted after the timed ones.
+    static let countedFrames = 3
+
+    /// Measures `configuration`: warm-up frames, then `repetitions` runs of
+    /// `frames` frames, each frame timed on the monotonic clock; then a few
+    /// frames with allocations counted; then the calibration kernel.
+    public static func measure(_ configuration: BenchConfiguration) -> BenchResult {
+        if configuration.scenario == .massCompletion { return measureCompletion(configuration) }
+        let workload = Workload(configuration)
+        let engine = makeEngine(configuration)
+        let total = configuration.warmupFrames + configuration.repetitions * configuration.frames + countedFrames
+        let times = workload.frameTimes(total)
+        var frame = 0
+        while frame < configuration.warmupFrames {
+            engine.frame(frame, at: times[frame])
+            frame += 1
+        }
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var medians: [Double] = []
+        var sum = 0.0
+        var samples = [UInt64](repeating: 0, count: configuration.frames)
+        for _ in 0 ..< configuration.repetitions {
+            for sample in 0 ..< configuration.frames {
+                let start = DispatchTime.now().uptimeNanoseconds
+                engine.frame(frame, at: times[frame])
+                samples[sample] = DispatchTime.now().uptimeNanoseconds - start
+                frame += 1
+            }
+            for sample in samples {
+                _ = histogram.record(sample)
+                sum += Double(sample)
+            }
+            medians.append(median(samples))
+        }
+        var allocations = 0
+        for _ in 0 ..< countedFrames {
+            let index = frame
+            allocations += AllocationCounter.count { engine.frame(index, at: times[index]) }
+            frame += 1
+        }
+        let count = Double(configuration.repetitions * configuration.frames)
+        return result(
+            configuration, histogram: histogram, mean: sum / count, medians: medians,
+            allocations: Double(allocations) / Double(countedFrames), steady: nil)
+    }
+
+    /// Mass completion: each repetition builds the workload afresh, runs it
+    /// to the frame before all finish (timing that steady frame), then times
+    /// the frame in which they all finish.
+    static func measureCompletion(_ configuration: BenchConfiguration) -> BenchResult {
+        let workload = Workload(configuration)
+        let times = workload.frameTimes(Int(configuration.fps * 30))
+        // Find the completing frame once.
+        let probe = makeEngine(BenchConfiguration(
+            engine: .batch, animations: 1, mix: configuration.mix, fps: configuration.fps, scenario: .massCompletion))
+        var last = 0
+        while last < times.count - 1 && probe.running > 0 {
+            probe.frame(last, at: times[last])
+            last += 1
+        }
+        let completing = last - 1
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var medians: [Double] = []
+        var steady: [Double] = []
+        var sum = 0.0
+        var allocations = 0
+        for repetition in 0 ... configuration.repetitions {
+            let engine = makeEngine(configuration)
+            for frame in 0 ..< completing - 1 { engine.frame(frame, at: times[frame]) }
+            let before = DispatchTime.now().uptimeNanoseconds
+            engine.frame(completing - 1, at: times[completing - 1])
+            let steadyTime = DispatchTime.now().uptimeNanoseconds - before
+            if repetition == configuration.repetitions {
+                // One more run with its allocations counted.
+                allocations = AllocationCounter.count { engine.frame(completing, at: times[completing]) }
+                precondition(engine.running == 0, "every animation finishes in the completing frame")
+                break
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            engine.frame(completing, at: times[completing])
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            precondition(engine.running == 0, "every animation finishes in the completing frame")
+            _ = histogram.record(elapsed)
+            sum += Double(elapsed)
+            medians.append(Double(elapsed))
+            steady.append(Double(steadyTime))
+        }
+        return result(
+            configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
+            allocations: Double(allocations), steady: median(steady.map { UInt64($0) }))
+    }
+
+    private static func result(
+        _ configuration: BenchConfiguration, histogram: Histogram<UInt64>, mean: Double, medians: [Double],
+        allocations: Double, steady: Double?
+    ) -> BenchResult {
+        let p50 = Double(histogram.valueAtPercentile(50))
+        let bytes = bytesPerFrame(configuration)
+        let calibration = Calibration.nanoseconds(streaming: bytes, repetitions: max(configuration.repetitions, 7))
+        return BenchResult(
+            configuration: configuration, p50: p50, p90: Double(histogram.valueAtPercentile(90)),
+            p99: Double(histogram.valueAtPercentile(99)), max: Double(histogram.max), mean: mean,
+            repetitionMedians: medians, nanosecondsPerAnimation: p50 / Double(configuration.animations),
+            budgetShare: p50 / (1e9 / configuration.fps), allocationsPerFrame: allocations, bytesPerFrame: bytes,
+            calibrationNanoseconds: calibration, calibrated: p50 / calibration, steadyNanoseconds: steady)
+    }
+
+    /// The bytes a frame of the batch engine touches for the workload.
+    static func bytesPerFrame(_ configuration: BenchConfiguration) -> Int {
+        let workload = Workload(configuration)
+        var bytes = 0
+        let sample = min(workload.count, 20)
+        for index in 0 ..< sample {
+            let item = workload.item(index)
+            let kind: String = switch item.kind {
+            case .spring, .pointSpring: "spring"
+            case .decay: "decay"
+            case .basic: "basic"
+            case .keyframe: "keyframe"
+            }
+            bytes += BatchSet.bytesPerElement(kind: kind, method: configuration.method, points: item.kind == .pointSpring)
+        }
+        return bytes * workload.count / sample
+    }
+
+    static func median(_ values: [UInt64]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1
+            ? Double(sorted[sorted.count / 2]) : (Double(sorted[sorted.count / 2 - 1]) + Double(sorted[sorted.count / 2])) / 2
+    }
+}
+
+/// The calibration kernel: a loop that reads and writes every double of a
+/// buffer of the given size, `x = x·a + b`, timed on the same machine in
+/// the same run. Results divided by it are comparable across machines.
+public enum Calibration {
+    /// The median time, in nanoseconds, of streaming `bytes` bytes.
+    public static func nanoseconds(streaming bytes: Int, repetitions: Int = 7) -> Double {
+        let count = max(bytes / 8, 1)
+        var buffer = [Double](repeating: 1, count: count)
+        var times: [UInt64] = []
+        for repetition in 0 ... repetitions {
+            let start = DispatchTime.now().uptimeNanoseconds
+            stream(&buffer, scale: 0.999_999, offset: Double(repetition) * 1e-9)
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            if repetition > 0 { times.append(elapsed) }  // the first one warms the buffer up
+        }
+        blackHole(buffer[count / 2])
+        return BenchRunner.median(times)
+    }
+
+    @inline(never)
+    static func stream(_ buffer: inout [Double], scale: Double, offset: Double) {
+        buffer.withUnsafeMutableBufferPointer { values in
+            for index in values.indices { values[index] = values[index] * scale + offset }
+        }
+    }
+}
+
+/// Keeps a value alive so the optimiser cannot drop the work behind it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

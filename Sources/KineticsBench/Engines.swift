@@ -1,0 +1,185 @@
+import Kinetics
+
+/// An engine under measurement: a frame is the scenario's changes (churn,
+/// retargets) and the tick.
+protocol MeasuredEngine: AnyObject {
+    /// Runs frame number `frame` at `time`.
+    func frame(_ frame: Int, at time: Double)
+    /// How many animations are running.
+    var running: Int { get }
+    /// The values of the first few properties (scalar ones; a point gives x).
+    func sampleValues(_ count: Int) -> [Double]
+}
+
+/// Makes the engine of a configuration, with its workload added at time 0.
+func makeEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
+    let workload = Workload(configuration)
+    switch configuration.engine {
+    case .animator: return AnimatorEngine(workload)
+    case .batch: return BatchEngine(workload)
+    case .reference: return ReferenceEngine(workload)
+    }
+}
+
+// MARK: - Animator
+
+/// The Kinetics animator with one target and a property per animation.
+final class AnimatorEngine: MeasuredEngine {
+    private let workload: Workload
+    private let animator = Animator()
+    private let target: TargetID
+    private var scalars: [PropertyHandle<Double>?] = []
+    private var points: [PropertyHandle<SIMD2<Double>>?] = []
+    private var handles: [AnimationHandle] = []
+    private let keys: [String]
+    private var churnCursor = 0
+
+    init(_ workload: Workload) {
+        self.workload = workload
+        target = animator.makeTarget()
+        keys = (0 ..< workload.count).map { "a\($0)" }
+        for index in 0 ..< workload.count {
+            let item = workload.item(index)
+            if item.kind == .pointSpring {
+                points.append(animator.property("p\(index)", of: target, initial: SIMD2(item.from, item.from), kind: .point))
+                scalars.append(nil)
+            } else {
+                scalars.append(animator.property("p\(index)", of: target, initial: item.from, kind: .point))
+                points.append(nil)
+            }
+            handles.append(add(index))
+        }
+    }
+
+    private func add(_ index: Int) -> AnimationHandle {
+        let item = workload.item(index)
+        let method = workload.configuration.method
+        do {
+            switch item.kind {
+            case .spring:
+                var animation = Animation<Double>.spring(item.parameters, method: method, from: item.from, to: item.to)
+                animation.threshold = item.threshold
+                return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
+            case .pointSpring:
+                var animation = Animation<SIMD2<Double>>.spring(
+                    item.parameters, method: method, from: SIMD2(item.from, item.from), to: SIMD2(item.to, item.to))
+                animation.threshold = item.threshold
+                return try animator.add(animation, to: points[index]!, forKey: keys[index])
+            case .decay:
+                var animation = Animation<Double>.decay(
+                    velocity: item.velocity, parameters: workload.deceleration, method: .pop, from: item.from)
+                animation.threshold = item.threshold
+                return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
+            case .basic:
+                let animation = Animation<Double>.basic(
+                    duration: item.duration, timing: .easeInEaseOut, bezier: .fast, from: item.from, to: item.to)
+                return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
+            case .keyframe:
+                return try animator.add(.keyframes(workload.keyframes), to: scalars[index]!, forKey: keys[index])
+            }
+        } catch {
+            preconditionFailure("the workload's animations are valid: \(error)")
+        }
+    }
+
+    func frame(_ frame: Int, at time: Double) {
+        switch workload.configuration.scenario {
+        case .churn:
+            for _ in 0 ..< workload.churnPerFrame {
+                handles[churnCursor] = add(churnCursor)
+                churnCursor = (churnCursor + 1) % workload.count
+            }
+        case .retargetStorm:
+            var index = 0
+            while index < handles.count {
+                animator.retarget(handles[index], to: workload.stormTarget(index, frame: frame))
+                index += 1
+            }
+        case .steady, .jitter, .massCompletion:
+            break
+        }
+        animator.tick(at: time)
+    }
+
+    var running: Int { animator.animationCount }
+
+    func sampleValues(_ count: Int) -> [Double] {
+        (0 ..< min(count, workload.count)).map { index in
+            if let scalar = scalars[index] { return animator[scalar] }
+            return animator[points[index]!].x
+        }
+    }
+}
+
+// MARK: - Batch
+
+/// The animator's batches alone.
+final class BatchEngine: MeasuredEngine {
+    private let workload: Workload
+    private let batches = BatchSet()
+    private var slots: [Int32] = []
+    private var ids: [Int32] = []
+    private var churnCursor = 0
+
+    init(_ workload: Workload) {
+        self.workload = workload
+        for index in 0 ..< workload.count {
+            let item = workload.item(index)
+            slots.append(item.kind == .pointSpring ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
+            ids.append(add(index))
+        }
+    }
+
+    private func add(_ index: Int) -> Int32 {
+        let item = workload.item(index)
+        let slot = slots[index]
+        let method = workload.configuration.method
+        switch item.kind {
+        case .spring:
+            return batches.addSpring(
+                slot: slot, from: item.from, to: item.to, velocity: 0, parameters: item.parameters, method: method,
+                threshold: item.threshold)
+        case .pointSpring:
+            return batches.addSpring(
+                slot: slot, from: SIMD2(item.from, item.from), to: SIMD2(item.to, item.to), velocity: .zero,
+                parameters: item.parameters, method: method, threshold: item.threshold)
+        case .decay:
+            return batches.addDecay(
+                slot: slot, from: item.from, velocity: item.velocity, deceleration: workload.deceleration, method: .pop,
+                threshold: item.threshold)
+        case .basic:
+            return batches.addBasic(
+                slot: slot, from: item.from, to: item.to, duration: item.duration, timing: .easeInEaseOut, bezier: .fast)
+        case .keyframe:
+            return batches.addKeyframes(slot: slot, workload.keyframes)
+        }
+    }
+
+    func frame(_ frame: Int, at time: Double) {
+        switch workload.configuration.scenario {
+        case .churn:
+            for _ in 0 ..< workload.churnPerFrame {
+                batches.remove(ids[churnCursor])
+                ids[churnCursor] = add(churnCursor)
+                churnCursor = (churnCursor + 1) % workload.count
+            }
+        case .retargetStorm:
+            var index = 0
+            while index < ids.count {
+                batches.retarget(ids[index], to: workload.stormTarget(index, frame: frame))
+                index += 1
+            }
+        case .steady, .jitter, .massCompletion:
+            break
+        }
+        batches.advance(to: time)
+    }
+
+    var running: Int { batches.count }
+
+    func sampleValues(_ count: Int) -> [Double] {
+        (0 ..< min(count, workload.count)).map { index in
+            workload.item(index).kind == .pointSpring ? batches.point(slots[index]).x : batches.value(slots[index])
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import Kinetics
+
+/// Pop's per-frame structure, modelled plainly in Swift for comparison.
+///
+/// As POPAnimator does: each frame copies its list of animations into a new
+/// array; each animation is an object advanced through a protocol call and
+/// holds its value in a 4-vector (Pop's `Vector4d`) whatever its width;
+/// springs take Pop's RK4 steps one at a time with the fraction blend; an
+/// animation that finishes is found in the list by linear search and removed.
+/// It computes the same values as the animator's `pop` method.
+final class ReferenceEngine: MeasuredEngine {
+    private let workload: Workload
+    private let object: PopObject
+    private var list: [PopModelAnimation] = []
+    private var byIndex: [PopModelAnimation] = []
+    private var churnCursor = 0
+    private var time = 0.0
+
+    init(_ workload: Workload) {
+        self.workload = workload
+        object = PopObject(count: workload.count)
+        for index in 0 ..< workload.count {
+            let item = workload.item(index)
+            object.values[index] = SIMD4(item.from, item.kind == .pointSpring ? item.from : 0, 0, 0)
+            let animation = make(index)
+            byIndex.append(animation)
+            list.append(animation)
+            _ = animation.render(time: 0)
+        }
+    }
+
+    private func make(_ index: Int) -> PopModelAnimation {
+        let item = workload.item(index)
+        let width = item.kind == .pointSpring ? 2 : 1
+        let start = object.values[index]
+        var target = SIMD4<Double>.zero
+        for component in 0 ..< width { target[component] = item.to }
+        switch item.kind {
+        case .spring, .pointSpring:
+            return PopSpringModel(
+                object: object, slot: index, width: width, parameters: item.parameters, from: start, to: target,
+                threshold: item.threshold, time: time)
+        case .decay:
+            return PopDecayModel(
+                object: object, slot: index, deceleration: workload.deceleration, velocity: item.velocity,
+                threshold: item.threshold, time: time)
+        case .basic:
+            return PopBasicModel(
+                object: object, slot: index, from: start[0], to: item.to, duration: item.duration, curve: .easeInEaseOut,
+                time: time)
+        case .keyframe:
+            return PopKeyframeModel(object: object, slot: index, keyframes: workload.keyframes, time: time)
+        }
+    }
+
+    func frame(_ frame: Int, at time: Double) {
+        self.time = time
+        switch workload.configuration.scenario {
+        case .churn:
+            for _ in 0 ..< workload.churnPerFrame {
+                remove(byIndex[churnCursor])
+                let replacement = make(churnCursor)
+                byIndex[churnCursor] = replacement
+                list.append(replacement)
+                _ = replacement.render(time: time)
+                churnCursor = (churnCursor + 1) % workload.count
+            }
+        case .retargetStorm:
+            for index in 0 ..< byIndex.count {
+                (byIndex[index] as? PopSpringModel)?.retarget(workload.stormTarget(index, frame: frame))
+            }
+        case .steady, .jitter, .massCompletion:
+            break
+        }
+        // POPAnimator copies its list into a vector every frame.
+        var snapshot: [PopModelAnimation] = []
+        snapshot.reserveCapacity(list.count)
+        snapshot.append(contentsOf: list)
+        for animation in snapshot where animation.render(time: time) {
+            remove(animation)
+        }
+    }
+
+    /// Removal by linear search, as Pop's list does.
+    private func remove(_ animation: PopModelAnimation) {
+        if let position = list.firstIndex(where: { $0 === animation }) { list.remove(at: position) }
+    }
+
+    var running: Int { list.count }
+
+    func sampleValues(_ count: Int) -> [Double] {
+        (0 ..< min(count, workload.count)).map { object.values[$0][0] }
+    }
+}
+
+/// The animated object: its property values.
+final class PopObject {
+    var values: [SIMD4<Double>]
+
+    init(count: Int) { values = Array(repeating: .zero, count: count) }
+}
+
+/// One of Pop's animations: advanced through a protocol call.
+protocol PopModelAnimation: AnyObject {
+    /// Advances to `time` and writes the value; true when done (the final
+    /// value is then written).
+    func render(time: Double) -> Bool
+}
+
+/// Pop's spring animation: its solver on a 4-vector, the state rebuilt from
+/// the written value every frame, both rest tests.
+final class PopSpringModel: PopModelAnimation {
+    private unowned let object: PopObject
+    private let slot: Int
+    private var solver: SpringStepper<SIMD4<Double>>
+    private let threshold: Double
+    private let width: Int
+    private var lastTime: Double
+    private var previous: SIMD4<Double>?
+    private var previous2: SIMD4<Double>?
+
+    init(
+        object: PopObject, slot: Int, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
+        to: SIMD4<Double>, threshold: Double, time: Double
+    ) {
+        self.object = object
+        self.slot = slot
+        self.width = width
+        solver = SpringStepper(parameters: parameters, method: .pop, value: from, target: to)
+        self.threshold = threshold
+        lastTime = time
+    }
+
+    func retarget(_ target: Double) {
+        var to = SIMD4<Double>.zero
+        for component in 0 ..< width { to[component] = target }
+        solver.target = to
+    }
+
+    func render(time: Double) -> Bool {
+        solver.advance(by: time - lastTime)
+        lastTime = time
+        let value = solver.value
+        object.values[slot] = value
+        previous2 = previous
+        previous = value
+        var converged = false
+        if let previous, let previous2 {
+            converged = PopRestTest.animationHasConverged(
+                previous2: previous2, previous: previous, target: solver.target, threshold: threshold)
+        }
+        if converged || solver.solverIsAtRest(threshold: threshold) {
+            object.values[slot] = solver.target
+            return true
+        }
+        return false
+    }
+}
+
+/// Pop's decay animation, clamped at its computed end.
+final class PopDecayModel: PopModelAnimation {
+    private unowned let object: PopObject
+    private let slot: Int
+    private var solver: DecayStepper<SIMD4<Double>>
+    private let end: Double
+    private let threshold: Double
+    private var lastTime: Double
+
+    init(object: PopObject, slot: Int, deceleration: DecayParameters, velocity: Double, threshold: Double, time: Double) {
+        self.object = object
+        self.slot = slot
+        let start = object.values[slot]
+        solver = DecayStepper(parameters: deceleration, method: .pop, value: start, velocity: SIMD4(velocity, 0, 0, 0))
+        end = deceleration.endValue(from: start[0], velocity: velocity, threshold: threshold, method: .pop)
+        self.threshold = threshold
+        lastTime = time
+    }
+
+    func render(time: Double) -> Bool {
+        solver.advance(by: time - lastTime)
+        lastTime = time
+        var value = solver.value
+        value[0] = solver.velocity[0] > 0 ? min(value[0], end) : max(value[0], end)
+        object.values[slot] = value
+        if solver.isAtRest(threshold: threshold) {
+            object.values[slot][0] = end
+            return true
+        }
+        return false
+    }
+}
+
+/// Pop's basic animation: WebKit's bezier at Pop's tolerance every frame.
+final class PopBasicModel: PopModelAnimation {
+    private unowned let object: PopObject
+    private let slot: Int
+    private let from: Double
+    private let to: Double
+    private let duration: Double
+    private let curve: UnitBezier
+    private let start: Double
+
+    init(object: PopObject, slot: Int, from: Double, to: Double, duration: Double, curve: UnitBezier, time: Double) {
+        self.object = object
+        self.slot = slot
+        self.from = from
+        self.to = to
+        self.duration = duration
+        self.curve = curve
+        start = time
+    }
+
+    func render(time: Double) -> Bool {
+        let t = min(time - start, duration) / duration
+        let p = curve.solveWebKit(t, epsilon: 1 / (1000 * duration))
+        object.values[slot][0] = from + p * (to - from)
+        if t + 1e-6 >= 1 {
+            object.values[slot][0] = to
+            return true
+        }
+        return false
+    }
+}
+
+/// A keyframe animation in Pop's style (Pop has none): the segment found by
+/// search every frame and eased with WebKit's bezier.
+final class PopKeyframeModel: PopModelAnimation {
+    private unowned let object: PopObject
+    private let slot: Int
+    private let keyframes: Keyframes<Double>
+    private let start: Double
+
+    init(object: PopObject, slot: Int, keyframes: Keyframes<Double>, time: Double) {
+        self.object = object
+        self.slot = slot
+        self.keyframes = keyframes
+        start = time
+    }
+
+    func render(time: Double) -> Bool {
+        let t = min(time - start, keyframes.duration) / keyframes.duration
+        let times = keyframes.keyTimes
+        var segment = 0
+        while segment < times.count - 2 && times[segment + 1] <= t { segment += 1 }
+        let span = times[segment + 1] - times[segment]
+        let local = span > 0 ? (t - times[segment]) / span : 1
+        let eased = keyframes.timingFunctions[segment].transform(
+            min(local, 1), method: .webkit, epsilon: 1 / (1000 * keyframes.duration))
+        let values = keyframes.values
+        object.values[slot][0] = values[segment] + eased * (values[segment + 1] - values[segment])
+        if t + 1e-6 >= 1 {
+            object.values[slot][0] = values.last!
+            return true
+        }
+        return false
+    }
+}
