@@ -142,6 +142,33 @@ struct BezierTests {
         #expect(excused < 1_000, "\(excused) answers needed the stationary bound")
     }
 
+    @Test("the fast table is within 1e-7 of precise between its nodes, or within the stationary spread")
+    func tableMatchesPrecise() {
+        // Off-grid x (an irrational step), so that interpolation is tested
+        // between nodes and not at them, on curves with flat ends included.
+        let xs = (0 ..< 2_000).map { (Double($0) * 0.000_497_9 + 1e-4).truncatingRemainder(dividingBy: 1) }
+        var worst = 0.0
+        var fellBack = 0
+        for curve in Self.curves(count: 150, seed: 9) + [.easeIn, .easeOut, .easeInEaseOut] {
+            let table = BezierTable(curve)
+            fellBack += table.uncertifiedSegments
+            for x in xs {
+                let error = abs(table.solve(x) - curve.solvePrecise(x))
+                if error > 1e-7 {
+                    let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                    #expect(error <= spread, "\(curve) at \(x): \(error) > \(spread)")
+                } else {
+                    worst = max(worst, error)
+                }
+            }
+            #expect(table.solve(0) == 0 && table.solve(1) == 1 && table.solve(-1) == 0 && table.solve(2) == 1)
+            #expect(table.solve(.nan).isNaN)
+        }
+        // The certified interpolant is far inside the tolerance.
+        #expect(worst < 1e-7)
+        #expect(fellBack > 0, "flat ends should fall back to iteration somewhere")
+    }
+
     /// The spread of y over the t whose x(t), evaluated in doubles, is within
     /// 8 ulps of x: what no double-precision solver can beat.
     static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {

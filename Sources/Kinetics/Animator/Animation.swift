@@ -25,7 +25,7 @@ public enum KeyframeCalculation: String, CaseIterable, Sendable, Codable {
 
 /// A keyframe animation's values, key times and per-segment timing
 /// functions, as in `CAKeyframeAnimation`.
-public struct Keyframes<Value: AnimatableVector>: Sendable {
+public struct Keyframes<Value: AnimatableVector>: Sendable, Equatable {
     /// The values, at least one.
     public let values: [Value]
     /// The key times in [0, 1], one per value, starting at 0, ending at 1,
@@ -225,15 +225,20 @@ public struct Animation<Value: AnimatableVector> {
         Animation(.custom(step))
     }
 
+    private static func checkFinite(_ value: Value?, _ name: String) throws(ParameterError) {
+        if let value, !value.isFinite {
+            throw ParameterError(parameter: name, value: value.packed.max(), accepted: "finite in every component")
+        }
+    }
+
     /// Checks every setting.
     ///
     /// - Throws: ``ParameterError`` naming the setting.
     func validate() throws(ParameterError) {
-        for (name, value) in [("from", from), ("to", to), ("velocity", velocity)] {
-            if let value, !value.isFinite {
-                throw ParameterError(parameter: name, value: value.packed.max(), accepted: "finite in every component")
-            }
-        }
+        // One by one: an array of them would allocate on every add.
+        try Self.checkFinite(from, "from")
+        try Self.checkFinite(to, "to")
+        try Self.checkFinite(velocity, "velocity")
         if let threshold { try Check.positive(threshold, "threshold") }
         try Check.nonNegative(roundingFactor, "roundingFactor")
         try Check.finite(beginTime, "beginTime")

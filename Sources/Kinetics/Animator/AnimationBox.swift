@@ -30,7 +30,15 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private unowned let lane: Lane<Stored>
     private let width: Int
     private var installed = false
-    private var configuration: Int32 = -1
+    /// The shared table entry in use: a spring or decay configuration, or a
+    /// basic animation's timing function; -1 when none is held. It is kept
+    /// across repeats and released when the element goes for good.
+    private var shared: Int32 = -1
+    /// A keyframe animation's timing functions, one per segment, and its
+    /// tracks (forwards and backwards), kept across repeats.
+    private var segmentTimings: [Int32] = []
+    private var forwardTrack: KeyframeTrack<Stored>?
+    private var backwardTrack: KeyframeTrack<Stored>?
     /// The run's resolved ends and start velocity (set at the first start,
     /// swapped on repeats).
     private var resolved = false
@@ -58,6 +66,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         animator.propertyInfo(width: width, slot: slot).name
     }
 
+    /// The columns every kind shares, of the batch this animation runs in.
+    private var columns: ElementColumns<Stored> {
+        switch animation.kind {
+        case .spring(_, let method): lane.springs[method.index].common
+        case .decay(_, let method): lane.decays[method.index].common
+        case .basic: lane.basics.common
+        case .keyframes: lane.keyframes.common
+        case .custom: lane.customs.common
+        }
+    }
+
+    /// The element's index in its batch, if it has one.
+    private func element(_ animator: Animator, _ handle: AnimationHandle) -> Int? {
+        guard installed, let index = animator.liveIndex(handle) else { return nil }
+        return Int(animator.records[index].element)
+    }
+
     // MARK: Start and removal
 
     override func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
@@ -70,39 +95,29 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             resolved = true
         }
         let threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
-        let element: Int32
+        let tables = animator.shared
         switch animation.kind {
         case .spring(let parameters, let method):
-            configuration = animator.springConfigurations.acquire(parameters, method)
-            element = lane.springs[method.index].append(
-                state(handle, threshold: threshold, animator: animator), value: from, velocity: startVelocity,
-                configuration: configuration)
+            if shared < 0 { shared = tables.springs.acquire(parameters, method) }
+            lane.springs[method.index].appendState(value: from, to: to, velocity: startVelocity, configuration: shared)
         case .decay(let parameters, let method):
             if !hasExplicitEnd {
                 to = parameters.endValue(from: from, velocity: startVelocity, threshold: threshold, method: method)
             }
-            element = lane.decays[method.index].append(
-                state(handle, threshold: threshold, animator: animator), value: from, velocity: startVelocity,
-                deceleration: parameters.deceleration)
+            if shared < 0 { shared = tables.decays.acquire(parameters.deceleration, method) }
+            lane.decays[method.index].appendState(value: from, velocity: startVelocity, configuration: shared)
         case .basic(let duration, let timing, let bezier):
-            element = lane.basics.append(
-                state(handle, threshold: threshold, animator: animator), start: time, duration: duration,
-                timing: TimingEvaluator(timing, bezier: bezier, duration: duration))
+            if shared < 0 { shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
+            lane.basics.appendState(start: time, duration: duration, timing: shared)
         case .keyframes(let keyframes):
-            let values = keyframes.values.map(convert)
-            from = reversed ? values.last! : values[0]
-            to = reversed ? values[0] : values.last!
-            let track = KeyframeTrack(
-                values: values, keyTimes: keyframes.keyTimes, timing: keyframes.timingFunctions,
-                calculation: keyframes.calculation, duration: keyframes.duration, bezier: .fast, reversed: reversed)
-            element = lane.keyframes.append(
-                state(handle, threshold: threshold, animator: animator), start: time, track: track,
-                duration: keyframes.duration)
+            let track = keyframeTrack(keyframes, tables: tables)
+            from = track.values[0]
+            to = track.values[track.values.count - 1]
+            lane.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
         case .custom(let step):
             from = current
             to = current
-            element = lane.customs.append(state(handle, threshold: threshold, animator: animator), start: time) {
-                (frame: inout CustomFrame<Stored>) -> Bool in
+            lane.customs.appendState(start: time) { (frame: inout CustomFrame<Stored>) -> Bool in
                 var outer = CustomFrame(
                     time: frame.time, frameLength: frame.frameLength, elapsed: frame.elapsed,
                     value: Value(packed: frame.value.packed))
@@ -111,6 +126,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 return done
             }
         }
+        let common = columns
+        let element = Int32(common.count)
+        common.append(
+            owner: handle, slot: slot, from: from, to: to, clamp: animation.clamp,
+            roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
+            wantsEvents: wantsEvents(animator, handle))
         distance = to - from
         animator.records[index].element = element
         animator.records[index].reached = false
@@ -118,11 +139,21 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         installed = true
     }
 
-    private func state(_ handle: AnimationHandle, threshold: Double, animator: Animator) -> ElementState<Stored> {
-        ElementState(
-            owner: handle, slot: slot, from: from, to: to, clamp: animation.clamp,
-            roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
-            wantsEvents: wantsEvents(animator, handle))
+    /// The track of this run's direction, made at its first use.
+    private func keyframeTrack(_ keyframes: Keyframes<Value>, tables: SharedTables) -> KeyframeTrack<Stored> {
+        if let track = reversed ? backwardTrack : forwardTrack { return track }
+        if segmentTimings.isEmpty {
+            for function in keyframes.timingFunctions {
+                segmentTimings.append(tables.timings.acquire(function, bezier: .fast, duration: keyframes.duration))
+            }
+        }
+        let values = Value.self == Stored.self
+            ? unsafeBitCast(keyframes.values, to: [Stored].self) : keyframes.values.map(convert)
+        let track = KeyframeTrack(
+            values: values, keyTimes: keyframes.keyTimes, timing: segmentTimings, calculation: keyframes.calculation,
+            reversed: reversed)
+        if reversed { backwardTrack = track } else { forwardTrack = track }
+        return track
     }
 
     /// Whether the element must report every frame: for progress markers,
@@ -137,20 +168,20 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     }
 
     override func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {
-        guard let index = animator.liveIndex(handle) else { return }
-        let element = Int(animator.records[index].element)
+        guard let element = element(animator, handle) else { return }
+        let tables = animator.shared
         lane.withValues { values in
             switch animation.kind {
             case .spring(_, let method):
-                lane.springs[method.index].advanceElement(
-                    element, context: context, maps: SpringConfigurations.FrameMaps(),
-                    configurations: animator.springConfigurations, values: values, output: &output)
+                lane.springs[method.index].advanceOne(
+                    element, context: context, maps: tables.springs.immediateMaps(shared),
+                    configurations: tables.springs, values: values, output: &output)
             case .decay(_, let method):
-                lane.decays[method.index].advanceElement(element, context: context, values: values, output: &output)
+                lane.decays[method.index].advanceElement(element, factors: DecayFactors(), values: values, output: &output)
             case .basic:
-                lane.basics.advanceElement(element, context: context, values: values, output: &output)
+                lane.basics.advanceOne(element, context: context, timings: tables.timings, values: values, output: &output)
             case .keyframes:
-                lane.keyframes.advanceElement(element, context: context, values: values, output: &output)
+                lane.keyframes.advanceOne(element, context: context, timings: tables.timings, values: values, output: &output)
             case .custom:
                 lane.customs.advanceElement(element, context: context, values: values, output: &output)
             }
@@ -158,14 +189,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     }
 
     override func removeElement(_ animator: Animator, _ handle: AnimationHandle) {
-        guard installed, let index = animator.liveIndex(handle) else { return }
-        let element = Int(animator.records[index].element)
+        detach(animator, handle)
+        releaseTables(animator)
+    }
+
+    /// Takes the element out of its batch, keeping the shared table entries.
+    private func detach(_ animator: Animator, _ handle: AnimationHandle) {
+        guard let element = element(animator, handle), let index = animator.liveIndex(handle) else { return }
         let moved: AnimationHandle?
         switch animation.kind {
-        case .spring(_, let method):
-            moved = lane.springs[method.index].remove(at: element)
-            animator.springConfigurations.release(configuration)
-            configuration = -1
+        case .spring(_, let method): moved = lane.springs[method.index].remove(at: element)
         case .decay(_, let method): moved = lane.decays[method.index].remove(at: element)
         case .basic: moved = lane.basics.remove(at: element)
         case .keyframes: moved = lane.keyframes.remove(at: element)
@@ -178,34 +211,40 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         installed = false
     }
 
-    /// Reads or changes the element's shared state.
-    private func withState<Result>(_ animator: Animator, _ handle: AnimationHandle, _ body: (inout ElementState<Stored>) -> Result) -> Result? {
-        guard installed, let index = animator.liveIndex(handle) else { return nil }
-        let element = Int(animator.records[index].element)
-        switch animation.kind {
-        case .spring(_, let method): return body(&lane.springs[method.index].state[element])
-        case .decay(_, let method): return body(&lane.decays[method.index].state[element])
-        case .basic: return body(&lane.basics.state[element])
-        case .keyframes: return body(&lane.keyframes.state[element])
-        case .custom: return body(&lane.customs.state[element])
+    /// Gives back the shared table entries this animation holds.
+    private func releaseTables(_ animator: Animator) {
+        let tables = animator.shared
+        if shared >= 0 {
+            switch animation.kind {
+            case .spring: tables.springs.release(shared)
+            case .decay: tables.decays.release(shared)
+            case .basic: tables.timings.release(shared)
+            case .keyframes, .custom: break
+            }
+            shared = -1
         }
+        for timing in segmentTimings { tables.timings.release(timing) }
+        segmentTimings.removeAll()
+        forwardTrack = nil
+        backwardTrack = nil
     }
 
     /// The element's current (unrounded) value and its progress.
     private func currentValueAndProgress(_ animator: Animator, _ handle: AnimationHandle) -> (Stored, Double)? {
-        guard installed, let index = animator.liveIndex(handle) else { return nil }
-        let element = Int(animator.records[index].element)
+        guard let element = element(animator, handle) else { return nil }
         let value: Stored
         switch animation.kind {
         case .spring(_, let method): value = lane.springs[method.index].value(element)
         case .decay(_, let method): value = lane.decays[method.index].value[element]
-        case .basic: return (lane.basics.value(element), lane.basics.progress[element])
-        case .keyframes: return (lane.values[Int(slot)], lane.keyframes.progress[element])
+        case .basic:
+            let timings = animator.shared.timings
+            return (lane.basics.value(element, at: animator.time, timings: timings),
+                    lane.basics.progress(element, at: animator.time, timings: timings))
+        case .keyframes: return (lane.values[Int(slot)], lane.keyframes.progress(element, at: animator.time))
         case .custom: value = lane.values[Int(slot)]
         }
         return (value, Self.distanceProgress(value, from: from, to: to))
     }
-
     /// Pop's progress of a spring or decay: how far along from → to, by distance.
     static func distanceProgress(_ value: Stored, from: Stored, to: Stored) -> Double {
         let s = (value - from).squaredNorm
@@ -247,8 +286,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let (value, progress) = currentValueAndProgress(animator, handle) else { return }
         guard progressAndReached(animator, handle, progress: progress, value: value) else { return }
         applied(animator, handle)
-        if let stillWanted = withState(animator, handle, { _ in wantsEvents(animator, handle) }) {
-            _ = withState(animator, handle) { $0.wantsEvents = stillWanted }
+        if let element = element(animator, handle) {
+            columns.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, handle))
         }
     }
 
@@ -289,16 +328,15 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             applied(animator, handle)
             return
         }
-        let target = to
-        let slot = Int(self.slot)
-        _ = withState(animator, handle) { state in
-            let out = state.rounded(target)
-            if state.additive {
-                if state.writes > 0 && out == state.previous { return }
-            } else if lane.values[slot] == out {
+        if let element = element(animator, handle) {
+            let common = columns
+            let out = common.rounded(element, to)
+            if common.flags[element] & ElementFlag.additive != 0 {
+                if common.writes[element] > 0 && out == common.previous[element] { return }
+            } else if lane.values[Int(slot)] == out {
                 return
             }
-            lane.withValues { state.write(target, into: $0) }
+            lane.withValues { _ = common.writeSpecial(element, to, into: $0) }
         }
         applied(animator, handle)
     }
@@ -308,7 +346,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// run backwards), without it the run starts over from the original start.
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
-        removeElement(animator, handle)
+        detach(animator, handle)
         if animator.records[Int(handle.index)].life.autoreverses {
             swap(&from, &to)
             reversed.toggle()
@@ -323,12 +361,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     // MARK: Control
 
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
-        _ = withState(animator, handle) { $0.paused = paused }
+        guard let element = element(animator, handle) else { return }
+        columns.setFlag(element, ElementFlag.paused, paused)
     }
 
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
-        guard installed, let index = animator.liveIndex(handle) else { return }
-        let element = Int(animator.records[index].element)
+        guard let element = element(animator, handle) else { return }
         switch animation.kind {
         case .basic: lane.basics.start[element] += delta
         case .keyframes: lane.keyframes.start[element] += delta
@@ -347,25 +385,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         to = newTarget
         distance = to - from
         animator.records[index].reached = false
-        batch.state[element].from = from
-        batch.state[element].wantsEvents = wantsEvents(animator, handle)
+        batch.common.from[element] = from
+        batch.common.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, handle))
         return true
     }
 
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
-        guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else { return false }
-        let element = Int(animator.records[index].element)
-        let next = animator.springConfigurations.acquire(parameters, method)
-        animator.springConfigurations.release(configuration)
-        configuration = next
+        guard case .spring(_, let method) = animation.kind, let element = element(animator, handle) else { return false }
+        let next = animator.shared.springs.acquire(parameters, method)
+        animator.shared.springs.release(shared)
+        shared = next
         lane.springs[method.index].configuration[element] = next
         animation.kind = .spring(parameters, method: method)
         return true
     }
 
     override func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
-        guard installed, let index = animator.liveIndex(handle) else { return nil }
-        let element = Int(animator.records[index].element)
+        guard let element = element(animator, handle) else { return nil }
         switch animation.kind {
         case .spring(_, let method): return lane.springs[method.index].currentVelocity(element).packed
         case .decay(_, let method): return lane.decays[method.index].velocity[element].packed

@@ -52,7 +52,7 @@ public final class Animator {
     let lane1 = Lane<Double>()
     let lane2 = Lane<SIMD2<Double>>()
     let lane4 = Lane<SIMD4<Double>>()
-    let springConfigurations = SpringConfigurations()
+    let shared = SharedTables()
 
     var records: [AnimationRecord] = []
     private var freeRecords: [Int32] = []
@@ -62,7 +62,11 @@ public final class Animator {
     private var keysByTarget: [TargetID: [String: UInt64]] = [:]
     private var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
-    private var serial: UInt64 = 0
+    /// Reusable output lists for first frames rendered outside the tick's
+    /// loop, one per level of nesting (a callback may add an animation
+    /// whose first frame fires a callback that adds another).
+    private var immediateOutputs: [FrameOutput] = []
+    private var renderDepth = 0
     private var phase = TickPhase.idle
     private var nextTarget: UInt64 = 1
     private var nextSequence: UInt64 = 0
@@ -412,16 +416,16 @@ public final class Animator {
         guard time > self.time else { return }
         let dt = time - self.time
         self.time = time
-        serial &+= 1
         output.reset()
         if dt > SpringMethod.maxFrameInterval {
             collectRunning(into: &output.finished)
         } else {
             phase = .advancing
-            let context = FrameContext(time: time, dt: dt, serial: serial)
-            lane1.advance(context, configurations: springConfigurations, output: &output)
-            lane2.advance(context, configurations: springConfigurations, output: &output)
-            lane4.advance(context, configurations: springConfigurations, output: &output)
+            shared.prepare(dt: dt)
+            let context = FrameContext(time: time, dt: dt)
+            lane1.advance(context, shared: shared, output: &output)
+            lane2.advance(context, shared: shared, output: &output)
+            lane4.advance(context, shared: shared, output: &output)
         }
         phase = .events
         startWaiting(at: time)
@@ -502,12 +506,23 @@ public final class Animator {
     /// handles what it reports at once.
     func render(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle), let box = records[index].box, box.hasElement else { return }
-        var immediate = FrameOutput()
-        box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0, serial: serial), output: &immediate)
-        for event in immediate.events {
+        if renderDepth == immediateOutputs.count { immediateOutputs.append(FrameOutput()) }
+        let depth = renderDepth
+        renderDepth += 1
+        defer { renderDepth -= 1 }
+        immediateOutputs[depth].reset()
+        box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &immediateOutputs[depth])
+        var position = 0
+        while position < immediateOutputs[depth].events.count {
+            let event = immediateOutputs[depth].events[position]
             if let record = liveIndex(event), records[record].phase == .running { records[record].box?.frameEvents(self, event) }
+            position += 1
         }
-        for finished in immediate.finished { complete(finished, at: time) }
+        position = 0
+        while position < immediateOutputs[depth].finished.count {
+            complete(immediateOutputs[depth].finished[position], at: time)
+            position += 1
+        }
     }
 
     /// A running animation finished: final value, then a repeat or a stop.

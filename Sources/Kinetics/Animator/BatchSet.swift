@@ -8,9 +8,12 @@
 package final class BatchSet {
     private let scalars = Lane<Double>()
     private let points = Lane<SIMD2<Double>>()
-    private let configurations = SpringConfigurations()
+    private let shared = SharedTables()
     private var output = FrameOutput()
-    private var serial: UInt64 = 0
+    /// The last keyframes added and their track, so that adding the same
+    /// keyframes again builds nothing.
+    private var lastKeyframes: Keyframes<Double>?
+    private var lastTrack: KeyframeTrack<Double>?
     /// The time of the last frame.
     package private(set) var time = 0.0
     /// Per element id: where it is (kind, batch index), or nil once removed.
@@ -55,8 +58,12 @@ package final class BatchSet {
         return Int32(positions.count - 1)
     }
 
-    private func state<V: AnimatableVector>(_ id: Int32, slot: Int32, from: V, to: V, threshold: Double) -> ElementState<V> {
-        ElementState(
+    /// Appends the common columns of a new element and records where it is.
+    private func appendCommon<V: AnimatableVector>(
+        _ common: ElementColumns<V>, id: Int32, kind: ElementKind, slot: Int32, from: V, to: V, threshold: Double
+    ) {
+        positions[Int(id)] = Position(kind: kind, points: V.componentCount != 1, index: Int32(common.count))
+        common.append(
             owner: AnimationHandle(index: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
             roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
     }
@@ -71,11 +78,10 @@ package final class BatchSet {
         slot: Int32, from: V, to: V, velocity: V, parameters: SpringParameters, method: SpringMethod, threshold: Double
     ) -> Int32 {
         let id = newID()
-        let configuration = configurations.acquire(parameters, method)
-        let index = lane(V.self).springs[method.index].append(
-            state(id, slot: slot, from: from, to: to, threshold: threshold), value: from, velocity: velocity,
-            configuration: configuration)
-        positions[Int(id)] = Position(kind: .spring(method), points: V.componentCount != 1, index: index)
+        let batch = lane(V.self).springs[method.index]
+        batch.appendState(
+            value: from, to: to, velocity: velocity, configuration: shared.springs.acquire(parameters, method))
+        appendCommon(batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
         return id
     }
 
@@ -86,10 +92,10 @@ package final class BatchSet {
     ) -> Int32 {
         let id = newID()
         let end = deceleration.endValue(from: from, velocity: velocity, threshold: threshold, method: method)
-        let index = scalars.decays[method.index].append(
-            state(id, slot: slot, from: from, to: end, threshold: threshold), value: from, velocity: velocity,
-            deceleration: deceleration.deceleration)
-        positions[Int(id)] = Position(kind: .decay(method), points: false, index: index)
+        let batch = scalars.decays[method.index]
+        batch.appendState(
+            value: from, velocity: velocity, configuration: shared.decays.acquire(deceleration.deceleration, method))
+        appendCommon(batch.common, id: id, kind: .decay(method), slot: slot, from: from, to: end, threshold: threshold)
         return id
     }
 
@@ -99,10 +105,9 @@ package final class BatchSet {
         slot: Int32, from: Double, to: Double, duration: Double, timing: TimingFunction, bezier: BezierMethod
     ) -> Int32 {
         let id = newID()
-        let index = scalars.basics.append(
-            state(id, slot: slot, from: from, to: to, threshold: 0.01), start: time, duration: duration,
-            timing: TimingEvaluator(timing, bezier: bezier, duration: duration))
-        positions[Int(id)] = Position(kind: .basic, points: false, index: index)
+        scalars.basics.appendState(
+            start: time, duration: duration, timing: shared.timings.acquire(timing, bezier: bezier, duration: duration))
+        appendCommon(scalars.basics.common, id: id, kind: .basic, slot: slot, from: from, to: to, threshold: 0.01)
         return id
     }
 
@@ -110,13 +115,24 @@ package final class BatchSet {
     @discardableResult
     package func addKeyframes(slot: Int32, _ keyframes: Keyframes<Double>) -> Int32 {
         let id = newID()
-        let track = KeyframeTrack(
-            values: keyframes.values, keyTimes: keyframes.keyTimes, timing: keyframes.timingFunctions,
-            calculation: keyframes.calculation, duration: keyframes.duration, bezier: .fast, reversed: false)
-        let index = scalars.keyframes.append(
-            state(id, slot: slot, from: keyframes.values[0], to: keyframes.values.last!, threshold: 0.01), start: time,
-            track: track, duration: keyframes.duration)
-        positions[Int(id)] = Position(kind: .keyframe, points: false, index: index)
+        let track: KeyframeTrack<Double>
+        if let lastTrack, lastKeyframes == keyframes {
+            track = lastTrack
+        } else {
+            // The timing functions stay acquired for the life of the set.
+            let timings = keyframes.timingFunctions.map {
+                shared.timings.acquire($0, bezier: .fast, duration: keyframes.duration)
+            }
+            track = KeyframeTrack(
+                values: keyframes.values, keyTimes: keyframes.keyTimes, timing: timings,
+                calculation: keyframes.calculation, reversed: false)
+            lastKeyframes = keyframes
+            lastTrack = track
+        }
+        scalars.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
+        appendCommon(
+            scalars.keyframes.common, id: id, kind: .keyframe, slot: slot, from: keyframes.values[0],
+            to: keyframes.values[keyframes.values.count - 1], threshold: 0.01)
         return id
     }
 
@@ -139,10 +155,15 @@ package final class BatchSet {
         switch kind {
         case .spring(let method):
             let batch = lane.springs[method.index]
-            configurations.release(batch.configuration[index])
+            shared.springs.release(batch.configuration[index])
             return batch.remove(at: index)
-        case .decay(let method): return lane.decays[method.index].remove(at: index)
-        case .basic: return lane.basics.remove(at: index)
+        case .decay(let method):
+            let batch = lane.decays[method.index]
+            shared.decays.release(batch.configuration[index])
+            return batch.remove(at: index)
+        case .basic:
+            shared.timings.release(lane.basics.timing[index])
+            return lane.basics.remove(at: index)
         case .keyframe: return lane.keyframes.remove(at: index)
         case .custom: return lane.customs.remove(at: index)
         }
@@ -155,11 +176,11 @@ package final class BatchSet {
         let dt = time - self.time
         guard dt > 0 else { return 0 }
         self.time = time
-        serial &+= 1
         output.reset()
-        let context = FrameContext(time: time, dt: dt, serial: serial)
-        scalars.advance(context, configurations: configurations, output: &output)
-        points.advance(context, configurations: configurations, output: &output)
+        shared.prepare(dt: dt)
+        let context = FrameContext(time: time, dt: dt)
+        scalars.advance(context, shared: shared, output: &output)
+        points.advance(context, shared: shared, output: &output)
         let finished = output.finished.count
         var index = 0
         while index < finished {
@@ -178,24 +199,30 @@ package final class BatchSet {
     }
 
     /// The bytes one element of a kind touches in a frame: the strides of
-    /// every array the frame reads or writes for it, its property value
+    /// every column the frame reads or writes for it, its property value
     /// included. The calibration kernel of `kinetics bench` streams the same
     /// number of bytes.
     package static func bytesPerElement(kind: String, method: SpringMethod, points: Bool) -> Int {
         func size<V: AnimatableVector>(_ type: V.Type) -> Int {
             let value = MemoryLayout<V>.stride
-            let state = MemoryLayout<ElementState<V>>.stride
+            // Read every frame: slot, to, previous, writes, threshold, flags;
+            // plus the property value written.
+            let common = 4 + value + value + 1 + 8 + 1 + value
             switch kind {
             case "spring":
+                // displacement, velocity, configuration; pop adds clock and
+                // slope, fixed clock, grid and the blended output.
                 switch method {
-                case .pop: return state + 3 * value + 4 + 8 + value
-                case .fixed: return state + 4 * value + 4 + 8 + 8 + value
-                case .rk4, .analytic: return state + 2 * value + 4 + value
+                case .pop: return common + 2 * value + 4 + 8 + value
+                case .fixed: return common + 2 * value + 4 + 8 + 8 + 2 * value
+                case .rk4, .analytic: return common + 2 * value + 4
                 }
-            case "decay": return state + 2 * value + 8 + value
-            case "basic": return state + 3 * 8 + MemoryLayout<TimingEvaluator>.stride + value
-            default:  // keyframe: its arrays, and two values and two key times of the track
-                return state + 2 * 8 + 8 + MemoryLayout<KeyframeTrack<V>>.stride + 8 + 2 * value + 2 * 8 + value
+            case "decay":  // value, velocity, configuration; from for the end clamp
+                return common + 3 * value + 4
+            case "basic":  // start, duration, timing; from
+                return common + 8 + 8 + 4 + value
+            default:  // keyframe: start, duration, track, cursor; two values and two key times of the track
+                return common + 8 + 8 + 8 + 8 + 2 * value + 2 * 8
             }
         }
         return points ? size(SIMD2<Double>.self) : size(Double.self)

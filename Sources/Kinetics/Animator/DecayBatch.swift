@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The per-frame factors of one deceleration, shared by every decay that uses
-/// it: they depend only on the deceleration, the method and the frame length.
+/// The per-frame factors of one deceleration: they depend only on the
+/// deceleration, the method and the frame length.
 struct DecayFactors {
     /// `pop`: Pop's single-precision velocity and distance factors.
     var kvFloat: Float = 1
@@ -14,8 +14,9 @@ struct DecayFactors {
     var kv = 1.0
     var distance = 0.0
 
-    init(_ parameters: DecayParameters, method: DecayMethod, dt: Double) {
-        let d = parameters.deceleration
+    init() {}
+
+    init(deceleration d: Double, method: DecayMethod, dt: Double) {
         switch method {
         case .pop:
             kvFloat = powf(Float(d), Float(dt * 1000))
@@ -25,9 +26,60 @@ struct DecayFactors {
             kv = exp(exponent)
             distance = d * -expm1(exponent) / (1 - d) / 1000
         case .continuous:
-            let rate = parameters.rate
+            let rate = -1000 * log(d)
             kv = exp(-rate * dt)
             distance = -expm1(-rate * dt) / rate
+        }
+    }
+}
+
+/// The decelerations in use with their factors for the current tick.
+final class DecayConfigurations {
+    struct Key: Hashable {
+        let deceleration: Double
+        let method: DecayMethod
+    }
+
+    private(set) var keys: [Key] = []
+    private var users: [Int] = []
+    let factors = Column<DecayFactors>()
+    private var free: [Int32] = []
+    private var lookup: [Key: Int32] = [:]
+
+    func acquire(_ deceleration: Double, _ method: DecayMethod) -> Int32 {
+        let key = Key(deceleration: deceleration, method: method)
+        if let index = lookup[key] {
+            users[Int(index)] += 1
+            return index
+        }
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            keys[Int(index)] = key
+            users[Int(index)] = 1
+        } else {
+            index = Int32(keys.count)
+            keys.append(key)
+            users.append(1)
+            factors.append(DecayFactors())
+        }
+        lookup[key] = index
+        factors[Int(index)] = DecayFactors()
+        return index
+    }
+
+    func release(_ index: Int32) {
+        users[Int(index)] -= 1
+        if users[Int(index)] == 0 {
+            lookup[keys[Int(index)]] = nil
+            free.append(index)
+        }
+    }
+
+    /// Computes every deceleration's factors for a frame of `dt`.
+    func prepare(dt: Double) {
+        for index in keys.indices where users[index] > 0 {
+            factors[index] = DecayFactors(deceleration: keys[index].deceleration, method: keys[index].method, dt: dt)
         }
     }
 }
@@ -35,65 +87,47 @@ struct DecayFactors {
 /// The decays of one lane that share a method, in structure-of-arrays form.
 final class DecayBatch<V: AnimatableVector> {
     let method: DecayMethod
-    var state: [ElementState<V>] = []
-    var value: [V] = []
-    var velocity: [V] = []
-    var deceleration: [Double] = []
-
-    /// Factors of the current tick, for the last few decelerations seen.
-    var cacheSerial: UInt64 = .max
-    var cacheDT = -1.0
-    var cachedDeceleration = -1.0
-    var cachedFactors = DecayFactors(.popDefault, method: .exact, dt: 0)
+    let common = ElementColumns<V>()
+    let value = Column<V>()
+    let velocity = Column<V>()
+    let configuration = Column<Int32>()
 
     init(method: DecayMethod) { self.method = method }
 
-    var count: Int { state.count }
+    var count: Int { common.count }
 
-    func append(_ element: ElementState<V>, value start: V, velocity initial: V, deceleration d: Double) -> Int32 {
-        state.append(element)
+    func appendState(value start: V, velocity initial: V, configuration index: Int32) {
         value.append(start)
         velocity.append(initial)
-        deceleration.append(d)
-        return Int32(state.count - 1)
+        configuration.append(index)
     }
 
     func remove(at index: Int) -> AnimationHandle? {
-        let last = state.count - 1
-        let moved: AnimationHandle? = index == last ? nil : state[last].owner
-        state.swapAt(index, last)
-        state.removeLast()
-        value.swapAt(index, last)
-        value.removeLast()
-        velocity.swapAt(index, last)
-        velocity.removeLast()
-        deceleration.swapAt(index, last)
-        deceleration.removeLast()
-        return moved
+        value.removeSwapping(at: index)
+        velocity.removeSwapping(at: index)
+        configuration.removeSwapping(at: index)
+        return common.remove(at: index)
     }
 
-    func factors(_ d: Double, _ context: FrameContext) -> DecayFactors {
-        if cacheSerial == context.serial && cacheDT == context.dt && cachedDeceleration == d { return cachedFactors }
-        cachedFactors = DecayFactors(try! DecayParameters(deceleration: d), method: method, dt: context.dt)
-        cacheSerial = context.serial
-        cacheDT = context.dt
-        cachedDeceleration = d
-        return cachedFactors
-    }
-
-    func advance(_ context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
-        for index in 0 ..< state.count where !state[index].paused {
-            advanceElement(index, context: context, values: values, output: &output)
+    func advance(_ context: FrameContext, configurations: DecayConfigurations, values: UnsafeMutablePointer<V>,
+                 output: inout FrameOutput) {
+        let factors = configurations.factors.base
+        let configs = configuration.base
+        let flags = common.flags.base
+        for index in 0 ..< count where flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, factors: factors[Int(configs[index])], values: values, output: &output)
         }
     }
 
     /// One frame of one decay: Pop's `decay_position` (or the exact or
     /// continuous law), clamped at its end value, done when every component
     /// of the velocity is below `5·threshold`.
-    func advanceElement(_ index: Int, context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
-        let f = factors(deceleration[index], context)
-        var x = value[index]
-        var v = velocity[index]
+    @inline(__always)
+    func advanceElement(_ index: Int, factors f: DecayFactors, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        let xs = value.base
+        let vs = velocity.base
+        var x = xs[index]
+        var v = vs[index]
         switch method {
         case .pop:
             for component in 0 ..< V.componentCount {
@@ -106,21 +140,32 @@ final class DecayBatch<V: AnimatableVector> {
             v = v * f.kv
         }
         // Pop clamps a decay at its end value (and at its start when asked).
-        var clampState = state[index]
-        clampState.clamp.insert(.end)
-        x = clampState.clamped(x)
-        value[index] = x
-        velocity[index] = v
-        state[index].write(x, into: values)
-        let bound = state[index].threshold * DecayParameters.restVelocityFactor
+        let from = common.from.base[index]
+        let end = common.to.base[index]
+        let clampsStart = common.flags.base[index] & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
+        for component in 0 ..< V.componentCount {
+            let start = from[component: component]
+            let stop = end[component: component]
+            var c = x[component: component]
+            if stop > start ? c > stop : c < stop { c = stop }
+            if clampsStart && (stop > start ? c < start : c > start) { c = start }
+            x[component: component] = c
+        }
+        xs[index] = x
+        vs[index] = v
+        let bits = common.flags.base[index]
+        _ = common.write(
+            index, x, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
+            writes: common.writes.base, to: common.to.base, threshold: common.threshold.base)
+        let bound = common.threshold.base[index] * DecayParameters.restVelocityFactor
         var done = true
         for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {
             done = false
         }
         if done {
-            output.finished.append(state[index].owner)
-        } else if state[index].wantsEvents {
-            output.events.append(state[index].owner)
+            output.finished.append(common.owner.base[index])
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(common.owner.base[index])
         }
     }
 }

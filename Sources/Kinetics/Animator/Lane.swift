@@ -12,29 +12,29 @@ final class Lane<V: AnimatableVector> {
     let keyframes = KeyframeBatch<V>()
     let customs = CustomBatch<V>()
 
-    init() {}
-
     /// Advances every batch, springs first.
     ///
     /// The loops over batches count indices rather than iterate the arrays:
     /// an unspecialised `IndexingIterator` (debug builds) allocates.
-    func advance(_ context: FrameContext, configurations: SpringConfigurations, output: inout FrameOutput) {
+    func advance(_ context: FrameContext, shared: SharedTables, output: inout FrameOutput) {
         values.withUnsafeMutableBufferPointer { buffer in
             guard let pointer = buffer.baseAddress else { return }
             var index = 0
             while index < springs.count {
                 if springs[index].count > 0 {
-                    springs[index].advance(context, configurations: configurations, values: pointer, output: &output)
+                    springs[index].advance(context, configurations: shared.springs, values: pointer, output: &output)
                 }
                 index += 1
             }
             index = 0
             while index < decays.count {
-                if decays[index].count > 0 { decays[index].advance(context, values: pointer, output: &output) }
+                if decays[index].count > 0 {
+                    decays[index].advance(context, configurations: shared.decays, values: pointer, output: &output)
+                }
                 index += 1
             }
-            if basics.count > 0 { basics.advance(context, values: pointer, output: &output) }
-            if keyframes.count > 0 { keyframes.advance(context, values: pointer, output: &output) }
+            if basics.count > 0 { basics.advance(context, timings: shared.timings, values: pointer, output: &output) }
+            if keyframes.count > 0 { keyframes.advance(context, timings: shared.timings, values: pointer, output: &output) }
             if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
         }
     }
@@ -48,6 +48,20 @@ final class Lane<V: AnimatableVector> {
     var animationCount: Int {
         springs.reduce(0) { $0 + $1.count } + decays.reduce(0) { $0 + $1.count } + basics.count
             + keyframes.count + customs.count
+    }
+}
+
+/// The tables every lane shares: spring and decay configurations with their
+/// per-tick factors, and the timing functions in use.
+final class SharedTables {
+    let springs = SpringConfigurations()
+    let decays = DecayConfigurations()
+    let timings = TimingTable()
+
+    /// Computes this tick's matrices and factors for a frame of `dt`.
+    func prepare(dt: Double) {
+        springs.prepare(dt: dt)
+        decays.prepare(dt: dt)
     }
 }
 

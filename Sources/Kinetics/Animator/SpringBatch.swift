@@ -7,27 +7,27 @@
 /// this path is tested against.
 final class SpringBatch<V: AnimatableVector> {
     let method: SpringMethod
-    var state: [ElementState<V>] = []
-    var displacement: [V] = []
-    var velocity: [V] = []
-    var configuration: [Int32] = []
+    let common = ElementColumns<V>()
+    let displacement = Column<V>()
+    let velocity = Column<V>()
+    let configuration = Column<Int32>()
     /// `pop`: the time left over from the last frame. `fixed`: the time since the start.
-    var clock: [Double] = []
+    let clock = Column<Double>()
     /// `pop`: the last step's velocity slope, for Pop's rest test.
-    var slope: [V] = []
+    let slope = Column<V>()
     /// `fixed`: the grid index of the state, and the blended output.
-    var grid: [Int] = []
-    var outputValue: [V] = []
-    var outputVelocity: [V] = []
+    let grid = Column<Int>()
+    let outputValue = Column<V>()
+    let outputVelocity = Column<V>()
 
     init(method: SpringMethod) { self.method = method }
 
-    var count: Int { state.count }
+    var count: Int { common.count }
 
-    /// Appends a spring at `value` with `velocity` heading for `state.to`.
-    func append(_ element: ElementState<V>, value: V, velocity initial: V, configuration index: Int32) -> Int32 {
-        state.append(element)
-        displacement.append(value - element.to)
+    /// Appends a spring at `value` with `velocity`; its common columns are
+    /// appended by the caller through ``common``.
+    func appendState(value: V, to target: V, velocity initial: V, configuration index: Int32) {
+        displacement.append(value - target)
         velocity.append(initial)
         configuration.append(index)
         switch method {
@@ -42,46 +42,31 @@ final class SpringBatch<V: AnimatableVector> {
         case .rk4, .analytic:
             break
         }
-        return Int32(state.count - 1)
     }
 
-    /// Removes element `index` by moving the last one into its place; returns
-    /// the owner of the moved element, if one moved.
+    /// Swap-removes element `index`; returns the owner moved into its place.
     func remove(at index: Int) -> AnimationHandle? {
-        let last = state.count - 1
-        let moved: AnimationHandle? = index == last ? nil : state[last].owner
-        state.swapAt(index, last)
-        state.removeLast()
-        displacement.swapAt(index, last)
-        displacement.removeLast()
-        velocity.swapAt(index, last)
-        velocity.removeLast()
-        configuration.swapAt(index, last)
-        configuration.removeLast()
+        displacement.removeSwapping(at: index)
+        velocity.removeSwapping(at: index)
+        configuration.removeSwapping(at: index)
         switch method {
         case .pop:
-            clock.swapAt(index, last)
-            clock.removeLast()
-            slope.swapAt(index, last)
-            slope.removeLast()
+            clock.removeSwapping(at: index)
+            slope.removeSwapping(at: index)
         case .fixed:
-            clock.swapAt(index, last)
-            clock.removeLast()
-            grid.swapAt(index, last)
-            grid.removeLast()
-            outputValue.swapAt(index, last)
-            outputValue.removeLast()
-            outputVelocity.swapAt(index, last)
-            outputVelocity.removeLast()
+            clock.removeSwapping(at: index)
+            grid.removeSwapping(at: index)
+            outputValue.removeSwapping(at: index)
+            outputVelocity.removeSwapping(at: index)
         case .rk4, .analytic:
             break
         }
-        return moved
+        return common.remove(at: index)
     }
 
     /// The current value of element `index`.
     func value(_ index: Int) -> V {
-        method == .fixed ? outputValue[index] : state[index].to + displacement[index]
+        method == .fixed ? outputValue[index] : common.to[index] + displacement[index]
     }
 
     /// The current velocity of element `index`.
@@ -91,114 +76,173 @@ final class SpringBatch<V: AnimatableVector> {
 
     /// A new target: the state moves with it, so value and velocity do not jump.
     func retarget(_ index: Int, to target: V) {
-        let shift = state[index].to - target
-        displacement[index] = displacement[index] + shift
-        state[index].to = target
+        displacement[index] = displacement[index] + (common.to[index] - target)
+        common.to[index] = target
     }
 
-    /// Advances every unpaused element by `context.dt` and writes its value.
+    /// The batch's columns as raw pointers, read once per frame so that the
+    /// loop touches no class property.
+    struct Pointers {
+        let displacement: UnsafeMutablePointer<V>
+        let velocity: UnsafeMutablePointer<V>
+        let configuration: UnsafeMutablePointer<Int32>
+        let clock: UnsafeMutablePointer<Double>
+        let slope: UnsafeMutablePointer<V>
+        let grid: UnsafeMutablePointer<Int>
+        let outputValue: UnsafeMutablePointer<V>
+        let outputVelocity: UnsafeMutablePointer<V>
+        let slot: UnsafeMutablePointer<Int32>
+        let to: UnsafeMutablePointer<V>
+        let previous: UnsafeMutablePointer<V>
+        let writes: UnsafeMutablePointer<UInt8>
+        let threshold: UnsafeMutablePointer<Double>
+        let flags: UnsafeMutablePointer<UInt8>
+        let owner: UnsafeMutablePointer<AnimationHandle>
+
+        init(_ batch: SpringBatch) {
+            displacement = batch.displacement.base
+            velocity = batch.velocity.base
+            configuration = batch.configuration.base
+            clock = batch.clock.base
+            slope = batch.slope.base
+            grid = batch.grid.base
+            outputValue = batch.outputValue.base
+            outputVelocity = batch.outputVelocity.base
+            slot = batch.common.slot.base
+            to = batch.common.to.base
+            previous = batch.common.previous.base
+            writes = batch.common.writes.base
+            threshold = batch.common.threshold.base
+            flags = batch.common.flags.base
+            owner = batch.common.owner.base
+        }
+    }
+
+    /// Advances every unpaused element by `context.dt` and writes its value,
+    /// with the matrices prepared for this tick.
     func advance(
         _ context: FrameContext, configurations: SpringConfigurations, values: UnsafeMutablePointer<V>,
         output: inout FrameOutput
     ) {
-        var cachedIndex: Int32 = -1
-        var maps = SpringConfigurations.FrameMaps()
-        for index in 0 ..< state.count where !state[index].paused {
-            let config = configuration[index]
-            if config != cachedIndex {
-                maps = configurations.maps(config, dt: context.dt, serial: context.serial)
-                cachedIndex = config
-            }
-            advanceElement(index, context: context, maps: maps, configurations: configurations, values: values, output: &output)
+        let maps = configurations.frameMaps.base
+        let p = Pointers(self)
+        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, p, context: context, maps: maps + Int(p.configuration[index]),
+                           configurations: configurations, values: values, output: &output)
         }
     }
 
-    /// Advances one element (also used for the immediate first frame of a
-    /// new animation, with `dt` 0).
-    func advanceElement(
+    /// Advances one element with the matrices at `maps` (also the immediate
+    /// first frame of a new animation, with identity matrices).
+    func advanceOne(
         _ index: Int, context: FrameContext, maps: SpringConfigurations.FrameMaps,
         configurations: SpringConfigurations, values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
-        var d = displacement[index]
-        var v = velocity[index]
+        withUnsafePointer(to: maps) { pointer in
+            advanceElement(index, Pointers(self), context: context, maps: pointer, configurations: configurations,
+                           values: values, output: &output)
+        }
+    }
+
+    @inline(__always)
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, context: FrameContext, maps: UnsafePointer<SpringConfigurations.FrameMaps>,
+        configurations: SpringConfigurations, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        let d0 = p.displacement[index]
+        let v0 = p.velocity[index]
+        let target = p.to[index]
+        var d = d0
+        var v = v0
         var current: V
+        var restVelocity: V
         var restSlope: V
         switch method {
         case .analytic, .rk4:
-            (d, v) = maps.main.apply(displacement: d, velocity: v)
-            current = state[index].to + d
-            let parameters = configurations.entries[Int(configuration[index])].key.parameters
-            restSlope = d * (-parameters.stiffnessPerMass) - v * parameters.frictionPerMass
+            (d, v) = maps.pointee.main.apply(displacement: d0, velocity: v0)
+            current = target + d
+            restVelocity = v
+            restSlope = d * (-maps.pointee.stiffness) - v * maps.pointee.friction
         case .pop:
             let h = SpringMethod.popStep
-            let (steps, left) = Self.popSteps(clock[index] + context.dt)
-            clock[index] = left
+            let (steps, left) = Self.popSteps(p.clock[index] + context.dt)
+            p.clock[index] = left
             if steps > 0 {
                 let toPrevious: SpringPropagator
-                if steps == maps.base { toPrevious = maps.main }
-                else if steps == maps.base + 1 { toPrevious = maps.second }
-                else { toPrevious = configurations.entries[Int(configuration[index])].step.power(steps - 1) }
-                let previous = toPrevious.apply(displacement: d, velocity: v)
-                let next = maps.single.apply(displacement: previous.displacement, velocity: previous.velocity)
+                if steps == maps.pointee.base {
+                    toPrevious = maps.pointee.main
+                } else if steps == maps.pointee.base + 1 {
+                    toPrevious = maps.pointee.second
+                } else {
+                    toPrevious = configurations.step(p.configuration[index]).power(steps - 1)
+                }
+                let previous = toPrevious.apply(displacement: d0, velocity: v0)
+                let next = maps.pointee.single.apply(displacement: previous.displacement, velocity: previous.velocity)
                 let alpha = left / h
                 d = next.displacement * alpha + previous.displacement * (1 - alpha)
                 v = next.velocity * alpha + previous.velocity * (1 - alpha)
-                slope[index] = (next.velocity - previous.velocity) * (1 / h)
+                p.slope[index] = (next.velocity - previous.velocity) * (1 / h)
             }
-            current = state[index].to + d
-            restSlope = slope[index]
+            current = target + d
+            restVelocity = v
+            restSlope = p.slope[index]
         case .fixed:
             let h = SpringMethod.gridStep
-            let time = clock[index] + context.dt
-            clock[index] = time
-            var target = Int((time / h).rounded(.down))
-            if Double(target + 1) * h <= time { target += 1 }
-            let steps = target - grid[index]
+            let time = p.clock[index] + context.dt
+            p.clock[index] = time
+            var gridTarget = Int((time / h).rounded(.down))
+            if Double(gridTarget + 1) * h <= time { gridTarget += 1 }
+            let steps = gridTarget - p.grid[index]
             if steps > 0 {
                 let map: SpringPropagator
-                if steps == maps.base { map = maps.main }
-                else if steps == maps.base + 1 { map = maps.second }
-                else { map = configurations.entries[Int(configuration[index])].step.power(steps) }
-                (d, v) = map.apply(displacement: d, velocity: v)
-                grid[index] = target
+                if steps == maps.pointee.base {
+                    map = maps.pointee.main
+                } else if steps == maps.pointee.base + 1 {
+                    map = maps.pointee.second
+                } else {
+                    map = configurations.step(p.configuration[index]).power(steps)
+                }
+                (d, v) = map.apply(displacement: d0, velocity: v0)
+                p.grid[index] = gridTarget
             }
-            let step = configurations.entries[Int(configuration[index])].step
-            let upper = step.apply(displacement: d, velocity: v)
-            let alpha = (time - Double(grid[index]) * h) / h
+            let upper = maps.pointee.single.apply(displacement: d, velocity: v)
+            let alpha = (time - Double(p.grid[index]) * h) / h
             let outD = d * (1 - alpha) + upper.displacement * alpha
             let outV = v * (1 - alpha) + upper.velocity * alpha
-            current = state[index].to + outD
-            outputVelocity[index] = outV
-            let parameters = configurations.entries[Int(configuration[index])].key.parameters
-            restSlope = outD * (-parameters.stiffnessPerMass) - outV * parameters.frictionPerMass
+            current = target + outD
+            p.outputVelocity[index] = outV
+            restVelocity = outV
+            restSlope = outD * (-maps.pointee.stiffness) - outV * maps.pointee.friction
         }
+        let bits = p.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
-        if !state[index].clamp.isEmpty {
-            let clamped = state[index].clamped(current)
+        if bits & ElementFlag.clamps != 0 {
+            let clamped = common.clamped(index, current)
             if clamped != current {
                 current = clamped
-                if method != .fixed { d = current - state[index].to }
+                if method != .fixed { d = current - target }
             }
         }
-        displacement[index] = d
-        velocity[index] = v
-        if method == .fixed { outputValue[index] = current }
-        state[index].write(current, into: values)
-        let restDisplacement = current - state[index].to
-        let restVelocity = method == .fixed ? outputVelocity[index] : v
-        let done = PopRestTest.solverHasConverged(
-            displacement: restDisplacement, velocity: restVelocity, slope: restSlope, threshold: state[index].threshold)
-            || state[index].animationConverged
-        if done {
-            output.finished.append(state[index].owner)
-        } else if state[index].wantsEvents {
-            output.events.append(state[index].owner)
+        p.displacement[index] = d
+        p.velocity[index] = v
+        if method == .fixed { p.outputValue[index] = current }
+        let converged = common.write(
+            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous, writes: p.writes,
+            to: p.to, threshold: p.threshold)
+        if converged
+            || PopRestTest.solverHasConverged(
+                displacement: current - target, velocity: restVelocity, slope: restSlope, threshold: p.threshold[index])
+        {
+            output.finished.append(p.owner[index])
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(p.owner[index])
         }
     }
 
     /// How many of Pop's steps fit in `accumulated` and what is left, as Pop's
     /// loop of subtractions counts them: by division, with the loop itself
     /// where the quotient is within rounding of a whole number.
+    @inline(__always)
     static func popSteps(_ accumulated: Double) -> (steps: Int, left: Double) {
         let h = SpringMethod.popStep
         var steps = Int((accumulated / h).rounded(.down))

@@ -1,0 +1,204 @@
+/// A growable buffer whose elements the hot loops reach through a raw
+/// pointer: no bounds checks and no dynamic exclusivity checks per element
+/// (a Swift array held by a class pays both on every access).
+///
+/// The pointer is stable between appends; loops read ``base`` once. Removal
+/// moves the last element into the hole (swap-remove), so it is O(1).
+final class Column<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 16) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Appends, doubling the capacity when full.
+    func append(_ element: Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves the last element into `index` and shrinks by one.
+    func removeSwapping(at index: Int) {
+        precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
+        let last = count - 1
+        if index != last {
+            base[index] = (base + last).move()
+        } else {
+            (base + last).deinitialize(count: 1)
+        }
+        count -= 1
+    }
+
+    subscript(index: Int) -> Element {
+        get {
+            precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
+            return base[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
+            base[index] = newValue
+        }
+    }
+}
+
+/// Bits of an element's ``ElementColumns/flags``.
+enum ElementFlag {
+    static let paused: UInt8 = 1
+    static let wantsEvents: UInt8 = 2
+    static let clamps: UInt8 = 4
+    static let rounds: UInt8 = 8
+    static let additive: UInt8 = 16
+    /// Any of clamping, rounding and additive writing: the slow write path.
+    static let special: UInt8 = clamps | rounds | additive
+}
+
+/// The columns every kind of element has: where it writes, its ends, the
+/// last value it wrote (for Pop's rest test and additive writes), its rest
+/// threshold and its flags; and the rarely read ones (owner, rounding,
+/// clamping).
+final class ElementColumns<V: AnimatableVector> {
+    let owner = Column<AnimationHandle>()
+    let slot = Column<Int32>()
+    let from = Column<V>()
+    let to = Column<V>()
+    let previous = Column<V>()
+    let writes = Column<UInt8>()
+    let threshold = Column<Double>()
+    let flags = Column<UInt8>()
+    let roundingScale = Column<Double>()
+    let clamp = Column<ClampMode>()
+
+    var count: Int { owner.count }
+
+    func append(
+        owner handle: AnimationHandle, slot index: Int32, from start: V, to end: V, clamp mode: ClampMode,
+        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
+    ) {
+        owner.append(handle)
+        slot.append(index)
+        from.append(start)
+        to.append(end)
+        previous.append(.zero)
+        writes.append(0)
+        threshold.append(rest)
+        var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
+        if !mode.isEmpty { bits |= ElementFlag.clamps }
+        if roundingFactor != 0 { bits |= ElementFlag.rounds }
+        if additive { bits |= ElementFlag.additive }
+        flags.append(bits)
+        roundingScale.append(roundingFactor == 0 ? 0 : 1 / roundingFactor)
+        clamp.append(mode)
+    }
+
+    /// Swap-removes element `index`; returns the owner of the element moved
+    /// into its place, if any.
+    func remove(at index: Int) -> AnimationHandle? {
+        let moved: AnimationHandle? = index == count - 1 ? nil : owner[count - 1]
+        owner.removeSwapping(at: index)
+        slot.removeSwapping(at: index)
+        from.removeSwapping(at: index)
+        to.removeSwapping(at: index)
+        previous.removeSwapping(at: index)
+        writes.removeSwapping(at: index)
+        threshold.removeSwapping(at: index)
+        flags.removeSwapping(at: index)
+        roundingScale.removeSwapping(at: index)
+        clamp.removeSwapping(at: index)
+        return moved
+    }
+
+    func setFlag(_ index: Int, _ flag: UInt8, _ on: Bool) {
+        flags[index] = on ? flags[index] | flag : flags[index] & ~flag
+    }
+
+    /// Pop's clamp of a value into [from, to] at the chosen ends, per component.
+    func clamped(_ index: Int, _ value: V) -> V {
+        let mode = clamp[index]
+        guard !mode.isEmpty else { return value }
+        let low = from[index]
+        let high = to[index]
+        var result = value
+        for component in 0 ..< V.componentCount {
+            let start = low[component: component]
+            let end = high[component: component]
+            let increasing = end > start
+            var x = result[component: component]
+            if mode.contains(.start) && (increasing ? x < start : x > start) { x = start }
+            if mode.contains(.end) && (increasing ? x > end : x < end) { x = end }
+            result[component: component] = x
+        }
+        return result
+    }
+
+    /// The value as written: multiples of the rounding factor (Pop's
+    /// `round(v·(1/r))/(1/r)`).
+    func rounded(_ index: Int, _ value: V) -> V {
+        let scale = roundingScale[index]
+        guard scale != 0 else { return value }
+        return value.map { ($0 * scale).rounded() / scale }
+    }
+
+    /// The slow write: rounding and additive writes. Returns whether Pop's
+    /// animation rest test passes after it.
+    func writeSpecial(_ index: Int, _ value: V, into values: UnsafeMutablePointer<V>) -> Bool {
+        let out = rounded(index, value)
+        let target = Int(slot[index])
+        let count = writes[index]
+        let last = previous[index]
+        if flags[index] & ElementFlag.additive != 0 {
+            values[target] = values[target] + (count > 0 ? out - last : out)
+        } else {
+            values[target] = out
+        }
+        previous[index] = out
+        writes[index] = count < 2 ? count + 1 : 2
+        guard count >= 1 else { return false }
+        if roundingScale[index] != 0 { return last == out && out == rounded(index, to[index]) }
+        return Self.converged(previous: last, current: out, target: to[index], threshold: threshold[index])
+    }
+
+    /// Pop's animation rest test: the last two written values within
+    /// `threshold/5` of the target and of each other, per component.
+    @inline(__always)
+    static func converged(previous: V, current: V, target: V, threshold: Double) -> Bool {
+        let bound = threshold / 5
+        for component in 0 ..< V.componentCount {
+            let x = current[component: component]
+            if !(abs(target[component: component] - x) < bound) || !(abs(previous[component: component] - x) < bound) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Writes `value` the usual way (no rounding, clamping or additive) or
+    /// the slow way; returns whether Pop's animation rest test passes.
+    @inline(__always)
+    func write(_ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
+               slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
+               writes counts: UnsafeMutablePointer<UInt8>, to targets: UnsafeMutablePointer<V>,
+               threshold rest: UnsafeMutablePointer<Double>) -> Bool {
+        if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 { return writeSpecial(index, value, into: values) }
+        values[Int(slots[index])] = value
+        let before = last[index]
+        last[index] = value
+        let count = counts[index]
+        if count < 2 { counts[index] = count + 1 }
+        return count >= 1 && Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
+    }
+}
