@@ -23,7 +23,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var allocationsPerFrame: Double
     /// The bytes a frame of the batch engine touches for this workload.
     public var bytesPerFrame: Int
-    /// The median time of the calibration kernel streaming those bytes.
+    /// The median time of the calibration kernel streaming those bytes,
+    /// sampled between the repetitions (so it sees the same machine state).
     public var calibrationNanoseconds: Double
     /// `p50 / calibrationNanoseconds`: the machine-independent figure.
     public var calibrated: Double
@@ -46,13 +47,19 @@ public enum BenchRunner {
     /// Frames whose allocations are counted after the timed ones.
     static let countedFrames = 3
 
+    /// Calibration passes after each repetition.
+    static let calibrationPasses = 3
+
     /// Measures `configuration`: warm-up frames, then `repetitions` runs of
-    /// `frames` frames, each frame timed on the monotonic clock; then a few
-    /// frames with allocations counted; then the calibration kernel.
+    /// `frames` frames, each frame timed on the monotonic clock and each run
+    /// followed by a few passes of the calibration kernel; then a few frames
+    /// with allocations counted.
     public static func measure(_ configuration: BenchConfiguration) -> BenchResult {
         if configuration.scenario == .massCompletion { return measureCompletion(configuration) }
         let workload = Workload(configuration)
         let engine = makeEngine(configuration)
+        let calibration = Calibration(streaming: bytesPerFrame(configuration))
+        var kernel: [UInt64] = []
         let total = configuration.warmupFrames + configuration.repetitions * configuration.frames + countedFrames
         let times = workload.frameTimes(total)
         var frame = 0
@@ -76,6 +83,7 @@ public enum BenchRunner {
                 sum += Double(sample)
             }
             medians.append(median(samples))
+            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
         var allocations = 0
         for _ in 0 ..< countedFrames {
@@ -86,7 +94,7 @@ public enum BenchRunner {
         let count = Double(configuration.repetitions * configuration.frames)
         return result(
             configuration, histogram: histogram, mean: sum / count, medians: medians,
-            allocations: Double(allocations) / Double(countedFrames), steady: nil)
+            allocations: Double(allocations) / Double(countedFrames), steady: nil, calibration: median(kernel))
     }
 
     /// Mass completion: each repetition builds the workload afresh, runs it
@@ -104,6 +112,8 @@ public enum BenchRunner {
             last += 1
         }
         let completing = last - 1
+        let calibration = Calibration(streaming: bytesPerFrame(configuration))
+        var kernel: [UInt64] = []
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var medians: [Double] = []
         var steady: [Double] = []
@@ -129,19 +139,19 @@ public enum BenchRunner {
             sum += Double(elapsed)
             medians.append(Double(elapsed))
             steady.append(Double(steadyTime))
+            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
         return result(
             configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
-            allocations: Double(allocations), steady: median(steady.map { UInt64($0) }))
+            allocations: Double(allocations), steady: median(steady.map { UInt64($0) }), calibration: median(kernel))
     }
 
     private static func result(
         _ configuration: BenchConfiguration, histogram: Histogram<UInt64>, mean: Double, medians: [Double],
-        allocations: Double, steady: Double?
+        allocations: Double, steady: Double?, calibration: Double
     ) -> BenchResult {
         let p50 = Double(histogram.valueAtPercentile(50))
         let bytes = bytesPerFrame(configuration)
-        let calibration = Calibration.nanoseconds(streaming: bytes, repetitions: max(configuration.repetitions, 7))
         return BenchResult(
             configuration: configuration, p50: p50, p90: Double(histogram.valueAtPercentile(90)),
             p99: Double(histogram.valueAtPercentile(99)), max: Double(histogram.max), mean: mean,
@@ -178,21 +188,33 @@ public enum BenchRunner {
 
 /// The calibration kernel: a loop that reads and writes every double of a
 /// buffer of the given size, `x = x·a + b`, timed on the same machine in
-/// the same run. Results divided by it are comparable across machines.
-public enum Calibration {
-    /// The median time, in nanoseconds, of streaming `bytes` bytes.
+/// the same run, between the repetitions of the measurement. Results divided
+/// by it are comparable across machines.
+public final class Calibration {
+    private var buffer: [Double]
+    private var passes = 0
+
+    /// A kernel over `bytes` bytes, run once to fault the buffer in.
+    public init(streaming bytes: Int) {
+        buffer = [Double](repeating: 1, count: max(bytes / 8, 1))
+        _ = pass()
+    }
+
+    /// Streams the buffer once; returns the time taken in nanoseconds.
+    public func pass() -> UInt64 {
+        passes += 1
+        let offset = Double(passes) * 1e-9
+        let start = DispatchTime.now().uptimeNanoseconds
+        Self.stream(&buffer, scale: 0.999_999, offset: offset)
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        blackHole(buffer[buffer.count / 2])
+        return elapsed
+    }
+
+    /// The median time, in nanoseconds, of `repetitions` passes over `bytes` bytes.
     public static func nanoseconds(streaming bytes: Int, repetitions: Int = 7) -> Double {
-        let count = max(bytes / 8, 1)
-        var buffer = [Double](repeating: 1, count: count)
-        var times: [UInt64] = []
-        for repetition in 0 ... repetitions {
-            let start = DispatchTime.now().uptimeNanoseconds
-            stream(&buffer, scale: 0.999_999, offset: Double(repetition) * 1e-9)
-            let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            if repetition > 0 { times.append(elapsed) }  // the first one warms the buffer up
-        }
-        blackHole(buffer[count / 2])
-        return BenchRunner.median(times)
+        let kernel = Calibration(streaming: bytes)
+        return BenchRunner.median((0 ..< repetitions).map { _ in kernel.pass() })
     }
 
     @inline(never)

@@ -64,6 +64,52 @@ struct AnimatorParityTests {
         #expect(maxDifference(animated, reference) <= 1e-12)
     }
 
+    @Test("springs sharing a group, joining later, paused and resumed each equal their own stepper")
+    func groupedSprings() throws {
+        // Springs with the same settings started in the same tick share a
+        // group (one clock, one set of matrices). Here three start together,
+        // one starts two frames later, and one of the first three is paused
+        // for a while: each must still follow its own stepper, which only
+        // sees the frames during which its spring ran.
+        var clock = ManualFrameClock.jittered(fps: 60, seed: 7, dropRate: 0.1, jitter: 0.3, duration: 3)
+        var times: [Double] = []
+        while let time = clock.nextFrame() { times.append(time) }
+        for method in SpringMethod.allCases {
+            let animator = Animator()
+            let target = animator.makeTarget()
+            var handles: [AnimationHandle] = []
+            var properties: [PropertyHandle<Double>] = []
+            var steppers: [SpringStepper<Double>] = []
+            var lastTimes: [Double] = []
+            func start(_ index: Int) throws {
+                var animation = Animation<Double>.spring(.popDefault, method: method, from: 0, to: 100)
+                animation.threshold = 1e-30
+                properties.append(animator.property("p\(index)", of: target, initial: 0.0))
+                handles.append(try animator.add(animation, to: properties[index], forKey: "p\(index)"))
+                steppers.append(SpringStepper(parameters: .popDefault, method: method, value: 0.0, target: 100.0))
+                lastTimes.append(animator.time)
+            }
+            for index in 0 ..< 3 { try start(index) }
+            var worst = 0.0
+            for (frame, time) in times.enumerated() {
+                if frame == 2 { try start(3) }
+                if frame == 20 { #expect(animator.pause(handles[1])) }
+                if frame == 45 { #expect(animator.resume(handles[1])) }
+                animator.tick(at: time)
+                for index in handles.indices where animator.phase(of: handles[index]) == .running {
+                    // A paused spring's clock stands still: its stepper skips
+                    // the paused frames and takes the first one after resuming.
+                    if index == 1 && frame >= 20 && frame < 45 { continue }
+                    let dt = index == 1 && frame == 45 ? time - times[44] : time - lastTimes[index]
+                    steppers[index].advance(by: dt)
+                    lastTimes[index] = time
+                    worst = max(worst, abs(animator[properties[index]] - steppers[index].value) / 100)
+                }
+            }
+            #expect(worst <= 1e-12, "\(method): \(worst)")
+        }
+    }
+
     @Test("a decay through the animator equals the stepper bit for bit until its end clamp")
     func decayMatchesStepper() throws {
         for method in DecayMethod.allCases {

@@ -25,7 +25,7 @@ public enum KeyframeCalculation: String, CaseIterable, Sendable, Codable {
 
 /// A keyframe animation's values, key times and per-segment timing
 /// functions, as in `CAKeyframeAnimation`.
-public struct Keyframes<Value: AnimatableVector>: Sendable, Equatable {
+public struct Keyframes<Value: AnimatableVector>: Sendable {
     /// The values, at least one.
     public let values: [Value]
     /// The key times in [0, 1], one per value, starting at 0, ending at 1,

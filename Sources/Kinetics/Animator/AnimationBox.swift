@@ -30,15 +30,20 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private unowned let lane: Lane<Stored>
     private let width: Int
     private var installed = false
-    /// The shared table entry in use: a spring or decay configuration, or a
-    /// basic animation's timing function; -1 when none is held. It is kept
-    /// across repeats and released when the element goes for good.
+    /// The shared table entry in use: a spring group, a decay configuration
+    /// or a basic animation's timing function; -1 when none is held. A
+    /// decay's or timing function's is kept across repeats and released when
+    /// the element goes for good; a spring's group is left at each repeat
+    /// (the clock starts again) and while paused (the group's clock moves on).
     private var shared: Int32 = -1
-    /// A keyframe animation's timing functions, one per segment, and its
-    /// tracks (forwards and backwards), kept across repeats.
-    private var segmentTimings: [Int32] = []
-    private var forwardTrack: KeyframeTrack<Stored>?
-    private var backwardTrack: KeyframeTrack<Stored>?
+    /// A paused spring's clock, to join a group with on resuming.
+    private var parkedClock: (clock: Double, grid: Int)?
+    /// The rest threshold of the current run.
+    private var threshold = 0.0
+    /// A keyframe animation's tracks, forwards and backwards (-1 until
+    /// used), kept across repeats.
+    private var forwardTrack: Int32 = -1
+    private var backwardTrack: Int32 = -1
     /// The run's resolved ends and start velocity (set at the first start,
     /// swapped on repeats).
     private var resolved = false
@@ -94,12 +99,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             startVelocity = animation.velocity.map(convert) ?? .zero
             resolved = true
         }
-        let threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
         let tables = animator.shared
         switch animation.kind {
         case .spring(let parameters, let method):
-            if shared < 0 { shared = tables.springs.acquire(parameters, method) }
-            lane.springs[method.index].appendState(value: from, to: to, velocity: startVelocity, configuration: shared)
+            shared = tables.springGroups[method.index].acquire(
+                parameters, threshold: threshold, configurations: tables.springs)
+            lane.springs[method.index].appendState(value: from, to: to, velocity: startVelocity, group: shared)
         case .decay(let parameters, let method):
             if !hasExplicitEnd {
                 to = parameters.endValue(from: from, velocity: startVelocity, threshold: threshold, method: method)
@@ -110,9 +116,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             if shared < 0 { shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
             lane.basics.appendState(start: time, duration: duration, timing: shared)
         case .keyframes(let keyframes):
-            let track = keyframeTrack(keyframes, tables: tables)
-            from = track.values[0]
-            to = track.values[track.values.count - 1]
+            if (reversed ? backwardTrack : forwardTrack) < 0 {
+                let track = lane.tracks.acquire(keyframes, reversed: reversed, timings: tables.timings)
+                if reversed { backwardTrack = track } else { forwardTrack = track }
+            }
+            let track = reversed ? backwardTrack : forwardTrack
+            (from, to) = lane.tracks.ends(track)
             lane.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
         case .custom(let step):
             from = current
@@ -132,28 +141,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             owner: handle, slot: slot, from: from, to: to, clamp: animation.clamp,
             roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
             wantsEvents: wantsEvents(animator, handle))
+        if case .spring = animation.kind { common.setFlag(Int(element), ElementFlag.unwritten, true) }
         distance = to - from
         animator.records[index].element = element
         animator.records[index].reached = false
         animator.records[index].nextMarker = 0
         installed = true
-    }
-
-    /// The track of this run's direction, made at its first use.
-    private func keyframeTrack(_ keyframes: Keyframes<Value>, tables: SharedTables) -> KeyframeTrack<Stored> {
-        if let track = reversed ? backwardTrack : forwardTrack { return track }
-        if segmentTimings.isEmpty {
-            for function in keyframes.timingFunctions {
-                segmentTimings.append(tables.timings.acquire(function, bezier: .fast, duration: keyframes.duration))
-            }
-        }
-        let values = Value.self == Stored.self
-            ? unsafeBitCast(keyframes.values, to: [Stored].self) : keyframes.values.map(convert)
-        let track = KeyframeTrack(
-            values: values, keyTimes: keyframes.keyTimes, timing: segmentTimings, calculation: keyframes.calculation,
-            reversed: reversed)
-        if reversed { backwardTrack = track } else { forwardTrack = track }
-        return track
     }
 
     /// Whether the element must report every frame: for progress markers,
@@ -174,14 +167,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             switch animation.kind {
             case .spring(_, let method):
                 lane.springs[method.index].advanceOne(
-                    element, context: context, maps: tables.springs.immediateMaps(shared),
-                    configurations: tables.springs, values: values, output: &output)
+                    element, frame: tables.springGroups[method.index].immediateFrame(shared, configurations: tables.springs),
+                    values: values, output: &output)
             case .decay(_, let method):
                 lane.decays[method.index].advanceElement(element, factors: DecayFactors(), values: values, output: &output)
             case .basic:
                 lane.basics.advanceOne(element, context: context, timings: tables.timings, values: values, output: &output)
             case .keyframes:
-                lane.keyframes.advanceOne(element, context: context, timings: tables.timings, values: values, output: &output)
+                lane.keyframes.advanceOne(
+                    element, context: context, timings: tables.timings, tracks: lane.tracks, values: values,
+                    output: &output)
             case .custom:
                 lane.customs.advanceElement(element, context: context, values: values, output: &output)
             }
@@ -198,7 +193,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let element = element(animator, handle), let index = animator.liveIndex(handle) else { return }
         let moved: AnimationHandle?
         switch animation.kind {
-        case .spring(_, let method): moved = lane.springs[method.index].remove(at: element)
+        case .spring(_, let method):
+            moved = lane.springs[method.index].remove(at: element)
+            if parkedClock == nil { animator.shared.springGroups[method.index].release(shared, configurations: animator.shared.springs) }
+            shared = -1
+            parkedClock = nil
         case .decay(_, let method): moved = lane.decays[method.index].remove(at: element)
         case .basic: moved = lane.basics.remove(at: element)
         case .keyframes: moved = lane.keyframes.remove(at: element)
@@ -216,17 +215,17 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let tables = animator.shared
         if shared >= 0 {
             switch animation.kind {
-            case .spring: tables.springs.release(shared)
+            case .spring: break  // released by detach
             case .decay: tables.decays.release(shared)
             case .basic: tables.timings.release(shared)
             case .keyframes, .custom: break
             }
             shared = -1
         }
-        for timing in segmentTimings { tables.timings.release(timing) }
-        segmentTimings.removeAll()
-        forwardTrack = nil
-        backwardTrack = nil
+        if forwardTrack >= 0 { lane.tracks.release(forwardTrack, timings: tables.timings) }
+        if backwardTrack >= 0 { lane.tracks.release(backwardTrack, timings: tables.timings) }
+        forwardTrack = -1
+        backwardTrack = -1
     }
 
     /// The element's current (unrounded) value and its progress.
@@ -332,7 +331,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             let common = columns
             let out = common.rounded(element, to)
             if common.flags[element] & ElementFlag.additive != 0 {
-                if common.writes[element] > 0 && out == common.previous[element] { return }
+                if !common.previous[element].isFirstWrite && out == common.previous[element] { return }
             } else if lane.values[Int(slot)] == out {
                 return
             }
@@ -363,6 +362,18 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
+        guard case .spring(let parameters, let method) = animation.kind else { return }
+        let groups = animator.shared.springGroups[method.index]
+        if paused, parkedClock == nil {
+            parkedClock = groups.clock(shared)
+            groups.release(shared, configurations: animator.shared.springs)
+        } else if !paused, let parked = parkedClock {
+            shared = groups.acquire(
+                parameters, threshold: threshold, clock: parked.clock, grid: parked.grid,
+                configurations: animator.shared.springs)
+            lane.springs[method.index].group[element] = shared
+            parkedClock = nil
+        }
     }
 
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
@@ -392,11 +403,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         guard case .spring(_, let method) = animation.kind, let element = element(animator, handle) else { return false }
-        let next = animator.shared.springs.acquire(parameters, method)
-        animator.shared.springs.release(shared)
-        shared = next
-        lane.springs[method.index].configuration[element] = next
         animation.kind = .spring(parameters, method: method)
+        // A paused spring joins a group when it resumes.
+        guard parkedClock == nil else { return true }
+        let groups = animator.shared.springGroups[method.index]
+        let clock = groups.clock(shared)
+        let next = groups.acquire(
+            parameters, threshold: threshold, clock: clock.clock, grid: clock.grid, configurations: animator.shared.springs)
+        groups.release(shared, configurations: animator.shared.springs)
+        shared = next
+        lane.springs[method.index].group[element] = next
         return true
     }
 

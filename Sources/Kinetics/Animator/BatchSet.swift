@@ -10,10 +10,6 @@ package final class BatchSet {
     private let points = Lane<SIMD2<Double>>()
     private let shared = SharedTables()
     private var output = FrameOutput()
-    /// The last keyframes added and their track, so that adding the same
-    /// keyframes again builds nothing.
-    private var lastKeyframes: Keyframes<Double>?
-    private var lastTrack: KeyframeTrack<Double>?
     /// The time of the last frame.
     package private(set) var time = 0.0
     /// Per element id: where it is (kind, batch index), or nil once removed.
@@ -79,9 +75,11 @@ package final class BatchSet {
     ) -> Int32 {
         let id = newID()
         let batch = lane(V.self).springs[method.index]
-        batch.appendState(
-            value: from, to: to, velocity: velocity, configuration: shared.springs.acquire(parameters, method))
+        let group = shared.springGroups[method.index].acquire(
+            parameters, threshold: threshold, configurations: shared.springs)
+        batch.appendState(value: from, to: to, velocity: velocity, group: group)
         appendCommon(batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
+        batch.common.setFlag(batch.count - 1, ElementFlag.unwritten, true)
         return id
     }
 
@@ -115,20 +113,7 @@ package final class BatchSet {
     @discardableResult
     package func addKeyframes(slot: Int32, _ keyframes: Keyframes<Double>) -> Int32 {
         let id = newID()
-        let track: KeyframeTrack<Double>
-        if let lastTrack, lastKeyframes == keyframes {
-            track = lastTrack
-        } else {
-            // The timing functions stay acquired for the life of the set.
-            let timings = keyframes.timingFunctions.map {
-                shared.timings.acquire($0, bezier: .fast, duration: keyframes.duration)
-            }
-            track = KeyframeTrack(
-                values: keyframes.values, keyTimes: keyframes.keyTimes, timing: timings,
-                calculation: keyframes.calculation, reversed: false)
-            lastKeyframes = keyframes
-            lastTrack = track
-        }
+        let track = scalars.tracks.acquire(keyframes, reversed: false, timings: shared.timings)
         scalars.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
         appendCommon(
             scalars.keyframes.common, id: id, kind: .keyframe, slot: slot, from: keyframes.values[0],
@@ -155,7 +140,7 @@ package final class BatchSet {
         switch kind {
         case .spring(let method):
             let batch = lane.springs[method.index]
-            shared.springs.release(batch.configuration[index])
+            shared.springGroups[method.index].release(batch.group[index], configurations: shared.springs)
             return batch.remove(at: index)
         case .decay(let method):
             let batch = lane.decays[method.index]
@@ -164,7 +149,9 @@ package final class BatchSet {
         case .basic:
             shared.timings.release(lane.basics.timing[index])
             return lane.basics.remove(at: index)
-        case .keyframe: return lane.keyframes.remove(at: index)
+        case .keyframe:
+            lane.tracks.release(lane.keyframes.track[index], timings: shared.timings)
+            return lane.keyframes.remove(at: index)
         case .custom: return lane.customs.remove(at: index)
         }
     }
@@ -205,16 +192,19 @@ package final class BatchSet {
     package static func bytesPerElement(kind: String, method: SpringMethod, points: Bool) -> Int {
         func size<V: AnimatableVector>(_ type: V.Type) -> Int {
             let value = MemoryLayout<V>.stride
-            // Read every frame: slot, to, previous, writes, threshold, flags;
-            // plus the property value written.
-            let common = 4 + value + value + 1 + 8 + 1 + value
+            // Read every frame: slot, to, previous, threshold (a spring's is
+            // its group's), flags; plus the property value written.
+            let common = 4 + value + value + 8 + 1 + value
             switch kind {
             case "spring":
-                // displacement, velocity, configuration; pop adds clock and
-                // slope, fixed clock, grid and the blended output.
+                // A spring reads neither a threshold (its group has it) nor
+                // a previous value (it is derived from the state). Its own:
+                // displacement, velocity, group; pop adds the slope, fixed
+                // the blended output.
+                let common = common - 8 - value
                 switch method {
-                case .pop: return common + 2 * value + 4 + 8 + value
-                case .fixed: return common + 2 * value + 4 + 8 + 8 + 2 * value
+                case .pop: return common + 3 * value + 4
+                case .fixed: return common + 4 * value + 4
                 case .rk4, .analytic: return common + 2 * value + 4
                 }
             case "decay":  // value, velocity, configuration; from for the end clamp

@@ -56,6 +56,14 @@ final class Column<Element> {
     }
 }
 
+extension AnimatableVector {
+    /// The value of ``ElementColumns/previous`` before the first write.
+    static var unwritten: Self { Self(packed: SIMD4(repeating: .nan)) }
+
+    /// Whether this is the value before the first write.
+    var isFirstWrite: Bool { self[component: 0].isNaN }
+}
+
 /// Bits of an element's ``ElementColumns/flags``.
 enum ElementFlag {
     static let paused: UInt8 = 1
@@ -63,6 +71,8 @@ enum ElementFlag {
     static let clamps: UInt8 = 4
     static let rounds: UInt8 = 8
     static let additive: UInt8 = 16
+    /// A spring that has not written yet (its rest test has no previous value).
+    static let unwritten: UInt8 = 32
     /// Any of clamping, rounding and additive writing: the slow write path.
     static let special: UInt8 = clamps | rounds | additive
 }
@@ -76,8 +86,10 @@ final class ElementColumns<V: AnimatableVector> {
     let slot = Column<Int32>()
     let from = Column<V>()
     let to = Column<V>()
+    /// The last value written; NaN before the first write (no animated
+    /// value is NaN, so the rest test fails and an additive write adds the
+    /// whole value).
     let previous = Column<V>()
-    let writes = Column<UInt8>()
     let threshold = Column<Double>()
     let flags = Column<UInt8>()
     let roundingScale = Column<Double>()
@@ -93,8 +105,7 @@ final class ElementColumns<V: AnimatableVector> {
         slot.append(index)
         from.append(start)
         to.append(end)
-        previous.append(.zero)
-        writes.append(0)
+        previous.append(.unwritten)
         threshold.append(rest)
         var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
         if !mode.isEmpty { bits |= ElementFlag.clamps }
@@ -114,7 +125,6 @@ final class ElementColumns<V: AnimatableVector> {
         from.removeSwapping(at: index)
         to.removeSwapping(at: index)
         previous.removeSwapping(at: index)
-        writes.removeSwapping(at: index)
         threshold.removeSwapping(at: index)
         flags.removeSwapping(at: index)
         roundingScale.removeSwapping(at: index)
@@ -158,16 +168,14 @@ final class ElementColumns<V: AnimatableVector> {
     func writeSpecial(_ index: Int, _ value: V, into values: UnsafeMutablePointer<V>) -> Bool {
         let out = rounded(index, value)
         let target = Int(slot[index])
-        let count = writes[index]
         let last = previous[index]
         if flags[index] & ElementFlag.additive != 0 {
-            values[target] = values[target] + (count > 0 ? out - last : out)
+            values[target] = values[target] + (last.isFirstWrite ? out : out - last)
         } else {
             values[target] = out
         }
         previous[index] = out
-        writes[index] = count < 2 ? count + 1 : 2
-        guard count >= 1 else { return false }
+        if last.isFirstWrite { return false }
         if roundingScale[index] != 0 { return last == out && out == rounded(index, to[index]) }
         return Self.converged(previous: last, current: out, target: to[index], threshold: threshold[index])
     }
@@ -188,17 +196,17 @@ final class ElementColumns<V: AnimatableVector> {
 
     /// Writes `value` the usual way (no rounding, clamping or additive) or
     /// the slow way; returns whether Pop's animation rest test passes.
+    ///
+    /// Before the first write `previous` is NaN, so the test fails then
+    /// without a branch of its own.
     @inline(__always)
     func write(_ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
                slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
-               writes counts: UnsafeMutablePointer<UInt8>, to targets: UnsafeMutablePointer<V>,
-               threshold rest: UnsafeMutablePointer<Double>) -> Bool {
+               to targets: UnsafeMutablePointer<V>, threshold rest: UnsafeMutablePointer<Double>) -> Bool {
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 { return writeSpecial(index, value, into: values) }
         values[Int(slots[index])] = value
         let before = last[index]
         last[index] = value
-        let count = counts[index]
-        if count < 2 { counts[index] = count + 1 }
-        return count >= 1 && Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
+        return Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
     }
 }

@@ -156,7 +156,7 @@ final class DecayBatch<V: AnimatableVector> {
         let bits = common.flags.base[index]
         _ = common.write(
             index, x, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
-            writes: common.writes.base, to: common.to.base, threshold: common.threshold.base)
+            to: common.to.base, threshold: common.threshold.base)
         let bound = common.threshold.base[index] * DecayParameters.restVelocityFactor
         var done = true
         for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {

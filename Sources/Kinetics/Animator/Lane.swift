@@ -10,6 +10,8 @@ final class Lane<V: AnimatableVector> {
     let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }
     let basics = BasicBatch<V>()
     let keyframes = KeyframeBatch<V>()
+    /// The keyframe tracks of this lane's keyframe animations.
+    let tracks = KeyframeTracks<V>()
     let customs = CustomBatch<V>()
 
     /// Advances every batch, springs first.
@@ -22,7 +24,7 @@ final class Lane<V: AnimatableVector> {
             var index = 0
             while index < springs.count {
                 if springs[index].count > 0 {
-                    springs[index].advance(context, configurations: shared.springs, values: pointer, output: &output)
+                    springs[index].advance(shared.springGroups[index], values: pointer, output: &output)
                 }
                 index += 1
             }
@@ -34,7 +36,7 @@ final class Lane<V: AnimatableVector> {
                 index += 1
             }
             if basics.count > 0 { basics.advance(context, timings: shared.timings, values: pointer, output: &output) }
-            if keyframes.count > 0 { keyframes.advance(context, timings: shared.timings, values: pointer, output: &output) }
+            if keyframes.count > 0 { keyframes.advance(context, timings: shared.timings, tracks: tracks, values: pointer, output: &output) }
             if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
         }
     }
@@ -55,12 +57,19 @@ final class Lane<V: AnimatableVector> {
 /// per-tick factors, and the timing functions in use.
 final class SharedTables {
     let springs = SpringConfigurations()
+    /// The spring groups of each method, in the order of `SpringMethod.allCases`.
+    let springGroups: [SpringGroups] = SpringMethod.allCases.map { SpringGroups(method: $0) }
     let decays = DecayConfigurations()
     let timings = TimingTable()
 
     /// Computes this tick's matrices and factors for a frame of `dt`.
     func prepare(dt: Double) {
         springs.prepare(dt: dt)
+        var index = 0
+        while index < springGroups.count {
+            springGroups[index].prepare(dt: dt, configurations: springs)
+            index += 1
+        }
         decays.prepare(dt: dt)
     }
 }

@@ -1,22 +1,20 @@
 /// The springs of one lane that share a method, in structure-of-arrays form.
 ///
 /// State is the displacement from the target and the velocity (for `fixed`,
-/// the grid state below the current time). A frame is one or two 2×2 matrix
-/// products per spring with matrices shared through ``SpringConfigurations``;
-/// ``SpringStepper`` does the same steps one at a time and is the reference
-/// this path is tested against.
+/// the grid state below the current time). Each spring belongs to a
+/// ``SpringGroups`` group whose frame (a few 2×2 matrices, computed once
+/// per tick) maps its state to the next; ``SpringStepper`` does the same
+/// steps one at a time and is the reference this path is tested against.
 final class SpringBatch<V: AnimatableVector> {
     let method: SpringMethod
     let common = ElementColumns<V>()
-    let displacement = Column<V>()
-    let velocity = Column<V>()
-    let configuration = Column<Int32>()
-    /// `pop`: the time left over from the last frame. `fixed`: the time since the start.
-    let clock = Column<Double>()
+    /// Displacement and velocity side by side: one load per spring (for a
+    /// scalar, one 16-byte SIMD register).
+    let state = Column<SpringState<V>>()
+    let group = Column<Int32>()
     /// `pop`: the last step's velocity slope, for Pop's rest test.
     let slope = Column<V>()
-    /// `fixed`: the grid index of the state, and the blended output.
-    let grid = Column<Int>()
+    /// `fixed`: the blended output.
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
 
@@ -24,19 +22,15 @@ final class SpringBatch<V: AnimatableVector> {
 
     var count: Int { common.count }
 
-    /// Appends a spring at `value` with `velocity`; its common columns are
-    /// appended by the caller through ``common``.
-    func appendState(value: V, to target: V, velocity initial: V, configuration index: Int32) {
-        displacement.append(value - target)
-        velocity.append(initial)
-        configuration.append(index)
+    /// Appends a spring at `value` with `velocity` in `group`; its common
+    /// columns are appended by the caller through ``common``.
+    func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
+        state.append(SpringState(displacement: value - target, velocity: initial))
+        group.append(index)
         switch method {
         case .pop:
-            clock.append(0)
             slope.append(.zero)
         case .fixed:
-            clock.append(0)
-            grid.append(0)
             outputValue.append(value)
             outputVelocity.append(initial)
         case .rk4, .analytic:
@@ -46,16 +40,12 @@ final class SpringBatch<V: AnimatableVector> {
 
     /// Swap-removes element `index`; returns the owner moved into its place.
     func remove(at index: Int) -> AnimationHandle? {
-        displacement.removeSwapping(at: index)
-        velocity.removeSwapping(at: index)
-        configuration.removeSwapping(at: index)
+        state.removeSwapping(at: index)
+        group.removeSwapping(at: index)
         switch method {
         case .pop:
-            clock.removeSwapping(at: index)
             slope.removeSwapping(at: index)
         case .fixed:
-            clock.removeSwapping(at: index)
-            grid.removeSwapping(at: index)
             outputValue.removeSwapping(at: index)
             outputVelocity.removeSwapping(at: index)
         case .rk4, .analytic:
@@ -66,178 +56,230 @@ final class SpringBatch<V: AnimatableVector> {
 
     /// The current value of element `index`.
     func value(_ index: Int) -> V {
-        method == .fixed ? outputValue[index] : common.to[index] + displacement[index]
+        method == .fixed ? outputValue[index] : common.to[index] + state[index].displacement
     }
 
     /// The current velocity of element `index`.
     func currentVelocity(_ index: Int) -> V {
-        method == .fixed ? outputVelocity[index] : velocity[index]
+        method == .fixed ? outputVelocity[index] : state[index].velocity
     }
 
     /// A new target: the state moves with it, so value and velocity do not jump.
     func retarget(_ index: Int, to target: V) {
-        displacement[index] = displacement[index] + (common.to[index] - target)
+        state[index].displacement = state[index].displacement + (common.to[index] - target)
         common.to[index] = target
     }
 
     /// The batch's columns as raw pointers, read once per frame so that the
     /// loop touches no class property.
     struct Pointers {
-        let displacement: UnsafeMutablePointer<V>
-        let velocity: UnsafeMutablePointer<V>
-        let configuration: UnsafeMutablePointer<Int32>
-        let clock: UnsafeMutablePointer<Double>
+        let state: UnsafeMutablePointer<SpringState<V>>
+        let group: UnsafeMutablePointer<Int32>
         let slope: UnsafeMutablePointer<V>
-        let grid: UnsafeMutablePointer<Int>
         let outputValue: UnsafeMutablePointer<V>
         let outputVelocity: UnsafeMutablePointer<V>
         let slot: UnsafeMutablePointer<Int32>
         let to: UnsafeMutablePointer<V>
-        let previous: UnsafeMutablePointer<V>
-        let writes: UnsafeMutablePointer<UInt8>
-        let threshold: UnsafeMutablePointer<Double>
         let flags: UnsafeMutablePointer<UInt8>
         let owner: UnsafeMutablePointer<AnimationHandle>
 
         init(_ batch: SpringBatch) {
-            displacement = batch.displacement.base
-            velocity = batch.velocity.base
-            configuration = batch.configuration.base
-            clock = batch.clock.base
+            state = batch.state.base
+            group = batch.group.base
             slope = batch.slope.base
-            grid = batch.grid.base
             outputValue = batch.outputValue.base
             outputVelocity = batch.outputVelocity.base
             slot = batch.common.slot.base
             to = batch.common.to.base
-            previous = batch.common.previous.base
-            writes = batch.common.writes.base
-            threshold = batch.common.threshold.base
             flags = batch.common.flags.base
             owner = batch.common.owner.base
         }
     }
 
-    /// Advances every unpaused element by `context.dt` and writes its value,
-    /// with the matrices prepared for this tick.
-    func advance(
-        _ context: FrameContext, configurations: SpringConfigurations, values: UnsafeMutablePointer<V>,
-        output: inout FrameOutput
-    ) {
-        let maps = configurations.frameMaps.base
-        let p = Pointers(self)
-        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, p, context: context, maps: maps + Int(p.configuration[index]),
-                           configurations: configurations, values: values, output: &output)
-        }
-    }
-
-    /// Advances one element with the matrices at `maps` (also the immediate
-    /// first frame of a new animation, with identity matrices).
-    func advanceOne(
-        _ index: Int, context: FrameContext, maps: SpringConfigurations.FrameMaps,
-        configurations: SpringConfigurations, values: UnsafeMutablePointer<V>, output: inout FrameOutput
-    ) {
-        withUnsafePointer(to: maps) { pointer in
-            advanceElement(index, Pointers(self), context: context, maps: pointer, configurations: configurations,
-                           values: values, output: &output)
+    /// Advances every unpaused element by the tick's frame of its group and
+    /// writes its value.
+    ///
+    /// Elements with any flag set (paused, clamping, rounding, additive,
+    /// wanting events, not written yet) take the general path; the rest take
+    /// the straight path below, whose only branch on the element's state is
+    /// the rare one that reports it done.
+    ///
+    /// Pop's animation rest test compares the value written with the one
+    /// written the frame before. That one is not stored: it is the target
+    /// plus the state's displacement before this frame (the blended output
+    /// for `fixed`), which a retarget keeps (it moves the state with the
+    /// target) and a clamp resets (it moves the state to the bound).
+    func advance(_ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        // One loop per method, so that the method's tests are constants in it.
+        switch method {
+        case .pop where groups.keepsAnySlope: advance(groups, values: values, output: &output, keepsSlope: true, blendsOutput: false)
+        case .pop: advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: true, blendsOutput: false)
+        case .fixed: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: true)
+        case .rk4, .analytic: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: false)
         }
     }
 
     @inline(__always)
-    private func advanceElement(
-        _ index: Int, _ p: Pointers, context: FrameContext, maps: UnsafePointer<SpringConfigurations.FrameMaps>,
-        configurations: SpringConfigurations, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    private func advance(
+        _ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput, keepsSlope: Bool,
+        storesSlope: Bool? = nil, blendsOutput: Bool
     ) {
-        let d0 = p.displacement[index]
-        let v0 = p.velocity[index]
-        let target = p.to[index]
-        var d = d0
-        var v = v0
-        var current: V
-        var restVelocity: V
-        var restSlope: V
-        switch method {
-        case .analytic, .rk4:
-            (d, v) = maps.pointee.main.apply(displacement: d0, velocity: v0)
-            current = target + d
-            restVelocity = v
-            restSlope = d * (-maps.pointee.stiffness) - v * maps.pointee.friction
-        case .pop:
-            let h = SpringMethod.popStep
-            let (steps, left) = Self.popSteps(p.clock[index] + context.dt)
-            p.clock[index] = left
-            if steps > 0 {
-                let toPrevious: SpringPropagator
-                if steps == maps.pointee.base {
-                    toPrevious = maps.pointee.main
-                } else if steps == maps.pointee.base + 1 {
-                    toPrevious = maps.pointee.second
-                } else {
-                    toPrevious = configurations.step(p.configuration[index]).power(steps - 1)
-                }
-                let previous = toPrevious.apply(displacement: d0, velocity: v0)
-                let next = maps.pointee.single.apply(displacement: previous.displacement, velocity: previous.velocity)
-                let alpha = left / h
-                d = next.displacement * alpha + previous.displacement * (1 - alpha)
-                v = next.velocity * alpha + previous.velocity * (1 - alpha)
-                p.slope[index] = (next.velocity - previous.velocity) * (1 / h)
-            }
-            current = target + d
-            restVelocity = v
-            restSlope = p.slope[index]
-        case .fixed:
-            let h = SpringMethod.gridStep
-            let time = p.clock[index] + context.dt
-            p.clock[index] = time
-            var gridTarget = Int((time / h).rounded(.down))
-            if Double(gridTarget + 1) * h <= time { gridTarget += 1 }
-            let steps = gridTarget - p.grid[index]
-            if steps > 0 {
-                let map: SpringPropagator
-                if steps == maps.pointee.base {
-                    map = maps.pointee.main
-                } else if steps == maps.pointee.base + 1 {
-                    map = maps.pointee.second
-                } else {
-                    map = configurations.step(p.configuration[index]).power(steps)
-                }
-                (d, v) = map.apply(displacement: d0, velocity: v0)
-                p.grid[index] = gridTarget
-            }
-            let upper = maps.pointee.single.apply(displacement: d, velocity: v)
-            let alpha = (time - Double(p.grid[index]) * h) / h
-            let outD = d * (1 - alpha) + upper.displacement * alpha
-            let outV = v * (1 - alpha) + upper.velocity * alpha
-            current = target + outD
-            p.outputVelocity[index] = outV
-            restVelocity = outV
-            restSlope = outD * (-maps.pointee.stiffness) - outV * maps.pointee.friction
+        // Pop stores every slope; it reads the stored one only in a frame
+        // where some group took no step.
+        let storesSlope = storesSlope ?? keepsSlope
+        let frames = groups.frames.base
+        let p = Pointers(self)
+        if let scalars = self as? SpringBatch<Double> {
+            scalars.advanceScalars(
+                frames, SpringBatch<Double>.Pointers(scalars),
+                values: UnsafeMutableRawPointer(values).assumingMemoryBound(to: Double.self), output: &output,
+                keepsSlope: keepsSlope, storesSlope: storesSlope, blendsOutput: blendsOutput)
+            return
         }
+        for index in 0 ..< count {
+            advanceStraight(
+                index, p, frames, values: values, output: &output, keepsSlope: keepsSlope, storesSlope: storesSlope,
+                blendsOutput: blendsOutput)
+        }
+    }
+
+    /// One element's frame on the straight path, or the general one when a
+    /// flag is set.
+    @inline(__always)
+    func advanceStraight(
+        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
+    ) {
+        let bits = p.flags[index]
+        if bits != 0 {
+            if bits & ElementFlag.paused == 0 {
+                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+            }
+            return
+        }
+        let f = frames + Int(p.group[index])
+        let d0 = p.state[index].displacement
+        let v0 = p.state[index].velocity
+        let d = d0 * f.pointee.state.dd + v0 * f.pointee.state.dv
+        let v = d0 * f.pointee.state.vd + v0 * f.pointee.state.vv
+        p.state[index] = SpringState(displacement: d, velocity: v)
+        var outD = d
+        var outV = v
+        if blendsOutput {
+            outD = d0 * f.pointee.output.dd + v0 * f.pointee.output.dv
+            outV = d0 * f.pointee.output.vd + v0 * f.pointee.output.vv
+        }
+        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
+        if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
+        if storesSlope { p.slope[index] = restSlope }
+        let target = p.to[index]
+        let current = target + outD
+        let before: V
+        if blendsOutput {
+            before = p.outputValue[index]
+            p.outputValue[index] = current
+            p.outputVelocity[index] = outV
+        } else {
+            before = target + d0
+        }
+        values[Int(p.slot[index])] = current
+        if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
+            output.finished.append(p.owner[index])
+        }
+    }
+
+    /// Pop's two rest tests: the animation's (the last two written values
+    /// within `t/5` of the target and of each other) or the solver's
+    /// (displacement within `t/2`, squared velocity below `25·t`, squared
+    /// slope below `625·t²`). NaN before the first write fails the first.
+    @inline(__always)
+    static func atRest(
+        before: V, current: V, target: V, velocity: V, slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
+    ) -> Bool {
+        atRest(before: before, current: current, target: target, velocity: velocity, slope: slope, f.pointee)
+    }
+
+    @inline(__always)
+    static func atRest(before: V, current: V, target: V, velocity: V, slope: V, _ f: SpringGroups.Frame) -> Bool {
+        var settled = true
+        var written = true
+        for component in 0 ..< V.componentCount {
+            let x = abs(current[component: component] - target[component: component])
+            settled = settled && x < f.positionBound
+            written = written && x < f.restBound && abs(before[component: component] - current[component: component]) < f.restBound
+        }
+        return written || (settled && velocity.squaredNorm < f.velocityBound && slope.squaredNorm < f.slopeBound)
+    }
+
+    /// One element's frame with its group's `frame` (also the immediate
+    /// first frame of a new animation, with the group's frame of length 0),
+    /// honouring clamping, rounding, additive writes and events.
+    func advanceOne(_ index: Int, frame: SpringGroups.Frame, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        var frame = frame
+        advanceElement(index, Pointers(self), frame: &frame, values: values, output: &output)
+    }
+
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, frame f: UnsafeMutablePointer<SpringGroups.Frame>, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
+    ) {
+        let d0 = p.state[index].displacement
+        let v0 = p.state[index].velocity
+        let target = p.to[index]
+        var (d, v) = f.pointee.state.apply(displacement: d0, velocity: v0)
+        var (outD, outV) = method == .fixed ? f.pointee.output.apply(displacement: d0, velocity: v0) : (d, v)
+        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
+        if method == .pop {
+            restSlope = restSlope + p.slope[index] * f.pointee.keep
+            p.slope[index] = restSlope
+        }
+        var current = target + outD
         let bits = p.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
         if bits & ElementFlag.clamps != 0 {
             let clamped = common.clamped(index, current)
             if clamped != current {
                 current = clamped
-                if method != .fixed { d = current - target }
+                outD = current - target
+                if method != .fixed { d = outD }
             }
         }
-        p.displacement[index] = d
-        p.velocity[index] = v
-        if method == .fixed { p.outputValue[index] = current }
-        let converged = common.write(
-            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous, writes: p.writes,
-            to: p.to, threshold: p.threshold)
-        if converged
-            || PopRestTest.solverHasConverged(
-                displacement: current - target, velocity: restVelocity, slope: restSlope, threshold: p.threshold[index])
-        {
+        p.state[index] = SpringState(displacement: d, velocity: v)
+        // The value written last frame (see ``advance(_:values:output:)``).
+        var before = method == .fixed ? p.outputValue[index] : target + d0
+        if bits & ElementFlag.unwritten != 0 {
+            before = .unwritten
+            p.flags[index] = bits & ~ElementFlag.unwritten
+        }
+        if method == .fixed {
+            p.outputValue[index] = current
+            p.outputVelocity[index] = outV
+        }
+        let done: Bool
+        if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
+            done = common.writeSpecial(index, current, into: values)
+                || Self.solverSettled(current - target, outV, restSlope, f)
+        } else {
+            values[Int(p.slot[index])] = current
+            done = Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
+        }
+        if done {
             output.finished.append(p.owner[index])
         } else if bits & ElementFlag.wantsEvents != 0 {
             output.events.append(p.owner[index])
         }
     }
+
+    /// The solver's rest test alone.
+    @inline(__always)
+    static func solverSettled(_ displacement: V, _ velocity: V, _ slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>) -> Bool {
+        for component in 0 ..< V.componentCount where !(abs(displacement[component: component]) < f.pointee.positionBound) {
+            return false
+        }
+        return velocity.squaredNorm < f.pointee.velocityBound && slope.squaredNorm < f.pointee.slopeBound
+    }
+
+    static var inversePopStep: Double { 1 / SpringMethod.popStep }
 
     /// How many of Pop's steps fit in `accumulated` and what is left, as Pop's
     /// loop of subtractions counts them: by division, with the loop itself
@@ -245,7 +287,10 @@ final class SpringBatch<V: AnimatableVector> {
     @inline(__always)
     static func popSteps(_ accumulated: Double) -> (steps: Int, left: Double) {
         let h = SpringMethod.popStep
-        var steps = Int((accumulated / h).rounded(.down))
+        // Truncation is the floor here (the clock is never negative); the
+        // product rounds differently from a quotient only next to a whole
+        // number of steps, where the loop below decides.
+        var steps = Int(accumulated * inversePopStep)
         var left = accumulated - Double(steps) * h
         if left < 1e-12 || h - left < 1e-12 {
             steps = 0
@@ -256,5 +301,63 @@ final class SpringBatch<V: AnimatableVector> {
             }
         }
         return (steps, left)
+    }
+}
+
+/// A spring's displacement from its target and its velocity.
+struct SpringState<V: AnimatableVector> {
+    var displacement: V
+    var velocity: V
+}
+
+extension SpringBatch where V == Double {
+    /// The straight path for scalar springs, with the state (d, v) in one
+    /// SIMD register: the frame's map is two columns, `d·(dd, vd) + v·(dv,
+    /// vv)`. The products and sums are those of the generic path, so the
+    /// results are identical to it.
+    @inline(__always)
+    func advanceScalars(
+        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: UnsafeMutablePointer<Double>,
+        output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
+    ) {
+        typealias Pair = SIMD2<Double>
+        let states = UnsafeMutableRawPointer(p.state)
+        for index in 0 ..< count {
+            let bits = p.flags[index]
+            if bits != 0 {
+                if bits & ElementFlag.paused == 0 {
+                    advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+                }
+                continue
+            }
+            let f = frames + Int(p.group[index])
+            let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
+            let d0 = Pair(repeating: x[0])
+            let v0 = Pair(repeating: x[1])
+            let next = d0 * f.pointee.stateColumns.lowHalf + v0 * f.pointee.stateColumns.highHalf
+            states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
+            var out = next
+            if blendsOutput { out = d0 * f.pointee.outputColumns.lowHalf + v0 * f.pointee.outputColumns.highHalf }
+            var restSlope = x[0] * f.pointee.slopeD + x[1] * f.pointee.slopeV
+            if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
+            if storesSlope { p.slope[index] = restSlope }
+            let target = p.to[index]
+            let current = target + out[0]
+            let before: Double
+            if blendsOutput {
+                before = p.outputValue[index]
+                p.outputValue[index] = current
+                p.outputVelocity[index] = out[1]
+            } else {
+                before = target + x[0]
+            }
+            values[Int(p.slot[index])] = current
+            // Farther than this from the target, neither test can pass.
+            if abs(current - target) < f.pointee.nearBound
+                && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
+            {
+                output.finished.append(p.owner[index])
+            }
+        }
     }
 }

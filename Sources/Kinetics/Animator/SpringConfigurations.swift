@@ -126,3 +126,240 @@ final class SpringConfigurations {
         return maps
     }
 }
+
+/// The springs of one method that move in lockstep: the same parameters,
+/// rest threshold and clock (the time left over from Pop's last step, or the
+/// time since the start and grid index of `fixed`). Springs started in the
+/// same tick with the same settings share a group, so the work that depends
+/// only on the clock (Pop's step count and blend, the grid's output blend)
+/// is done once per group per tick and each spring's frame is a few
+/// multiply-adds with no branches on its own state.
+final class SpringGroups {
+    let method: SpringMethod
+
+    /// The settings and clock of a group.
+    struct Group {
+        var parameters: SpringParameters
+        var configuration: Int32
+        var threshold: Double
+        var clock = 0.0
+        var grid = 0
+        var users = 0
+    }
+
+    /// What a spring's frame needs from its group, for the current tick:
+    /// linear maps of the spring's state before the frame.
+    struct Frame {
+        /// To the state after the frame.
+        var state = SpringPropagator.identity
+        /// To the value and velocity written (differs from `state` for
+        /// `fixed`, which writes a blend between grid points).
+        var output = SpringPropagator.identity
+        /// To the velocity slope of the rest test (`vd`, `vv` of a map), plus
+        /// `keep` times the stored slope (Pop keeps it when no step is taken).
+        var slopeD = 0.0
+        var slopeV = 0.0
+        var keep = 0.0
+        /// Pop's bounds for this threshold: `t/2` (displacement), `25·t`
+        /// (squared velocity), `625·t²` (squared slope) and `t/5` (the
+        /// animation's test).
+        var positionBound = 0.0
+        var velocityBound = 0.0
+        var slopeBound = 0.0
+        var restBound = 0.0
+        /// The larger of `positionBound` and `restBound`: a spring farther
+        /// from its target than this passes neither test.
+        var nearBound = 0.0
+        /// `state` and `output` as columns, (dd, vd, dv, vv), for a scalar
+        /// state held in one SIMD register.
+        var stateColumns = SIMD4<Double>(1, 0, 0, 1)
+        var outputColumns = SIMD4<Double>(1, 0, 0, 1)
+
+        /// Fills in the column forms of the maps.
+        mutating func finish() {
+            stateColumns = SIMD4(state.dd, state.vd, state.dv, state.vv)
+            outputColumns = SIMD4(output.dd, output.vd, output.dv, output.vv)
+        }
+    }
+
+    private struct Key: Hashable {
+        let parameters: SpringParameters
+        let threshold: Double
+        let clock: UInt64
+        let grid: Int
+    }
+
+    private(set) var groups: [Group] = []
+    /// The current tick's frames, by group.
+    let frames = Column<Frame>()
+    /// Whether any group's current frame keeps the stored slope (Pop took
+    /// no step): when none does, the batches need not read it.
+    private(set) var keepsAnySlope = true
+    private var free: [Int32] = []
+    /// Groups a new spring can join now: for clocked methods, those made
+    /// since the last tick (older ones have moved on).
+    private var joinable: [Key: Int32] = [:]
+
+    init(method: SpringMethod) { self.method = method }
+
+    private var clocked: Bool { method == .pop || method == .fixed }
+
+    /// The group for the given settings and clock, counting one more user.
+    func acquire(
+        _ parameters: SpringParameters, threshold: Double, clock: Double = 0, grid: Int = 0,
+        configurations: SpringConfigurations
+    ) -> Int32 {
+        let key = Key(
+            parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0, grid: clocked ? grid : 0)
+        if let index = joinable[key] {
+            groups[Int(index)].users += 1
+            return index
+        }
+        let group = Group(
+            parameters: parameters, configuration: configurations.acquire(parameters, method), threshold: threshold,
+            clock: clock, grid: grid, users: 1)
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            groups[Int(index)] = group
+        } else {
+            index = Int32(groups.count)
+            groups.append(group)
+            frames.append(Frame())
+        }
+        joinable[key] = index
+        frames[Int(index)] = immediateFrame(index, configurations: configurations)
+        keepsAnySlope = keepsAnySlope || frames[Int(index)].keep != 0
+        return index
+    }
+
+    /// Counts one user fewer; the group is recycled at zero.
+    func release(_ index: Int32, configurations: SpringConfigurations) {
+        let position = Int(index)
+        groups[position].users -= 1
+        guard groups[position].users == 0 else { return }
+        let group = groups[position]
+        let key = Key(
+            parameters: group.parameters, threshold: group.threshold, clock: clocked ? group.clock.bitPattern : 0,
+            grid: clocked ? group.grid : 0)
+        if joinable[key] == index { joinable[key] = nil }
+        configurations.release(group.configuration)
+        free.append(index)
+    }
+
+    /// Advances every group's clock by `dt` and computes its frame, after
+    /// ``SpringConfigurations/prepare(dt:)``.
+    func prepare(dt: Double, configurations: SpringConfigurations) {
+        if clocked { joinable.removeAll(keepingCapacity: true) }
+        let maps = configurations.frameMaps.base
+        keepsAnySlope = false
+        for index in groups.indices where groups[index].users > 0 {
+            frames[index] = frame(index, dt: dt, maps: maps[Int(groups[index].configuration)], configurations: configurations)
+            frames[index].finish()
+            keepsAnySlope = keepsAnySlope || frames[index].keep != 0
+        }
+    }
+
+    /// The frame of length 0 that renders a new spring where it is.
+    func immediateFrame(_ index: Int32, configurations: SpringConfigurations) -> Frame {
+        let group = groups[Int(index)]
+        var frame = bounds(group.threshold)
+        switch method {
+        case .pop:
+            frame.keep = 1
+        case .fixed:
+            let h = SpringMethod.gridStep
+            let alpha = (group.clock - Double(group.grid) * h) / h
+            frame.output = Self.blend(.identity, configurations.step(group.configuration), alpha)
+            setRestSlope(&frame, configurations.parameters(group.configuration))
+        case .rk4, .analytic:
+            setRestSlope(&frame, configurations.parameters(group.configuration))
+        }
+        frame.finish()
+        return frame
+    }
+
+    /// The clock of a group, to carry over to another (after a pause or a
+    /// change of parameters).
+    func clock(_ index: Int32) -> (clock: Double, grid: Int) {
+        (groups[Int(index)].clock, groups[Int(index)].grid)
+    }
+
+    /// The parameters of a group.
+    func parameters(_ index: Int32) -> SpringParameters { groups[Int(index)].parameters }
+
+    private func bounds(_ threshold: Double) -> Frame {
+        var frame = Frame()
+        frame.positionBound = threshold / 2
+        frame.velocityBound = 25.0 * threshold
+        frame.slopeBound = 625.0 * threshold * threshold
+        frame.restBound = threshold / 5
+        frame.nearBound = max(frame.positionBound, frame.restBound)
+        return frame
+    }
+
+    /// The rest test's slope, `-k/m·d - c/m·v`, of the output.
+    private func setRestSlope(_ frame: inout Frame, _ parameters: SpringParameters) {
+        let k = -parameters.stiffnessPerMass
+        let c = -parameters.frictionPerMass
+        frame.slopeD = k * frame.output.dd + c * frame.output.vd
+        frame.slopeV = k * frame.output.dv + c * frame.output.vv
+    }
+
+    /// `a·(1 - alpha) + b·alpha`, entry by entry.
+    private static func blend(_ a: SpringPropagator, _ b: SpringPropagator, _ alpha: Double) -> SpringPropagator {
+        SpringPropagator(
+            dd: b.dd * alpha + a.dd * (1 - alpha), dv: b.dv * alpha + a.dv * (1 - alpha),
+            vd: b.vd * alpha + a.vd * (1 - alpha), vv: b.vv * alpha + a.vv * (1 - alpha))
+    }
+
+    private func frame(
+        _ index: Int, dt: Double, maps: SpringConfigurations.FrameMaps, configurations: SpringConfigurations
+    ) -> Frame {
+        var frame = bounds(groups[index].threshold)
+        let configuration = groups[index].configuration
+        switch method {
+        case .analytic, .rk4:
+            frame.state = maps.main
+            frame.output = maps.main
+            setRestSlope(&frame, configurations.parameters(configuration))
+        case .pop:
+            // Pop's steps: the state one step short of the end, one step
+            // more, and a blend of the two by the time left over; the slope
+            // of the last step is kept for the rest test.
+            let h = SpringMethod.popStep
+            let (steps, left) = SpringBatch<Double>.popSteps(groups[index].clock + dt)
+            groups[index].clock = left
+            guard steps > 0 else {
+                frame.keep = 1
+                return frame
+            }
+            let previous: SpringPropagator =
+                steps == maps.base ? maps.main
+                : steps == maps.base + 1 ? maps.second : configurations.step(configuration).power(steps - 1)
+            let next = previous.then(maps.single)
+            frame.state = Self.blend(previous, next, left / h)
+            frame.output = frame.state
+            frame.slopeD = (next.vd - previous.vd) * (1 / h)
+            frame.slopeV = (next.vv - previous.vv) * (1 / h)
+        case .fixed:
+            // Whole grid steps up to the current time, then the output
+            // blended with one step more by the fraction past the grid point.
+            let h = SpringMethod.gridStep
+            let time = groups[index].clock + dt
+            groups[index].clock = time
+            var target = Int((time / h).rounded(.down))
+            if Double(target + 1) * h <= time { target += 1 }
+            let steps = target - groups[index].grid
+            if steps > 0 {
+                frame.state = steps == maps.base ? maps.main
+                    : steps == maps.base + 1 ? maps.second : configurations.step(configuration).power(steps)
+                groups[index].grid = target
+            }
+            let alpha = (time - Double(groups[index].grid) * h) / h
+            frame.output = frame.state.then(Self.blend(.identity, maps.single, alpha))
+            setRestSlope(&frame, configurations.parameters(configuration))
+        }
+        return frame
+    }
+}

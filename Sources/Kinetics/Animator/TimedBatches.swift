@@ -1,33 +1,50 @@
-/// How a timing function is evaluated inside the animator: WebKit's tolerance
-/// is Pop's `1/(1000·duration)`, and the `fast` bezier method reads a
-/// precomputed ``BezierTable``.
+/// A timing function as the hot loops evaluate it: linear and table-backed
+/// beziers inline, everything else (WebKit's and the precise solver, steps,
+/// a table's flat segments) through ``TimingTable/evaluateSlowly(_:_:)``.
+/// It holds no references, so reading it costs no reference counting.
 struct TimingEvaluator {
-    let function: TimingFunction
-    let bezier: BezierMethod
-    let epsilon: Double
-    let table: BezierTable?
-
-    init(_ function: TimingFunction, bezier: BezierMethod, duration: Double) {
-        self.function = function
-        self.bezier = bezier
-        epsilon = 1 / (1000 * duration)
-        if bezier == .fast, case .bezier(let curve) = function.shape {
-            table = BezierTable(curve)
-        } else {
-            table = nil
-        }
+    enum Form: UInt8 {
+        case linear
+        case table
+        case slow
     }
 
+    var form: Form
+    var segments = 0
+    /// The table's coefficients and brackets (see ``BezierTable``), owned
+    /// by the timing table, and the curve's polynomials.
+    var coefficients: UnsafeMutablePointer<SIMD4<Double>>?
+    var brackets: UnsafeMutablePointer<SIMD4<Double>>?
+    var polynomial = BezierPolynomial(ax: 0, bx: 0, cx: 0, ay: 0, by: 0, cy: 0)
+    /// The entry in the timing table.
+    var index: Int32
+
+    /// The eased fraction at `x`.
     @inline(__always)
-    func callAsFunction(_ fraction: Double) -> Double {
-        if let table { return table.solve(fraction) }
-        return function.transform(fraction, method: bezier, epsilon: epsilon)
+    func evaluate(_ x: Double, _ timings: TimingTable) -> Double {
+        switch form {
+        case .linear:
+            return x
+        case .table:
+            if x > 0 && x < 1, let coefficients, let brackets {
+                let scaled = x * Double(segments)
+                let segment = Swift.min(Int(scaled), segments - 1)
+                let c = coefficients[segment]
+                let u = scaled - Double(segment)
+                if !c.x.isNaN { return BezierTable.interpolate(c, u: u) }
+                return BezierTable.iterate(x, bracket: brackets[segment], u: u, polynomial: polynomial)
+            }
+            return timings.evaluateSlowly(index, x)
+        case .slow:
+            return timings.evaluateSlowly(index, x)
+        }
     }
 }
 
 /// The timing functions in use, shared by every animation with the same
-/// function, bezier method and (for WebKit's tolerance) duration; a fast
-/// bezier's table is built once for all of them.
+/// function, bezier method and (for WebKit's tolerance, Pop's
+/// `1/(1000·duration)`) duration; a fast bezier's table is built once for
+/// all of them.
 final class TimingTable {
     struct Key: Hashable {
         let function: TimingFunction
@@ -38,38 +55,80 @@ final class TimingTable {
     let evaluators = Column<TimingEvaluator>()
     private var keys: [Key] = []
     private var users: [Int] = []
+    private var tables: [BezierTable?] = []
     private var free: [Int32] = []
     private var lookup: [Key: Int32] = [:]
 
+    deinit {
+        for index in 0 ..< evaluators.count {
+            evaluators[index].coefficients?.deallocate()
+            evaluators[index].brackets?.deallocate()
+        }
+    }
+
+    /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
         if let index = lookup[key] {
             users[Int(index)] += 1
             return index
         }
-        let evaluator = TimingEvaluator(function, bezier: bezier, duration: duration)
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            keys[Int(index)] = key
-            users[Int(index)] = 1
-            evaluators[Int(index)] = evaluator
-        } else {
-            index = Int32(keys.count)
+        let index = free.popLast() ?? Int32(keys.count)
+        var evaluator = TimingEvaluator(form: .slow, index: index)
+        var table: BezierTable?
+        switch function.shape {
+        case .linear:
+            evaluator.form = .linear
+        case .bezier(let curve) where bezier == .fast:
+            let built = BezierTable(curve)
+            let coefficients = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.segments)
+            coefficients.initialize(from: built.coefficients, count: built.segments)
+            let brackets = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.segments)
+            brackets.initialize(from: built.brackets, count: built.segments)
+            evaluator.form = .table
+            evaluator.segments = built.segments
+            evaluator.coefficients = coefficients
+            evaluator.brackets = brackets
+            evaluator.polynomial = curve.polynomial
+            table = built
+        case .bezier, .steps:
+            break
+        }
+        if Int(index) == keys.count {
             keys.append(key)
             users.append(1)
+            tables.append(table)
             evaluators.append(evaluator)
+        } else {
+            keys[Int(index)] = key
+            users[Int(index)] = 1
+            tables[Int(index)] = table
+            evaluators[Int(index)] = evaluator
         }
         lookup[key] = index
         return index
     }
 
+    /// Counts one user fewer; the entry is recycled at zero.
     func release(_ index: Int32) {
-        users[Int(index)] -= 1
-        if users[Int(index)] == 0 {
-            lookup[keys[Int(index)]] = nil
-            free.append(index)
-        }
+        let position = Int(index)
+        users[position] -= 1
+        guard users[position] == 0 else { return }
+        lookup[keys[position]] = nil
+        evaluators[position].coefficients?.deallocate()
+        evaluators[position].brackets?.deallocate()
+        evaluators[position] = TimingEvaluator(form: .slow, index: index)
+        tables[position] = nil
+        free.append(index)
+    }
+
+    /// The eased fraction at `x` the slow way: a table's flat segments and
+    /// ends, WebKit's and the precise solver, steps.
+    @inline(never)
+    func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
+        if let table = tables[Int(index)] { return table.solve(x) }
+        let key = keys[Int(index)]
+        return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
     }
 }
 
@@ -102,7 +161,7 @@ final class BasicBatch<V: AnimatableVector> {
     /// The eased progress at `time` (Pop's progress of a basic animation).
     func progress(_ index: Int, at time: Double, timings: TimingTable) -> Double {
         let length = duration[index]
-        return timings.evaluators[Int(timing[index])](Swift.min(time - start[index], length) / length)
+        return timings.evaluators[Int(timing[index])].evaluate(Swift.min(time - start[index], length) / length, timings)
     }
 
     /// The (clamped, unrounded) value at `time`.
@@ -123,7 +182,6 @@ final class BasicBatch<V: AnimatableVector> {
         let owner: UnsafeMutablePointer<AnimationHandle>
         let slot: UnsafeMutablePointer<Int32>
         let previous: UnsafeMutablePointer<V>
-        let writes: UnsafeMutablePointer<UInt8>
         let threshold: UnsafeMutablePointer<Double>
 
         init(_ batch: BasicBatch, _ timings: TimingTable) {
@@ -137,7 +195,6 @@ final class BasicBatch<V: AnimatableVector> {
             owner = batch.common.owner.base
             slot = batch.common.slot.base
             previous = batch.common.previous.base
-            writes = batch.common.writes.base
             threshold = batch.common.threshold.base
         }
     }
@@ -145,30 +202,30 @@ final class BasicBatch<V: AnimatableVector> {
     func advance(_ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         let p = Pointers(self, timings)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, p, context: context, values: values, output: &output)
+            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
         }
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
     func advanceOne(_ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
                     output: inout FrameOutput) {
-        advanceElement(index, Pointers(self, timings), context: context, values: values, output: &output)
+        advanceElement(index, Pointers(self, timings), context: context, timings: timings, values: values, output: &output)
     }
 
     /// Pop's basic frame: `t = min(elapsed, duration)/duration`,
     /// `value = from + p·(to - from)` with `p` the timing function at `t`;
     /// done when `t + 1e-6 >= 1`.
     @inline(__always)
-    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, values: UnsafeMutablePointer<V>,
-                                output: inout FrameOutput) {
+    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+                                values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
-        let eased = p.evaluators[Int(p.timing[index])](t)
+        let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
         let bits = p.flags[index]
         var current = p.from[index] + (p.to[index] - p.from[index]) * eased
         if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
         _ = common.write(
-            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous, writes: p.writes,
+            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
             to: p.to, threshold: p.threshold)
         if t + timeProgressThreshold >= 1 {
             output.finished.append(p.owner[index])
@@ -179,47 +236,162 @@ final class BasicBatch<V: AnimatableVector> {
 }
 
 /// A keyframe animation's values, key times and curves (indices into the
-/// timing table), run forwards or backwards.
-final class KeyframeTrack<V: AnimatableVector> {
-    let values: [V]
-    let keyTimes: [Double]
-    let timing: [Int32]
-    let calculation: KeyframeCalculation
-    let isReversed: Bool
-
-    /// A track through `values` at `keyTimes`; `reversed` runs it backwards
-    /// (an autoreversed pass): values and times mirrored, and each segment's
-    /// curve run backwards, `t ↦ 1 - f(1 - t)`.
-    init(values: [V], keyTimes: [Double], timing: [Int32], calculation: KeyframeCalculation, reversed: Bool) {
-        if reversed {
-            self.values = values.reversed()
-            self.keyTimes = keyTimes.reversed().map { 1 - $0 }
-            self.timing = timing.reversed()
-        } else {
-            self.values = values
-            self.keyTimes = keyTimes
-            self.timing = timing
-        }
-        self.calculation = calculation
-        isReversed = reversed
-    }
+/// timing table), run forwards or backwards: plain pointers into storage
+/// that ``KeyframeTracks`` owns.
+struct KeyframeTrack<V: AnimatableVector> {
+    let values: UnsafeMutablePointer<V>
+    let keyTimes: UnsafeMutablePointer<Double>
+    let timing: UnsafeMutablePointer<Int32>
+    /// The index of the last value.
+    let last: Int
+    let discrete: Bool
+    /// Run backwards (an autoreversed pass): values and times are stored
+    /// mirrored, and each segment's curve runs backwards, `t ↦ 1 - f(1 - t)`.
+    let reversed: Bool
 
     /// The value at fraction `t` of the duration; `cursor` remembers the
     /// segment of the last call, so that a forward-moving time costs O(1).
     @inline(__always)
-    func value(at t: Double, cursor: inout Int, evaluators: UnsafeMutablePointer<TimingEvaluator>) -> V {
-        let last = values.count - 1
+    func value(at t: Double, cursor: inout Int32, evaluators: UnsafeMutablePointer<TimingEvaluator>,
+               timings: TimingTable) -> V {
         if last == 0 { return values[0] }
-        if cursor > last || keyTimes[cursor] > t { cursor = 0 }
-        while cursor < last && keyTimes[cursor + 1] <= t { cursor += 1 }
-        if cursor == last { return values[last] }
-        if calculation == .discrete { return values[cursor] }
-        let start = keyTimes[cursor]
-        let span = keyTimes[cursor + 1] - start
+        var segment = Int(cursor)
+        if segment > last || keyTimes[segment] > t { segment = 0 }
+        while segment < last && keyTimes[segment + 1] <= t { segment += 1 }
+        cursor = Int32(segment)
+        if segment == last { return values[last] }
+        if discrete { return values[segment] }
+        let start = keyTimes[segment]
+        let span = keyTimes[segment + 1] - start
         let local = span > 0 ? (t - start) / span : 1
-        let curve = evaluators[Int(timing[cursor])]
-        let eased = isReversed ? 1 - curve(1 - local) : curve(local)
-        return values[cursor] + (values[cursor + 1] - values[cursor]) * eased
+        let curve = evaluators[Int(timing[segment])]
+        let eased = reversed ? 1 - curve.evaluate(1 - local, timings) : curve.evaluate(local, timings)
+        return values[segment] + (values[segment + 1] - values[segment]) * eased
+    }
+}
+
+/// The keyframe tracks of one lane, shared by every animation with the same
+/// keyframes and direction: adding keyframes that are already in use builds
+/// nothing and allocates nothing.
+final class KeyframeTracks<V: AnimatableVector> {
+    /// The tracks, by index (the hot loop reads these).
+    let tracks = Column<KeyframeTrack<V>>()
+    private struct Entry {
+        var packed: [SIMD4<Double>]
+        var keyTimes: [Double]
+        var functions: [TimingFunction]
+        var calculation: KeyframeCalculation
+        var duration: Double
+        var reversed: Bool
+        var users: Int
+        var hash: Int
+        /// The next entry with the same hash, or -1.
+        var next: Int32
+    }
+    private var entries: [Entry] = []
+    private var buckets: [Int: Int32] = [:]
+    private var free: [Int32] = []
+
+    deinit {
+        for index in entries.indices where entries[index].users > 0 { deallocate(tracks[index]) }
+    }
+
+    private func deallocate(_ track: KeyframeTrack<V>) {
+        track.values.deallocate()
+        track.keyTimes.deallocate()
+        track.timing.deallocate()
+    }
+
+    /// The track of `keyframes` in the given direction, counting one more user.
+    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32 {
+        var hasher = Hasher()
+        hasher.combine(keyframes.values.count)
+        for value in keyframes.values { hasher.combine(value.packed) }
+        hasher.combine(keyframes.keyTimes)
+        hasher.combine(keyframes.timingFunctions)
+        hasher.combine(keyframes.calculation)
+        hasher.combine(keyframes.duration)
+        hasher.combine(reversed)
+        let hash = hasher.finalize()
+        var candidate = buckets[hash] ?? -1
+        while candidate >= 0 {
+            let entry = entries[Int(candidate)]
+            if entry.reversed == reversed && entry.calculation == keyframes.calculation
+                && entry.duration == keyframes.duration && entry.keyTimes == keyframes.keyTimes
+                && entry.functions == keyframes.timingFunctions && entry.packed.count == keyframes.values.count
+                && zip(entry.packed, keyframes.values).allSatisfy({ $0 == $1.packed })
+            {
+                entries[Int(candidate)].users += 1
+                return candidate
+            }
+            candidate = entry.next
+        }
+        return insert(keyframes, reversed: reversed, hash: hash, timings: timings)
+    }
+
+    private func insert<Value: AnimatableVector>(
+        _ keyframes: Keyframes<Value>, reversed: Bool, hash: Int, timings: TimingTable
+    ) -> Int32 {
+        let count = keyframes.values.count
+        let values = UnsafeMutablePointer<V>.allocate(capacity: count)
+        let keyTimes = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        let timing = UnsafeMutablePointer<Int32>.allocate(capacity: max(count - 1, 1))
+        for index in 0 ..< count {
+            let source = reversed ? count - 1 - index : index
+            values[index] = V(packed: keyframes.values[source].packed)
+            keyTimes[index] = reversed ? 1 - keyframes.keyTimes[source] : keyframes.keyTimes[source]
+        }
+        for segment in 0 ..< count - 1 {
+            let source = reversed ? count - 2 - segment : segment
+            timing[segment] = timings.acquire(
+                keyframes.timingFunctions[source], bezier: .fast, duration: keyframes.duration)
+        }
+        let track = KeyframeTrack(
+            values: values, keyTimes: keyTimes, timing: timing, last: count - 1,
+            discrete: keyframes.calculation == .discrete, reversed: reversed)
+        let entry = Entry(
+            packed: keyframes.values.map(\.packed), keyTimes: keyframes.keyTimes, functions: keyframes.timingFunctions,
+            calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, users: 1, hash: hash,
+            next: buckets[hash] ?? -1)
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            entries[Int(index)] = entry
+            tracks[Int(index)] = track
+        } else {
+            index = Int32(entries.count)
+            entries.append(entry)
+            tracks.append(track)
+        }
+        buckets[hash] = index
+        return index
+    }
+
+    /// Counts one user fewer; at zero the track's storage and timing functions are released.
+    func release(_ index: Int32, timings: TimingTable) {
+        let position = Int(index)
+        entries[position].users -= 1
+        guard entries[position].users == 0 else { return }
+        let entry = entries[position]
+        // Unlink from its hash chain.
+        if buckets[entry.hash] == index {
+            buckets[entry.hash] = entry.next >= 0 ? entry.next : nil
+        } else {
+            var previous = buckets[entry.hash] ?? -1
+            while previous >= 0 && entries[Int(previous)].next != index { previous = entries[Int(previous)].next }
+            if previous >= 0 { entries[Int(previous)].next = entry.next }
+        }
+        let track = tracks[position]
+        for segment in 0 ..< track.last { timings.release(track.timing[segment]) }
+        deallocate(track)
+        entries[position].packed = []
+        free.append(index)
+    }
+
+    /// The first and last values of a track (its from and to).
+    func ends(_ index: Int32) -> (first: V, last: V) {
+        let track = tracks[Int(index)]
+        return (track.values[0], track.values[track.last])
     }
 }
 
@@ -228,15 +400,15 @@ final class KeyframeBatch<V: AnimatableVector> {
     let common = ElementColumns<V>()
     let start = Column<Double>()
     let duration = Column<Double>()
-    let track = Column<KeyframeTrack<V>>()
-    let cursor = Column<Int>()
+    let track = Column<Int32>()
+    let cursor = Column<Int32>()
 
     var count: Int { common.count }
 
-    func appendState(start time: Double, track keyframes: KeyframeTrack<V>, duration length: Double) {
+    func appendState(start time: Double, track index: Int32, duration length: Double) {
         start.append(time)
         duration.append(length)
-        track.append(keyframes)
+        track.append(index)
         cursor.append(0)
     }
 
@@ -256,20 +428,21 @@ final class KeyframeBatch<V: AnimatableVector> {
     /// The columns as raw pointers, read once per frame.
     struct Pointers {
         let evaluators: UnsafeMutablePointer<TimingEvaluator>
+        let tracks: UnsafeMutablePointer<KeyframeTrack<V>>
         let start: UnsafeMutablePointer<Double>
         let duration: UnsafeMutablePointer<Double>
-        let track: UnsafeMutablePointer<KeyframeTrack<V>>
-        let cursor: UnsafeMutablePointer<Int>
+        let track: UnsafeMutablePointer<Int32>
+        let cursor: UnsafeMutablePointer<Int32>
         let to: UnsafeMutablePointer<V>
         let flags: UnsafeMutablePointer<UInt8>
         let owner: UnsafeMutablePointer<AnimationHandle>
         let slot: UnsafeMutablePointer<Int32>
         let previous: UnsafeMutablePointer<V>
-        let writes: UnsafeMutablePointer<UInt8>
         let threshold: UnsafeMutablePointer<Double>
 
-        init(_ batch: KeyframeBatch, _ timings: TimingTable) {
+        init(_ batch: KeyframeBatch, _ timings: TimingTable, _ tracks: KeyframeTracks<V>) {
             evaluators = timings.evaluators.base
+            self.tracks = tracks.tracks.base
             start = batch.start.base
             duration = batch.duration.base
             track = batch.track.base
@@ -279,34 +452,36 @@ final class KeyframeBatch<V: AnimatableVector> {
             owner = batch.common.owner.base
             slot = batch.common.slot.base
             previous = batch.common.previous.base
-            writes = batch.common.writes.base
             threshold = batch.common.threshold.base
         }
     }
 
-    func advance(_ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
-        let p = Pointers(self, timings)
+    func advance(_ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+                 values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        let p = Pointers(self, timings, tracks)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, p, context: context, values: values, output: &output)
+            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
         }
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
-    func advanceOne(_ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
-                    output: inout FrameOutput) {
-        advanceElement(index, Pointers(self, timings), context: context, values: values, output: &output)
+    func advanceOne(_ index: Int, context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+                    values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        advanceElement(index, Pointers(self, timings, tracks), context: context, timings: timings, values: values,
+                       output: &output)
     }
 
     @inline(__always)
-    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, values: UnsafeMutablePointer<V>,
-                                output: inout FrameOutput) {
+    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+                                values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
-        var current = p.track[index].value(at: t, cursor: &p.cursor[index], evaluators: p.evaluators)
+        var current = p.tracks[Int(p.track[index])].value(
+            at: t, cursor: &p.cursor[index], evaluators: p.evaluators, timings: timings)
         let bits = p.flags[index]
         if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
         _ = common.write(
-            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous, writes: p.writes,
+            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
             to: p.to, threshold: p.threshold)
         if t + timeProgressThreshold >= 1 {
             output.finished.append(p.owner[index])
@@ -351,7 +526,7 @@ final class CustomBatch<V: AnimatableVector> {
         let bits = common.flags[index]
         _ = common.write(
             index, value, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
-            writes: common.writes.base, to: common.to.base, threshold: common.threshold.base)
+            to: common.to.base, threshold: common.threshold.base)
         if done {
             output.finished.append(common.owner[index])
         } else if bits & ElementFlag.wantsEvents != 0 {

@@ -112,15 +112,54 @@ extension UnitBezier {
             if seed[index + width] <= x { index += width }
             width /= 2
         }
-        var low = Double(index) / 16
-        var high = Double(index + 1) / 16
+        let low = Double(index) / 16
+        let high = Double(index + 1) / 16
         let span = seed[index + 1] - seed[index]
-        var t = span > 0 ? low + (x - seed[index]) / span / 16 : (low + high) / 2
+        let t = span > 0 ? low + (x - seed[index]) / span / 16 : (low + high) / 2
+        return refine(x, guess: t, low: low, high: high)
+    }
+
+    /// The curve's x and y polynomials alone, for code that must not copy
+    /// the whole curve.
+    @usableFromInline
+    var polynomial: BezierPolynomial { BezierPolynomial(ax: ax, bx: bx, cx: cx, ay: ay, by: by, cy: cy) }
+
+    @inlinable
+    func refine(_ x: Double, guess: Double, low: Double, high: Double) -> Double {
+        polynomial.refine(x, guess: guess, low: low, high: high)
+    }
+}
+
+/// The coefficients of x(t) and y(t) of a unit bezier (see ``UnitBezier``).
+@usableFromInline
+struct BezierPolynomial: Sendable {
+    @usableFromInline let ax: Double
+    @usableFromInline let bx: Double
+    @usableFromInline let cx: Double
+    @usableFromInline let ay: Double
+    @usableFromInline let by: Double
+    @usableFromInline let cy: Double
+
+    @usableFromInline
+    init(ax: Double, bx: Double, cx: Double, ay: Double, by: Double, cy: Double) {
+        (self.ax, self.bx, self.cx, self.ay, self.by, self.cy) = (ax, bx, cx, ay, by, cy)
+    }
+
+    /// The safeguarded Newton iteration of the `fast` method: from `guess`
+    /// inside [low, high] (which bracket the root), Newton steps in plain
+    /// doubles, bisection whenever a step leaves the bracket, stopping when a
+    /// step moves t by less than 1e-11 (at most 64 steps). The arithmetic is
+    /// that of ``UnitBezier/x(at:)`` and ``UnitBezier/dxdt(at:)``.
+    @inlinable
+    func refine(_ x: Double, guess: Double, low: Double, high: Double) -> Double {
+        var low = low
+        var high = high
+        var t = guess
         for _ in 0 ..< 64 {
-            let f = self.x(at: t) - x
+            let f = ((ax * t + bx) * t + cx) * t - x
             if f == 0 { break }
             if f < 0 { low = t } else { high = t }
-            var next = t - f / dxdt(at: t)
+            var next = t - f / ((3.0 * ax * t + 2.0 * bx) * t + cx)
             if !(next > low && next < high) { next = (low + high) / 2 }
             let moved = Swift.abs(next - t)
             t = next
@@ -128,4 +167,8 @@ extension UnitBezier {
         }
         return t
     }
+
+    /// y(t), as ``UnitBezier/y(at:)``.
+    @inlinable
+    func y(at t: Double) -> Double { ((ay * t + by) * t + cy) * t }
 }
