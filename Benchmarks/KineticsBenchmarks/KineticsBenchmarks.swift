@@ -31,6 +31,29 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // A frame of churn: 10% of 10,000 animations replaced (same keys, so the
+    // old ones are cancelled), then the tick. Once the animator has grown,
+    // this allocates nothing.
+    for mix in ["spring", "mixed"] {
+        let churn = ChurnScene(mix: mix, count: 10_000)
+        Benchmark("animator.churn.\(mix).10000") { benchmark in
+            for _ in benchmark.scaledIterations { churn.frame() }
+        }
+    }
+
+    // The fast bezier as the animator evaluates it: the curve's table.
+    let table = BezierTable(.easeInEaseOut)
+    Benchmark("bezier.solve.table", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var sum = 0.0
+        var x = 0.0005
+        for _ in benchmark.scaledIterations {
+            sum += table.solve(x)
+            x += 0.001
+            if x > 1 { x -= 1 }
+        }
+        blackHole(sum)
+    }
+
     // Solving a bezier, per mode: 1,000 x values per iteration.
     let curve = UnitBezier.easeInEaseOut
     for method in BezierMethod.allCases {
@@ -129,5 +152,47 @@ final class CompletionScene: @unchecked Sendable {
         time += 1.0 / 60
         animator.tick(at: time)
         precondition(animator.animationCount == 0, "every animation finishes in this frame")
+    }
+}
+
+/// An animator in which each frame replaces a tenth of its animations.
+final class ChurnScene: @unchecked Sendable {
+    private let animator = Animator()
+    private let properties: [PropertyHandle<Double>]
+    private let keys: [String]
+    private let mix: String
+    private let keyframes = try! Keyframes<Double>(
+        values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeInEaseOut], duration: 10_000)
+    private var cursor = 0
+    private var time = 0.0
+
+    init(mix: String, count: Int) {
+        self.mix = mix
+        let animator = self.animator
+        let target = animator.makeTarget()
+        properties = (0 ..< count).map { animator.property("p\($0)", of: target, initial: 0.0) }
+        keys = (0 ..< count).map { "a\($0)" }
+        for index in 0 ..< count { add(index) }
+        // Grow every table and pool: a few full rounds of replacement.
+        for _ in 0 ..< 30 { frame() }
+    }
+
+    private func add(_ index: Int) {
+        let kind = mix == "mixed" ? index % 4 : 0
+        switch kind {
+        case 0: _ = try? animator.add(.spring(.popDefault, method: .pop, to: 1_000), to: properties[index], forKey: keys[index])
+        case 1: _ = try? animator.add(.decay(velocity: 500), to: properties[index], forKey: keys[index])
+        case 2: _ = try? animator.add(.basic(duration: 10, timing: .easeInEaseOut, to: 100), to: properties[index], forKey: keys[index])
+        default: _ = try? animator.add(.keyframes(keyframes), to: properties[index], forKey: keys[index])
+        }
+    }
+
+    func frame() {
+        for _ in 0 ..< properties.count / 10 {
+            add(cursor)
+            cursor = (cursor + 1) % properties.count
+        }
+        time += 1.0 / 60
+        animator.tick(at: time)
     }
 }

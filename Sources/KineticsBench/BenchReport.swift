@@ -39,15 +39,22 @@ public struct BenchReport: Codable, Sendable {
     public var results: [BenchResult]
     /// The scaling exponent per configuration family with several counts.
     public var scaling: [ScalingFit]
+    /// The cost of a bezier evaluation per method (absent in reports made
+    /// without it).
+    public var bezier: [BezierResult]?
 
     /// The format this Kinetics writes and reads.
     public static let currentFormat = 1
 
     /// A report of `results`, with the scaling fits computed.
-    public init(kinetics: String, machine: String = BenchReport.machineDescription, results: [BenchResult]) {
+    public init(
+        kinetics: String, machine: String = BenchReport.machineDescription, results: [BenchResult],
+        bezier: [BezierResult]? = nil
+    ) {
         self.kinetics = kinetics
         self.machine = machine
         self.results = results
+        self.bezier = bezier
         var families: [String: [BenchResult]] = [:]
         var order: [String] = []
         for result in results {

@@ -47,6 +47,8 @@ struct Bench: ParsableCommand {
     var baseline: String?
     @Option(name: .customLong("max-regression"), parsing: .unconditional, help: "Percent slower (calibrated) that counts as a regression.")
     var maxRegression = 25.0
+    @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
+    var noBezier = false
 
     func validate() throws {
         for count in counts where !(1 ... 1_000_000).contains(count) {
@@ -113,8 +115,9 @@ struct Bench: ParsableCommand {
             bar.update("bench", index, list.count)
             results.append(BenchRunner.measure(configuration))
         }
+        let bezier = noBezier ? nil : BezierBench.measure()
         bar.finish()
-        let report = BenchReport(kinetics: KineticsVersion.current, results: results)
+        let report = BenchReport(kinetics: KineticsVersion.current, results: results, bezier: bezier)
         let text: String
         switch format {
         case .table: text = BenchText.table(report)
@@ -189,7 +192,34 @@ enum BenchText {
         lines += rows.map(line)
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling }
+        let bezier = bezierLines(report)
+        if !bezier.isEmpty { lines += [""] + bezier }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Per curve: each method's time per evaluation (median, min–max over
+    /// repetitions) and largest error, and how many times faster `fast` is
+    /// than `webkit`.
+    static func bezierLines(_ report: BenchReport) -> [String] {
+        guard let results = report.bezier, !results.isEmpty else { return [] }
+        var lines = ["bezier, ns per evaluation (min–max), largest |y - precise|:"]
+        var curves: [String] = []
+        for result in results where !curves.contains(result.curve) { curves.append(result.curve) }
+        for curve in curves {
+            let rows = results.filter { $0.curve == curve }
+            let cells = rows.map {
+                String(format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method, $0.nanoseconds, $0.minimum, $0.maximum, $0.maxError)
+            }
+            var line = "  \(curve): " + cells.joined(separator: "; ")
+            if let fast = rows.first(where: { $0.method == "fast" }) {
+                let ratios = rows.filter { $0.method.hasPrefix("webkit") }.map {
+                    String(format: "%.1f× %@", $0.nanoseconds / fast.nanoseconds, $0.method)
+                }
+                if !ratios.isEmpty { line += "; fast is faster than " + ratios.joined(separator: ", ") }
+            }
+            lines.append(line)
+        }
+        return lines
     }
 
     static func markdown(_ report: BenchReport) -> String {
@@ -199,6 +229,8 @@ enum BenchText {
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
+        let bezier = bezierLines(report)
+        if !bezier.isEmpty { lines += [""] + bezier }
         return lines.joined(separator: "\n") + "\n"
     }
 

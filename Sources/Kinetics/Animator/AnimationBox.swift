@@ -4,6 +4,11 @@
 class AnimationBox {
     /// Whether the animation has an element in a batch now.
     var hasElement: Bool { false }
+    /// Whether this freed box can be reset for a new animation.
+    var isReusable: Bool { false }
+    /// Drops what a freed box holds (callbacks may capture anything), at a
+    /// point where none of its methods is running.
+    func retire() {}
 
     func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {}
     func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {}
@@ -24,9 +29,14 @@ class AnimationBox {
 
 /// A property animation: an ``Animation`` of values of type `Value`, stored
 /// in the lane of type `Stored` (the same, or `SIMD4` for 3-vectors).
+///
+/// The animator calls these methods through the base class, which reaches
+/// the generic implementations; they are specialised for the four value
+/// types the animator knows, so that starting and finishing an animation
+/// does not look up generic metadata at run time.
 final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVector>: AnimationBox {
     private var animation: Animation<Value>
-    private let slot: Int32
+    private var slot: Int32
     private unowned let lane: Lane<Stored>
     private let width: Int
     private var installed = false
@@ -63,10 +73,41 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     }
 
     override var hasElement: Bool { installed }
+    override var isReusable: Bool { !installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0 }
+
+    override func retire() {
+        animation.callbacks = AnimationCallbacks()
+        animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit)
+    }
+
+    /// Makes a freed box (its element and table entries already given back)
+    /// the box of `animation` on `slot`, as new.
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
+    func reset(_ animation: Animation<Value>, slot: Int32) {
+        precondition(!installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0, "a box in use cannot be reset")
+        self.animation = animation
+        self.slot = slot
+        resolved = false
+        from = .zero
+        to = .zero
+        startVelocity = .zero
+        distance = .zero
+        reversed = false
+        hasExplicitEnd = animation.to != nil
+        parkedClock = nil
+        threshold = 0
+    }
 
     private func convert(_ value: Value) -> Stored { Stored(packed: value.packed) }
     private func external(_ value: Stored) -> Value { Value(packed: value.packed) }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func propertyName(_ animator: Animator) -> String {
         animator.propertyInfo(width: width, slot: slot).name
     }
@@ -90,6 +131,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     // MARK: Start and removal
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
         let current = lane.values[Int(slot)]
@@ -160,6 +205,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             || animator.wantsTracing(handle)
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {
         guard let element = element(animator, handle) else { return }
         let tables = animator.shared
@@ -183,6 +232,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func removeElement(_ animator: Animator, _ handle: AnimationHandle) {
         detach(animator, handle)
         releaseTables(animator)
@@ -271,16 +324,28 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     // MARK: Events
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)
         animation.callbacks.onStart?(animator, handle)
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStop(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
         animator.trace(handle, .stop(finished: finished))
         animation.callbacks.onStop?(animator, handle, finished)
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func frameEvents(_ animator: Animator, _ handle: AnimationHandle) {
         guard let (value, progress) = currentValueAndProgress(animator, handle) else { return }
         guard progressAndReached(animator, handle, progress: progress, value: value) else { return }
@@ -321,6 +386,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// Pop's final frame: progress 1, the exact target written (unless the
     /// property already holds it), then the apply callback.
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {
         guard progressAndReached(animator, handle, progress: 1, value: to) else { return }
         if case .custom = animation.kind {
@@ -343,6 +412,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// Pop's repeat: the next run goes from the old end; with autoreverse it
     /// goes back to the old start (a decay reverses its velocity, keyframes
     /// run backwards), without it the run starts over from the original start.
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
@@ -359,6 +432,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     // MARK: Control
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
@@ -376,6 +453,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
         guard let element = element(animator, handle) else { return }
         switch animation.kind {
@@ -386,6 +467,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool {
         guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else { return false }
         let element = Int(animator.records[index].element)
@@ -401,6 +486,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         return true
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         guard case .spring(_, let method) = animation.kind, let element = element(animator, handle) else { return false }
         animation.kind = .spring(parameters, method: method)
@@ -416,6 +505,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         return true
     }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
         guard let element = element(animator, handle) else { return nil }
         switch animation.kind {

@@ -59,7 +59,12 @@ public final class Animator {
     private var registry: [RegistryKey: AnimationHandle] = [:]
     /// Each target's keys with the sequence number of their animation, so a
     /// removal is O(1) and `keys(on:)` can still list them in order.
-    private var keysByTarget: [TargetID: [String: UInt64]] = [:]
+    private var keysByTarget: [TargetID: TargetKeys] = [:]
+    /// Boxes of freed animations, by type, for new animations to reuse (so
+    /// that adding an animation allocates nothing once the animator has
+    /// grown), and those freed since the last safe point.
+    private var boxPools: [ObjectIdentifier: BoxPool] = [:]
+    private var retiredBoxes: [AnimationBox] = []
     private var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
     /// Reusable output lists for first frames rendered outside the tick's
@@ -173,6 +178,10 @@ public final class Animator {
     /// - Throws: ``ParameterError`` naming a setting that is out of range.
     /// - Complexity: O(1) expected.
     @discardableResult
+    @_specialize(where Value == Double)
+    @_specialize(where Value == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>)
+    @_specialize(where Value == SIMD4<Double>)
     public func add<Value: AnimatableVector>(
         _ animation: Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
     ) throws(ParameterError) -> AnimationHandle {
@@ -193,10 +202,20 @@ public final class Animator {
 
     func makePropertyBox<Value: AnimatableVector>(_ animation: Animation<Value>, property: PropertyHandle<Value>) -> AnimationBox {
         switch Self.width(of: Value.self) {
-        case 1: PropertyAnimationBox<Value, Double>(animation, slot: property.slot, lane: lane1, width: 1)
-        case 2: PropertyAnimationBox<Value, SIMD2<Double>>(animation, slot: property.slot, lane: lane2, width: 2)
-        default: PropertyAnimationBox<Value, SIMD4<Double>>(animation, slot: property.slot, lane: lane4, width: 4)
+        case 1: propertyBox(animation, slot: property.slot, lane: lane1, width: 1)
+        case 2: propertyBox(animation, slot: property.slot, lane: lane2, width: 2)
+        default: propertyBox(animation, slot: property.slot, lane: lane4, width: 4)
         }
+    }
+
+    private func propertyBox<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ animation: Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int
+    ) -> AnimationBox {
+        if let box = reusableBox(PropertyAnimationBox<Value, Stored>.self) {
+            box.reset(animation, slot: slot)
+            return box
+        }
+        return PropertyAnimationBox<Value, Stored>(animation, slot: slot, lane: lane, width: width)
     }
 
     private func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle) -> AnimationHandle {
@@ -209,7 +228,13 @@ public final class Animator {
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
         registry[registryKey] = handle
-        keysByTarget[target, default: [:]][key] = nextSequence
+        if let keys = keysByTarget[target] {
+            keys.sequences[key] = nextSequence
+        } else {
+            let keys = TargetKeys()
+            keys.sequences[key] = nextSequence
+            keysByTarget[target] = keys
+        }
         records[Int(handle.index)].registered = true
         startIfDue(handle, at: time)
         return handle
@@ -247,7 +272,7 @@ public final class Animator {
     ///
     /// - Complexity: O(k log k) for k keys.
     public func keys(on target: TargetID) -> [String] {
-        (keysByTarget[target] ?? [:]).sorted { $0.value < $1.value }.map(\.key)
+        (keysByTarget[target]?.sequences ?? [:]).sorted { $0.value < $1.value }.map(\.key)
     }
 
     /// Whether `handle` is an animation of this animator that has not been removed.
@@ -331,17 +356,43 @@ public final class Animator {
         let target = records[index].target
         let key = records[index].key
         registry[RegistryKey(target: target, key: key)] = nil
-        // In place: no copy of the target's keys, and the (possibly empty)
-        // table stays for the next key.
-        keysByTarget[target]?[key] = nil
+        // Through the table's reference: a nested dictionary would be changed
+        // through a coroutine that allocates. The (possibly empty) table
+        // stays for the next key.
+        keysByTarget[target]?.sequences.removeValue(forKey: key)
     }
 
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }
         if records[index].registered { unregister(index) }
         records[index].live = false
+        if let box = records[index].box, box.isReusable { retiredBoxes.append(box) }
+        if phase == .idle && retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
         records[index].box = nil
         freeRecords.append(handle.index)
+    }
+
+    /// A box of type `Box` to reuse, if one is free; only outside ticks and
+    /// callbacks, so that no box in use is on the stack.
+    func reusableBox<Box: AnimationBox>(_ type: Box.Type) -> Box? {
+        guard phase == .idle else { return nil }
+        recycleRetiredBoxes()
+        return boxPools[ObjectIdentifier(type)]?.boxes.popLast() as? Box
+    }
+
+    /// Moves the boxes freed since the last safe point to their pools.
+    private func recycleRetiredBoxes() {
+        while let box = retiredBoxes.popLast() {
+            box.retire()
+            let type = ObjectIdentifier(Swift.type(of: box))
+            if let pool = boxPools[type] {
+                pool.boxes.append(box)
+            } else {
+                let pool = BoxPool()
+                pool.boxes.append(box)
+                boxPools[type] = pool
+            }
+        }
     }
 
     /// The record index of a live handle.
@@ -445,6 +496,7 @@ public final class Animator {
             index += 1
         }
         phase = .idle
+        recycleRetiredBoxes()
     }
 
     /// Every running element's owner, for the 30 s shutdown.
@@ -622,6 +674,17 @@ struct LifeCycle {
         removedOnCompletion = group.removedOnCompletion
         traced = group.isTraced
     }
+}
+
+/// A target's keys, with the sequence number of each one's animation (so
+/// that ``Animator/keys(on:)`` lists them in the order they were added).
+final class TargetKeys {
+    var sequences: [String: UInt64] = [:]
+}
+
+/// Free boxes of one type.
+final class BoxPool {
+    var boxes: [AnimationBox] = []
 }
 
 /// The cold, per-animation part of the animator's state.

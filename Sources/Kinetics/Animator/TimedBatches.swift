@@ -27,12 +27,8 @@ struct TimingEvaluator {
             return x
         case .table:
             if x > 0 && x < 1, let coefficients, let brackets {
-                let scaled = x * Double(segments)
-                let segment = Swift.min(Int(scaled), segments - 1)
-                let c = coefficients[segment]
-                let u = scaled - Double(segment)
-                if !c.x.isNaN { return BezierTable.interpolate(c, u: u) }
-                return BezierTable.iterate(x, bracket: brackets[segment], u: u, polynomial: polynomial)
+                return BezierTable.evaluate(
+                    x, segments: segments, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
             }
             return timings.evaluateSlowly(index, x)
         case .slow:
@@ -81,8 +77,8 @@ final class TimingTable {
             evaluator.form = .linear
         case .bezier(let curve) where bezier == .fast:
             let built = BezierTable(curve)
-            let coefficients = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.segments)
-            coefficients.initialize(from: built.coefficients, count: built.segments)
+            let coefficients = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.coefficients.count)
+            coefficients.initialize(from: built.coefficients, count: built.coefficients.count)
             let brackets = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.segments)
             brackets.initialize(from: built.brackets, count: built.segments)
             evaluator.form = .table

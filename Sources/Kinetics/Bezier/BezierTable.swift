@@ -6,95 +6,169 @@
 /// precise solver), in power form: an evaluation is one 32-byte load and
 /// six flops, no iteration. Each segment is certified when the table is
 /// built: the interpolant is compared with the precise solver at a quarter,
-/// half and three quarters of the segment, and a segment whose error exceeds
-/// ``certifiedError`` (or where x(t) is flat, so dy/dx is unbounded) is solved
-/// by the `fast` method's Newton iteration instead, started inside the
-/// segment's own bracket of t (with a square-root first guess next to a
-/// point where x(t) is flat, where x grows with the square of t).
+/// half and three quarters of the segment. A segment whose error exceeds
+/// ``certifiedError`` (typically next to a point where x(t) is flat, so that
+/// y(x) is not smooth there) is split into 16 finer segments, certified in
+/// turn, up to three times; what is still uncertified after that (a sliver
+/// about 1e-6 of x wide at such a point) is solved by the `fast` method's
+/// Newton iteration, started inside the segment's bracket of t with a
+/// square-root first guess where x grows with the square of t.
 ///
 /// **Accuracy**: within 1e-7 of the exact answer, as ``UnitBezier/solveFast(_:)``
 /// (the interpolation error of a certified segment is about 1e-8 at most).
 /// **Edge cases**: x <= 0 gives 0, x >= 1 gives 1, NaN gives NaN.
-/// **Cost**: building takes about `4·segments` precise solves (a few
-/// hundred microseconds for 256 segments); share a table per curve.
+/// **Cost**: building takes about `5·segments` precise solves, plus about
+/// 65 per refined segment (a millisecond or so for 256 segments); share a
+/// table per curve.
 public struct BezierTable: Sendable {
     /// The curve.
     public let curve: UnitBezier
     /// The number of segments.
     public let segments: Int
     /// Per segment, the interpolant `c0 + c1·u + c2·u² + c3·u³` in the
-    /// fraction u across it; `c0` is NaN where the segment is not certified.
+    /// fraction u across it. Where a segment is not certified, `c0` is NaN
+    /// and `c1` is the index of the 16 finer segments that split it, or NaN
+    /// where it is solved by iteration. The first `segments` entries are the
+    /// top level; finer ones follow.
     @usableFromInline let coefficients: [SIMD4<Double>]
-    /// Per uncertified segment: t at its ends, and the shape of its first
-    /// guess (0 linear, 1 flat at the start, 2 flat at the end).
+    /// Per top-level segment: t at its ends, and the shape of the first
+    /// guess of the iteration (0 linear, 1 flat at the start, 2 flat at the end).
     @usableFromInline let brackets: [SIMD4<Double>]
+    /// The same, in storage that evaluation reads through plain pointers.
+    @usableFromInline let storage: Storage
+
+    /// Memory for the coefficients and brackets, freed with the table.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline let coefficients: UnsafeMutablePointer<SIMD4<Double>>
+        @usableFromInline let brackets: UnsafeMutablePointer<SIMD4<Double>>
+
+        init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>]) {
+            self.coefficients = .allocate(capacity: coefficients.count)
+            self.coefficients.initialize(from: coefficients, count: coefficients.count)
+            self.brackets = .allocate(capacity: brackets.count)
+            self.brackets.initialize(from: brackets, count: brackets.count)
+        }
+
+        deinit {
+            coefficients.deallocate()
+            brackets.deallocate()
+        }
+    }
 
     /// The largest interpolation error a segment may show at its check points.
     public static let certifiedError = 1e-8
+    /// How many times a segment that fails certification is split in 16
+    /// (down to 1/(segments·16³) of x): only the piece next to a point where
+    /// x(t) is flat is left to iteration.
+    static let refinements = 3
+    /// The number of pieces a refined segment is split into.
+    @usableFromInline static let pieces = 16
 
     /// Builds the table of `curve` with `segments` segments (default 256).
     public init(_ curve: UnitBezier, segments: Int = 256) {
         precondition(segments >= 1 && segments <= 1 << 20, "a bezier table needs 1 to 2^20 segments")
         self.curve = curve
         self.segments = segments
-        let width = 1 / Double(segments)
-        // y and the slope dy/dx · width at each node (NaN where x(t) is flat).
-        var nodes: [SIMD2<Double>] = []
-        var parameters: [Double] = []
-        nodes.reserveCapacity(segments + 1)
-        for index in 0 ... segments {
-            let x = Double(index) * width
-            let t = curve.parameterPrecise(x)
-            let dx = curve.dxdt(at: t)
-            nodes.append(SIMD2(curve.solvePrecise(x), dx > 1e-9 ? curve.dydt(at: t) / dx * width : .nan))
-            parameters.append(t)
-        }
         var coefficients: [SIMD4<Double>] = []
+        var refine: [(entry: Int, start: Double, span: Double, depth: Int)] = []
+        func appendLevel(start: Double, span: Double, count: Int, depth: Int) {
+            let width = span / Double(count)
+            // y and the slope dy/dx · width at each node (NaN where x(t) is flat).
+            var nodes: [SIMD2<Double>] = []
+            for index in 0 ... count {
+                let x = start + Double(index) * width
+                let t = curve.parameterPrecise(x)
+                let dx = curve.dxdt(at: t)
+                nodes.append(SIMD2(curve.solvePrecise(x), dx > 1e-9 ? curve.dydt(at: t) / dx * width : .nan))
+            }
+            for index in 0 ..< count {
+                let a = nodes[index]
+                let b = nodes[index + 1]
+                // Cubic Hermite through (y, slope) at both ends, in power form.
+                var c = SIMD4(a.x, a.y, 3 * (b.x - a.x) - 2 * a.y - b.y, 2 * (a.x - b.x) + a.y + b.y)
+                var worst = a.y.isNaN || b.y.isNaN ? Double.infinity : 0
+                for u in stride(from: 0.25, through: 0.75, by: 0.25) where worst.isFinite {
+                    let x = start + (Double(index) + u) * width
+                    worst = max(worst, abs(Self.interpolate(c, u: u) - curve.solvePrecise(x)))
+                }
+                if !(worst <= Self.certifiedError) {
+                    c = SIMD4(.nan, .nan, 0, 0)
+                    if depth < Self.refinements {
+                        refine.append((coefficients.count, start + Double(index) * width, width, depth + 1))
+                    }
+                }
+                coefficients.append(c)
+            }
+        }
+        appendLevel(start: 0, span: 1, count: segments, depth: 0)
+        while let job = refine.popLast() {
+            coefficients[job.entry].y = Double(coefficients.count)
+            appendLevel(start: job.start, span: job.span, count: Self.pieces, depth: job.depth)
+        }
         var brackets: [SIMD4<Double>] = []
-        coefficients.reserveCapacity(segments)
         brackets.reserveCapacity(segments)
+        let width = 1 / Double(segments)
         for index in 0 ..< segments {
-            let low = parameters[index]
-            let high = parameters[index + 1]
+            let low = curve.parameterPrecise(Double(index) * width)
+            let high = curve.parameterPrecise(Double(index + 1) * width)
             // x'(t) well below the secant slope at an end: flat there.
             let secant = width / (high - low)
             let shape: Double = curve.dxdt(at: low) < 0.1 * secant ? 1 : curve.dxdt(at: high) < 0.1 * secant ? 2 : 0
             brackets.append(SIMD4(low, high, shape, 0))
-            let a = nodes[index]
-            let b = nodes[index + 1]
-            // Cubic Hermite through (y, slope) at both ends, in power form.
-            var c = SIMD4(a.x, a.y, 3 * (b.x - a.x) - 2 * a.y - b.y, 2 * (a.x - b.x) + a.y + b.y)
-            var worst = a.y.isNaN || b.y.isNaN ? Double.infinity : 0
-            for u in stride(from: 0.25, through: 0.75, by: 0.25) where worst.isFinite {
-                let x = (Double(index) + u) * width
-                worst = max(worst, abs(Self.interpolate(c, u: u) - curve.solvePrecise(x)))
-            }
-            if !(worst <= Self.certifiedError) { c.x = .nan }
-            coefficients.append(c)
         }
         self.coefficients = coefficients
         self.brackets = brackets
+        storage = Storage(coefficients, brackets)
     }
 
-    /// How many segments fall back to iteration.
-    public var uncertifiedSegments: Int { coefficients.count { $0.x.isNaN } }
+    /// How many segments (at any level) are left to iteration.
+    public var uncertifiedSegments: Int { coefficients.count { $0.x.isNaN && $0.y.isNaN } }
 
     /// y at `x`.
     @inlinable
     public func solve(_ x: Double) -> Double {
         if !(x > 0) { return x.isNaN ? .nan : 0 }
         if x >= 1 { return 1 }
-        let scaled = x * Double(segments)
-        let index = Swift.min(Int(scaled), segments - 1)
-        let c = coefficients[index]
-        if c.x.isNaN { return iterate(x, segment: index, u: scaled - Double(index)) }
-        return Self.interpolate(c, u: scaled - Double(index))
+        return Self.evaluate(
+            x, segments: segments, coefficients: storage.coefficients, brackets: storage.brackets,
+            polynomial: curve.polynomial)
     }
 
-    /// y at `x` in an uncertified segment, by Newton's method in its bracket.
-    @usableFromInline
-    func iterate(_ x: Double, segment: Int, u: Double) -> Double {
-        Self.iterate(x, bracket: brackets[segment], u: u, polynomial: curve.polynomial)
+    /// y at `x` in (0, 1) from a table's storage: the interpolant of the
+    /// top-level segment that holds x, or ``evaluateFiner(_:segment:u:coefficients:brackets:polynomial:)``
+    /// where that segment is split or left to iteration.
+    @inlinable @inline(__always)
+    static func evaluate(
+        _ x: Double, segments: Int, coefficients: UnsafePointer<SIMD4<Double>>, brackets: UnsafePointer<SIMD4<Double>>,
+        polynomial: BezierPolynomial
+    ) -> Double {
+        let scaled = x * Double(segments)
+        let segment = Swift.min(Int(scaled), segments - 1)
+        let u = scaled - Double(segment)
+        let c = coefficients[segment]
+        if c.x.isNaN {
+            return evaluateFiner(x, segment: segment, u: u, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
+        }
+        return interpolate(c, u: u)
+    }
+
+    /// The finer segments of a split segment, down to the iteration.
+    @usableFromInline @inline(never)
+    static func evaluateFiner(
+        _ x: Double, segment: Int, u topU: Double, coefficients: UnsafePointer<SIMD4<Double>>,
+        brackets: UnsafePointer<SIMD4<Double>>, polynomial: BezierPolynomial
+    ) -> Double {
+        var u = topU
+        var c = coefficients[segment]
+        while c.x.isNaN {
+            guard !c.y.isNaN else { return iterate(x, bracket: brackets[segment], u: topU, polynomial: polynomial) }
+            let finer = u * Double(pieces)
+            let piece = Swift.min(Int(finer), pieces - 1)
+            u = finer - Double(piece)
+            c = coefficients[Int(c.y) + piece]
+        }
+        return interpolate(c, u: u)
     }
 
     /// y at `x`, a fraction `u` across a segment with `bracket`.
@@ -111,9 +185,10 @@ public struct BezierTable: Sendable {
         return polynomial.y(at: t)
     }
 
-    /// A segment's interpolant at fraction `u` across it, by Horner's rule.
+    /// A segment's interpolant at fraction `u` across it, in two halves
+    /// that can be computed at once: `(c0 + c1·u) + u²·(c2 + c3·u)`.
     @inlinable @inline(__always)
     static func interpolate(_ c: SIMD4<Double>, u: Double) -> Double {
-        ((c.w * u + c.z) * u + c.y) * u + c.x
+        (c.x + c.y * u) + (u * u) * (c.z + c.w * u)
     }
 }

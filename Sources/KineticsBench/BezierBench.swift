@@ -1,0 +1,88 @@
+import Dispatch
+import Kinetics
+
+/// One bezier method's cost per evaluation on one curve, measured by
+/// `kinetics bench` beside the frames.
+public struct BezierResult: Codable, Sendable, Equatable {
+    /// The curve's name (`ease-in-out`, …) and control points.
+    public var curve: String
+    /// `fast` (the curve's ``BezierTable``, as the animator evaluates it),
+    /// `fast-iterative` (``UnitBezier/solveFast(_:)``, for one-off
+    /// evaluations), `webkit` (tolerance 1/400 in x, Pop's for its default
+    /// 0.4 s duration) or `webkit-1e-7` (tolerance 1e-7 in x, near the
+    /// accuracy of `fast`).
+    public var method: String
+    /// The median over repetitions of the time per evaluation, and the
+    /// smallest and largest repetition.
+    public var nanoseconds: Double
+    public var minimum: Double
+    public var maximum: Double
+    /// The largest |y - y precise| over the evaluated x.
+    public var maxError: Double
+}
+
+/// Times bezier evaluations: `samples` x values spread over (0, 1) with an
+/// irrational step, every method over the same values, `repetitions` times.
+public enum BezierBench {
+    /// The curves measured: a smooth one, one flat at its start and Pop's default.
+    public static let curves: [(name: String, curve: UnitBezier)] = [
+        ("ease-in-out", .easeInEaseOut), ("ease-out", .easeOut), ("default", .default),
+    ]
+
+    /// The methods measured, in report order.
+    public static let methods = ["fast", "fast-iterative", "webkit", "webkit-1e-7"]
+
+    public static func measure(samples: Int = 1 << 16, repetitions: Int = 7) -> [BezierResult] {
+        let xs = (0 ..< samples).map { (0.5 + Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) }
+        // One output buffer for every run, touched before timing.
+        let out = UnsafeMutableBufferPointer<Double>.allocate(capacity: samples)
+        out.initialize(repeating: 0)
+        defer { out.deallocate() }
+        var results: [BezierResult] = []
+        for (name, curve) in curves {
+            let table = BezierTable(curve)
+            let exact = xs.map(curve.solvePrecise)
+            for method in methods {
+                var times: [Double] = []
+                // One untimed run first, to warm the caches and the branch predictors.
+                for repetition in 0 ... repetitions {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    switch method {
+                    case "fast": evaluateTable(table, xs, out)
+                    case "fast-iterative": evaluateIterative(curve, xs, out)
+                    case "webkit": evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
+                    default: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
+                    }
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(samples)
+                    if repetition > 0 { times.append(elapsed) }
+                }
+                let error = zip(out, exact).reduce(0.0) { max($0, abs($1.0 - $1.1)) }
+                results.append(BezierResult(
+                    curve: "\(name) \(curve)", method: method,
+                    nanoseconds: BenchRunner.median(times.map { UInt64($0 * 1_000) }) / 1_000,
+                    minimum: times.min()!, maximum: times.max()!, maxError: error))
+            }
+        }
+        return results
+    }
+
+    // One function per method, kept out of line so that each loop is
+    // compiled (and timed) on its own. Each writes its answers, so none can
+    // be dropped, and the writes cost the same for every method.
+    @inline(never)
+    static func evaluateTable(_ table: BezierTable, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
+        for index in xs.indices { out[index] = table.solve(xs[index]) }
+    }
+
+    @inline(never)
+    static func evaluateIterative(_ curve: UnitBezier, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
+        for index in xs.indices { out[index] = curve.solveFast(xs[index]) }
+    }
+
+    @inline(never)
+    static func evaluateWebKit(
+        _ curve: UnitBezier, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>, epsilon: Double
+    ) {
+        for index in xs.indices { out[index] = curve.solveWebKit(xs[index], epsilon: epsilon) }
+    }
+}
