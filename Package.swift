@@ -134,6 +134,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KineticsBenchTests",
+            dependencies: ["Kinetics", "KineticsBench"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KineticsCLITests",
             dependencies: ["Kinetics", "KineticsCLI"],
             swiftSettings: swiftSettings

@@ -56,23 +56,23 @@ final class AnimatorEngine: MeasuredEngine {
         let method = workload.configuration.method
         do {
             switch item.kind {
+            // Every animation starts from the property's current value (its
+            // initial value the first time), as a replacement under churn does in Pop.
             case .spring:
-                var animation = Animation<Double>.spring(item.parameters, method: method, from: item.from, to: item.to)
+                var animation = Animation<Double>.spring(item.parameters, method: method, to: item.to)
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
             case .pointSpring:
-                var animation = Animation<SIMD2<Double>>.spring(
-                    item.parameters, method: method, from: SIMD2(item.from, item.from), to: SIMD2(item.to, item.to))
+                var animation = Animation<SIMD2<Double>>.spring(item.parameters, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: points[index]!, forKey: keys[index])
             case .decay:
-                var animation = Animation<Double>.decay(
-                    velocity: item.velocity, parameters: workload.deceleration, method: .pop, from: item.from)
+                var animation = Animation<Double>.decay(velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
             case .basic:
                 let animation = Animation<Double>.basic(
-                    duration: item.duration, timing: .easeInEaseOut, bezier: .fast, from: item.from, to: item.to)
+                    duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
             case .keyframe:
                 return try animator.add(.keyframes(workload.keyframes), to: scalars[index]!, forKey: keys[index])
@@ -92,7 +92,12 @@ final class AnimatorEngine: MeasuredEngine {
         case .retargetStorm:
             var index = 0
             while index < handles.count {
-                animator.retarget(handles[index], to: workload.stormTarget(index, frame: frame))
+                let target = workload.stormTarget(index, frame: frame)
+                if points[index] != nil {
+                    animator.retarget(handles[index], to: SIMD2(target, target))
+                } else {
+                    animator.retarget(handles[index], to: target)
+                }
                 index += 1
             }
         case .steady, .jitter, .massCompletion:
@@ -134,22 +139,24 @@ final class BatchEngine: MeasuredEngine {
         let item = workload.item(index)
         let slot = slots[index]
         let method = workload.configuration.method
+        // From the property's current value, as in the animator engine.
         switch item.kind {
         case .spring:
             return batches.addSpring(
-                slot: slot, from: item.from, to: item.to, velocity: 0, parameters: item.parameters, method: method,
-                threshold: item.threshold)
+                slot: slot, from: batches.value(slot), to: item.to, velocity: 0, parameters: item.parameters,
+                method: method, threshold: item.threshold)
         case .pointSpring:
             return batches.addSpring(
-                slot: slot, from: SIMD2(item.from, item.from), to: SIMD2(item.to, item.to), velocity: .zero,
+                slot: slot, from: batches.point(slot), to: SIMD2(item.to, item.to), velocity: .zero,
                 parameters: item.parameters, method: method, threshold: item.threshold)
         case .decay:
             return batches.addDecay(
-                slot: slot, from: item.from, velocity: item.velocity, deceleration: workload.deceleration, method: .pop,
-                threshold: item.threshold)
+                slot: slot, from: batches.value(slot), velocity: item.velocity, deceleration: workload.deceleration,
+                method: .pop, threshold: item.threshold)
         case .basic:
             return batches.addBasic(
-                slot: slot, from: item.from, to: item.to, duration: item.duration, timing: .easeInEaseOut, bezier: .fast)
+                slot: slot, from: batches.value(slot), to: item.to, duration: item.duration, timing: .easeInEaseOut,
+                bezier: .fast)
         case .keyframe:
             return batches.addKeyframes(slot: slot, workload.keyframes)
         }

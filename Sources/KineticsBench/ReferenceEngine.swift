@@ -54,15 +54,17 @@ final class ReferenceEngine: MeasuredEngine {
     }
 
     func frame(_ frame: Int, at time: Double) {
-        self.time = time
         switch workload.configuration.scenario {
         case .churn:
+            // Replacements happen between frames, at the last frame's time
+            // (as in the other engines, whose animations start at the
+            // animator's last tick), so they advance in this frame.
             for _ in 0 ..< workload.churnPerFrame {
                 remove(byIndex[churnCursor])
                 let replacement = make(churnCursor)
                 byIndex[churnCursor] = replacement
                 list.append(replacement)
-                _ = replacement.render(time: time)
+                _ = replacement.render(time: self.time)
                 churnCursor = (churnCursor + 1) % workload.count
             }
         case .retargetStorm:
@@ -72,6 +74,7 @@ final class ReferenceEngine: MeasuredEngine {
         case .steady, .jitter, .massCompletion:
             break
         }
+        self.time = time
         // POPAnimator copies its list into a vector every frame.
         var snapshot: [PopModelAnimation] = []
         snapshot.reserveCapacity(list.count)

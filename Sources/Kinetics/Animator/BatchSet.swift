@@ -177,12 +177,16 @@ package final class BatchSet {
         return finished
     }
 
-    /// Moves the spring `id`'s target, keeping its value and velocity.
+    /// Moves the spring `id`'s target, keeping its value and velocity; a
+    /// point spring's target is `(target, target)`.
     package func retarget(_ id: Int32, to target: Double) {
-        guard Int(id) < positions.count, let position = positions[Int(id)], case .spring(let method) = position.kind,
-            !position.points
+        guard Int(id) < positions.count, let position = positions[Int(id)], case .spring(let method) = position.kind
         else { return }
-        scalars.springs[method.index].retarget(Int(position.index), to: target)
+        if position.points {
+            points.springs[method.index].retarget(Int(position.index), to: SIMD2(target, target))
+        } else {
+            scalars.springs[method.index].retarget(Int(position.index), to: target)
+        }
     }
 
     /// The bytes one element of a kind touches in a frame: the strides of

@@ -1,0 +1,98 @@
+import Foundation
+import Kinetics
+import Testing
+
+@testable import KineticsBench
+
+/// The three engines compute the same numbers; the fit and the gate do
+/// what they say.
+@Suite("Bench: engines, scaling fit and baseline gate")
+struct EngineParityTests {
+    /// Runs `frames` frames of `configuration` on its engine and returns
+    /// every property's value after each frame.
+    static func run(_ configuration: BenchConfiguration, frames: Int) -> [[Double]] {
+        let workload = Workload(configuration)
+        let engine = makeEngine(configuration)
+        var values: [[Double]] = []
+        for (frame, time) in workload.frameTimes(frames).enumerated() {
+            engine.frame(frame, at: time)
+            values.append(engine.sampleValues(configuration.animations))
+        }
+        return values
+    }
+
+    @Test(
+        "the animator and the batch path compute the Pop-model reference's values",
+        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed], [BenchScenario.steady, .jitter, .churn, .retargetStorm])
+    func enginesAgree(mix: BenchMix, scenario: BenchScenario) {
+        // 200 animations, 90 frames at 60 Hz; values move over about 1,000.
+        // Springs and decays: to 1e-12 of that, which allows for the rounding
+        // of matrix products against single RK4 steps (about 1e-14 relative
+        // in practice). Basic and keyframe animations: the reference solves
+        // their curves as Pop does, with WebKit's solver to an x-tolerance
+        // of 1/(1000·duration) = 1e-6, which moves y by up to that times the
+        // curve's slope (under 2 here); the engines use the fast method
+        // (1e-7). So 5e-6 of the distance covered.
+        func configuration(_ engine: BenchEngine) -> BenchConfiguration {
+            BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
+        }
+        let workload = Workload(configuration(.reference))
+        let tolerances = (0 ..< 200).map { index -> Double in
+            switch workload.item(index).kind {
+            case .spring, .pointSpring, .decay: 1e-12 * 1_000
+            case .basic, .keyframe: 5e-6 * 1_000
+            }
+        }
+        let reference = Self.run(configuration(.reference), frames: 90)
+        for engine in [BenchEngine.animator, .batch] {
+            let values = Self.run(configuration(engine), frames: 90)
+            var failures = 0
+            var worst = (difference: 0.0, index: 0, frame: 0)
+            for (frame, row) in values.enumerated() {
+                for (index, value) in row.enumerated() {
+                    let difference = abs(value - reference[frame][index])
+                    if !(difference <= tolerances[index]) { failures += 1 }
+                    if difference > worst.difference { worst = (difference, index, frame) }
+                }
+            }
+            #expect(failures == 0, "\(engine) \(mix) \(scenario): \(failures) values off; worst \(worst)")
+        }
+    }
+
+    @Test("the scaling fit recovers known exponents from synthetic timings")
+    func scalingFit() throws {
+        let counts = [1_000.0, 10_000, 100_000, 1_000_000]
+        for exponent in [0.5, 1.0, 1.37, 2.0] {
+            // Multiplicative noise that averages out on the log scale.
+            let noise = [1.05, 0.95, 1.05, 0.95]
+            let times = zip(counts, noise).map { 3.2e3 * pow($0.0 / 1_000, exponent) * $0.1 }
+            let fitted = try #require(ScalingFit.exponent(counts: counts, times: times))
+            #expect(abs(fitted - exponent) < 0.02, "\(exponent) fitted as \(fitted)")
+            let exact = try #require(ScalingFit.exponent(counts: counts, times: counts.map { 7 * pow($0, exponent) }))
+            #expect(abs(exact - exponent) < 1e-12)
+        }
+        #expect(ScalingFit.exponent(counts: [1_000, 1_000], times: [1, 2]) == nil, "one distinct count fits nothing")
+    }
+
+    @Test("the gate flags a slower configuration and a new allocation, and ignores one the baseline lacks")
+    func gate() {
+        func result(_ engine: BenchEngine, calibrated: Double, allocations: Double) -> BenchResult {
+            BenchResult(
+                configuration: BenchConfiguration(engine: engine, animations: 1_000, mix: .spring, fps: 60, scenario: .steady),
+                p50: calibrated * 1_000, p90: 0, p99: 0, max: 0, mean: 0, repetitionMedians: [], nanosecondsPerAnimation: 0,
+                budgetShare: 0, allocationsPerFrame: allocations, bytesPerFrame: 0, calibrationNanoseconds: 1_000,
+                calibrated: calibrated, steadyNanoseconds: nil)
+        }
+        let baseline = BenchReport(kinetics: "test", results: [
+            result(.animator, calibrated: 2, allocations: 0), result(.batch, calibrated: 2, allocations: 0),
+        ])
+        let current = BenchReport(kinetics: "test", results: [
+            result(.animator, calibrated: 2.4, allocations: 0),  // 20%: within 25%
+            result(.batch, calibrated: 2, allocations: 3),  // allocates now
+            result(.reference, calibrated: 100, allocations: 1),  // not in the baseline
+        ])
+        let regressions = BaselineGate.regressions(current, baseline: baseline, maxRegression: 25)
+        #expect(regressions.count == 1 && regressions[0].description.contains("alloc"))
+        #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10).count == 2)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@Suite("CLI: bench")
+struct BenchCommandTests {
+    /// A short run: two engines, 200 animations, the minimum repetitions.
+    static let quick = [
+        "bench", "--engine", "batch", "--engine", "reference", "--animations", "200", "--frames", "2", "--warmup", "1",
+        "--no-bezier",
+    ]
+
+    static func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-bench-\(UUID().uuidString)-\(name)")
+    }
+
+    @Test("the table has one row per configuration and each engine's ratio to the reference")
+    func table() throws {
+        let result = try kinetics(Self.quick)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.lines.filter { $0.hasPrefix("batch ") || $0.hasPrefix("reference ") }
+        #expect(rows.count == 2)
+        #expect(rows.first { $0.hasPrefix("batch") }?.contains("× faster") == true)
+        #expect(result.stderr.isEmpty, "no progress bar off a terminal")
+    }
+
+    @Test("JSON has the documented fields, and a saved baseline is the same report")
+    func json() throws {
+        struct Report: Decodable {
+            struct Result: Decodable {
+                struct Configuration: Decodable {
+                    let engine: String
+                    let animations: Int
+                    let mix: String
+                    let scenario: String
+                    let fps: Double
+                    let method: String
+                }
+                let configuration: Configuration
+                let p50: Double
+                let p99: Double
+                let nanosecondsPerAnimation: Double
+                let budgetShare: Double
+                let allocationsPerFrame: Double
+                let calibrated: Double
+                let repetitionMedians: [Double]
+            }
+            let formatVersion: Int
+            let kind: String
+            let machine: String
+            let results: [Result]
+        }
+        let baseline = Self.temporaryFile("baseline.json")
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        let result = try kinetics(Self.quick + ["--format", "json", "--save-baseline", baseline.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try decodeJSON(Report.self, result.stdout)
+        #expect(report.formatVersion == 1 && report.kind == "kinetics-bench")
+        #expect(report.results.map(\.configuration.engine) == ["batch", "reference"])
+        #expect(report.results.allSatisfy { $0.repetitionMedians.count == 7 && $0.p50 > 0 && $0.calibrated > 0 })
+        #expect(report.results[0].allocationsPerFrame == 0, "the batch path allocates nothing in a steady frame")
+        let saved = try decodeJSON(Report.self, try String(contentsOf: baseline, encoding: .utf8))
+        #expect(saved.results.map(\.p50) == report.results.map(\.p50))
+    }
+
+    @Test("a baseline ten times faster than reality exits 2 and lists each regression")
+    func regression() throws {
+        let baseline = Self.temporaryFile("fast.json")
+        defer { try? FileManager.default.removeItem(at: baseline) }
+        let saved = try kinetics(Self.quick + ["--save-baseline", baseline.path])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        // Every calibrated figure divided by 10.
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: baseline)) as! [String: Any]
+        var results = json["results"] as! [[String: Any]]
+        for index in results.indices { results[index]["calibrated"] = (results[index]["calibrated"] as! Double) / 10 }
+        json["results"] = results
+        try JSONSerialization.data(withJSONObject: json).write(to: baseline)
+        let result = try kinetics(Self.quick + ["--baseline", baseline.path])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("regression: batch") || $0.contains("regression: reference") }.count == 2)
+        #expect(lines.last?.contains("kinetics: error: 2 regressions against \(baseline.path)") == true)
+        // Against itself (unchanged) it passes.
+        let same = Self.temporaryFile("same.json")
+        defer { try? FileManager.default.removeItem(at: same) }
+        _ = try kinetics(Self.quick + ["--save-baseline", same.path])
+        let pass = try kinetics(Self.quick + ["--baseline", same.path, "--max-regression", "1000"])
+        #expect(pass.status == 0, "\(pass.stderr)")
+    }
+
+    @Test(
+        "a missing baseline exits 66; an empty, malformed or other-version one exits 65; each names the file",
+        arguments: [
+            ("missing", nil, 66, "no such baseline file"),
+            ("empty", "", 65, "the file is empty"),
+            ("text", "not json at all", 65, "not a JSON object"),
+            ("other kind", #"{"kind": "kinetics-verify", "formatVersion": 1}"#, 65, "no \"kind\": \"kinetics-bench\""),
+            ("version", #"{"kind": "kinetics-bench", "formatVersion": 99}"#, 65, "format version 99"),
+            ("fields", #"{"kind": "kinetics-bench", "formatVersion": 1, "results": []}"#, 65, "missing"),
+        ] as [(String, String?, Int32, String)])
+    func badBaselines(name: String, contents: String?, status: Int32, message: String) throws {
+        let file = Self.temporaryFile("bad.json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        if let contents { try Data(contents.utf8).write(to: file) }
+        let result = try kinetics(Self.quick + ["--baseline", file.path])
+        #expect(result.status == status, "\(name): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("kinetics: error: \(file.path): "), "\(name): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line")
+        #expect(result.stdout.isEmpty, "nothing is measured first")
+    }
+
+    @Test("out-of-range options exit 64 and name the option and the accepted range")
+    func usage() throws {
+        for (arguments, message) in [
+            (["--animations", "0"], "--animations must be a whole number in [1, 1000000], got 0"),
+            (["--repetitions", "3"], "--repetitions must be a whole number in [7, 1000], got 3"),
+            (["--fps", "nan"], "--fps must be a number in (0, 1000], got nan"),
+            (["--churn-fraction", "2"], "--churn-fraction must be in (0, 1], got 2.0"),
+        ] {
+            let result = try kinetics(["bench"] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+}

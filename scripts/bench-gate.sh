@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The performance gate that CI runs: a few configurations of kinetics bench
+# compared with data/baselines/ci.json (exit 2 on a regression).
+#
+#   scripts/bench-gate.sh            measure and compare
+#   scripts/bench-gate.sh --refresh  measure five times and write the
+#                                    median of each configuration as the
+#                                    new baseline
+#
+# Times on a shared machine move: the same binary's calibrated figures
+# differ by up to 1.5x between runs here. The gate therefore allows 60%
+# (it catches a lost specialisation or an accidental O(n) step, which cost
+# 2x and more); scripts/instructions.sh is the tight, noise-free check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+baseline=data/baselines/ci.json
+arguments=(--engine animator --engine batch --animations 10000 --animations 100000 --mix spring --mix mixed
+    --frames 20 --no-bezier)
+
+swift build -c release --product kinetics >/dev/null
+binary=.build/release/kinetics
+
+case "${1:-}" in
+    --refresh)
+        runs=$(mktemp -d)
+        trap 'rm -rf "$runs"' EXIT
+        for run in 1 2 3 4 5; do
+            "$binary" bench "${arguments[@]}" --format json --output "$runs/$run.json"
+        done
+        python3 - "$runs" "$baseline" <<'PY'
+import json, os, sys
+runs = [json.load(open(os.path.join(sys.argv[1], name))) for name in sorted(os.listdir(sys.argv[1]))]
+merged = runs[0]
+for index, result in enumerate(merged["results"]):
+    candidates = sorted((run["results"][index] for run in runs), key=lambda r: r["calibrated"])
+    merged["results"][index] = candidates[len(candidates) // 2]
+json.dump(merged, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+print(f"wrote {sys.argv[2]}: the median of {len(runs)} runs per configuration")
+PY
+        ;;
+    "")
+        "$binary" bench "${arguments[@]}" --baseline "$baseline" --max-regression 60
+        ;;
+    *)
+        echo "bench-gate.sh: error: unknown option '$1' (use --refresh)" >&2
+        exit 64
+        ;;
+esac
