@@ -74,6 +74,15 @@ let package = Package(
         // MARK: - Benchmarks
 
         .target(
+            name: "KineticsPlot",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KineticsReport",
+            dependencies: ["Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "KineticsBench",
             dependencies: [
                 "Kinetics",
@@ -101,6 +110,8 @@ let package = Package(
                 "KineticsVerify",
                 "KineticsScenario",
                 "KineticsBench",
+                "KineticsPlot",
+                "KineticsReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

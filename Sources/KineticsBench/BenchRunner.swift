@@ -31,6 +31,9 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// Mass completion: the median time of the steady frame just before the
     /// completing one, measured in the same repetitions.
     public var steadyNanoseconds: Double?
+    /// Every measured frame's time, repetition after repetition (`frames`
+    /// per repetition; for mass completion, the completing frames).
+    public var frameTimes: [Double]?
 
     /// The smallest and largest repetition median.
     public var repetitionRange: (min: Double, max: Double) {
@@ -71,6 +74,8 @@ public enum BenchRunner {
         var medians: [Double] = []
         var sum = 0.0
         var samples = [UInt64](repeating: 0, count: configuration.frames)
+        var frameTimes: [Double] = []
+        frameTimes.reserveCapacity(configuration.repetitions * configuration.frames)
         for _ in 0 ..< configuration.repetitions {
             for sample in 0 ..< configuration.frames {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -83,6 +88,7 @@ public enum BenchRunner {
                 sum += Double(sample)
             }
             medians.append(median(samples))
+            frameTimes += samples.map(Double.init)
             for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
         var allocations = 0
@@ -92,9 +98,11 @@ public enum BenchRunner {
             frame += 1
         }
         let count = Double(configuration.repetitions * configuration.frames)
-        return result(
+        var measured = result(
             configuration, histogram: histogram, mean: sum / count, medians: medians,
             allocations: Double(allocations) / Double(countedFrames), steady: nil, calibration: median(kernel))
+        measured.frameTimes = frameTimes
+        return measured
     }
 
     /// Mass completion: each repetition builds the workload afresh, runs it
@@ -141,9 +149,11 @@ public enum BenchRunner {
             steady.append(Double(steadyTime))
             for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
-        return result(
+        var measured = result(
             configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
             allocations: Double(allocations), steady: median(steady.map { UInt64($0) }), calibration: median(kernel))
+        measured.frameTimes = medians
+        return measured
     }
 
     private static func result(

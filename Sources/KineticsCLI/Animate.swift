@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsReport
 import KineticsScenario
 
 /// `kinetics animate`: runs a scenario file on a manual frame clock.

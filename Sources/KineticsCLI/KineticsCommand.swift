@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsReport
 
 /// The `kinetics` command.
 ///
@@ -19,8 +20,11 @@ struct KineticsCommand: ParsableCommand {
             65 bad input data, 66 missing input, 73 cannot write output.
             """,
         version: KineticsVersion.current,
-        subcommands: [Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Bench.self, Reference.self],
-        defaultSubcommand: Summary.self
+        subcommands: [
+            Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Bench.self, Plot.self,
+            Reference.self,
+        ],
+        defaultSubcommand: Report.self
     )
 
     /// Parses the arguments, runs the command and turns every error into one
@@ -62,7 +66,7 @@ struct KineticsCommand: ParsableCommand {
 /// The version of the tool and of its output formats.
 enum KineticsVersion {
     /// The tool's version.
-    static let current = "0.1.0"
+    static let current = KineticsReportInfo.version
 }
 
 /// A failure after parsing: a one-line message and a sysexits status.

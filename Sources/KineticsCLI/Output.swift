@@ -24,9 +24,6 @@ func warn(_ message: String) {
     FileHandle.standardError.write(Data("kinetics: warning: \(message)\n".utf8))
 }
 
-/// Numbers as the shortest text that reads back to the same double
-/// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
-func csvNumber(_ value: Double) -> String { value.description }
 
 /// Encodes `value` as JSON with sorted keys; numbers read back to the same
 /// double; non-finite numbers become the strings "inf", "-inf" and "nan".

@@ -29,17 +29,14 @@ struct SpringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "SwiftUI/Flutter bounce, in (-1, 1] (with --duration).")
     var bounce: Double?
 
-    /// Checks that exactly one complete parameter set is given.
+    /// Checks that the options given make one complete parameter set (the
+    /// commands that need a spring also reject none, when they resolve it).
     func validate() throws {
-        _ = try resolve()
+        if !fields.isEmpty { _ = try resolve() }
     }
 
-    /// The spring the options describe.
-    ///
-    /// - Throws: `ValidationError` (exit 64) naming the options when none or
-    ///   two sets are given, a set is incomplete, `--mass` goes with Pop's
-    ///   mapping, or a value is outside its range.
-    func resolve() throws -> SpringParameters {
+    /// The options as the library's parameter fields.
+    private var fields: SpringFields {
         var fields = SpringFields()
         fields.tension = tension
         fields.friction = friction
@@ -52,6 +49,17 @@ struct SpringOptions: ParsableArguments {
         fields.dampingFraction = dampingFraction
         fields.duration = duration
         fields.bounce = bounce
+        return fields
+    }
+
+    /// The spring the options describe.
+    ///
+    /// - Throws: `ValidationError` (exit 64) naming the options when none or
+    ///   two sets are given, a set is incomplete, `--mass` goes with Pop's
+    ///   mapping, or a value is outside its range.
+    func resolve(defaultingTo fallback: SpringParameters? = nil) throws -> SpringParameters {
+        let fields = self.fields
+        if let fallback, fields.isEmpty { return fallback }
         do {
             return try fields.resolve()
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsReport
 import Kinetics
 import KineticsReference
 import KineticsVerify
@@ -107,8 +108,8 @@ struct Summary: ParsableCommand {
 }
 
 /// `1.23e-04`.
-func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
+
 /// `value` with `digits` decimals.
-func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
 /// Up to 4 significant digits.
-func short(_ value: Double) -> String { String(format: "%.4g", value) }
+

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsReport
 import ArgumentParser
 import Kinetics
 import KineticsVerify

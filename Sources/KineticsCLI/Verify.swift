@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsReport
 import KineticsVerify
 
 /// `kinetics verify`: every solver and mode against GSL over parameter grids.
@@ -96,90 +97,6 @@ struct Verify: ParsableCommand {
     }
 }
 
-/// The human forms of a verification report.
-enum VerificationText {
-    static func header(_ report: VerificationReport) -> String {
-        "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
-    }
-
-    static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
-
-    static func cells(_ row: VerificationRow) -> [String] {
-        [
-            row.suite, row.mode, row.check, String(row.cases), value(row),
-            row.tolerance.map(scientific) ?? "-", result(row), row.location + (row.note.map { " [\($0)]" } ?? ""),
-        ]
-    }
-
-    static func value(_ row: VerificationRow) -> String {
-        if let minimum = row.minimum, let maximum = row.maximum {
-            return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
-        }
-        return scientific(row.value)
-    }
-
-    static func result(_ row: VerificationRow) -> String {
-        switch row.passed {
-        case .some(true): "pass"
-        case .some(false): "FAIL"
-        case .none: "reported"
-        }
-    }
-
-    static func table(_ report: VerificationReport) -> String {
-        let rows = report.rows.map(cells)
-        var widths = columns.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
-        let verdict = report.passed
-            ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
-            : "\(report.failures.count) checks FAILED."
-        return ([header(report), "", line(columns)] + rows.map(line) + ["", verdict]).joined(separator: "\n") + "\n"
-    }
-
-    static func markdown(_ report: VerificationReport) -> String {
-        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-        var lines = [header(report).replacingOccurrences(of: "\n", with: "  \n"), ""]
-        lines.append("| " + columns.joined(separator: " | ") + " |")
-        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
-        for row in report.rows {
-            lines.append("| " + cells(row).map(escape).joined(separator: " | ") + " |")
-        }
-        lines.append("")
-        lines.append(report.passed ? "**Every tolerance held.**" : "**\(report.failures.count) checks failed.**")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func csv(_ report: VerificationReport) -> String {
-        func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        func number(_ value: Double?) -> String { value.map(csvNumber) ?? "" }
-        var lines = ["suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note"]
-        for row in report.rows {
-            lines.append(
-                [
-                    row.suite, row.mode, row.check, String(row.cases), number(row.value), number(row.rms),
-                    number(row.minimum), number(row.maximum), row.toleranceName ?? "", number(row.tolerance),
-                    row.passed.map { $0 ? "true" : "false" } ?? "", row.location, row.note ?? "",
-                ].map(field).joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
-    static func describe(_ row: VerificationRow) -> String {
-        "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
-    }
-}
-
 /// A progress bar on stderr, drawn only on a terminal and never under CI=true.
 final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
@@ -221,10 +138,10 @@ func writeOutput(_ text: String, to path: String?) throws {
         .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
         try Data(text.utf8).write(to: temporary)
-        if FileManager.default.fileExists(atPath: destination.path) {
-            _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: destination)
+        // rename(2) replaces an existing file atomically (Foundation's
+        // replaceItemAt fails on Linux when the destination exists).
+        guard rename(temporary.path, destination.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
         }
     } catch {
         try? FileManager.default.removeItem(at: temporary)

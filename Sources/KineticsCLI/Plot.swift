@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import Kinetics
+import KineticsBench
+import KineticsPlot
+import KineticsReport
+import KineticsVerify
+
+/// `kinetics plot`: SVG pictures of solvers, verification and bench results.
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw solvers against GSL, a verification report or a bench report as SVG.",
+        subcommands: [SpringPlot.self, DecayPlot.self, BezierPlot.self, VerifyPlot.self, BenchPlot.self]
+    )
+}
+
+/// Where a plot goes: `--output FILE.svg`, or standard output.
+struct PlotOutput: ParsableArguments {
+    @Option(help: "Write the SVG to FILE (default: standard output).")
+    var output: String?
+
+    func write(_ figure: Figure) throws {
+        try writeOutput(figure.svg(), to: output)
+    }
+}
+
+struct SpringPlot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spring",
+        abstract: "Spring methods over GSL's trajectory, and their errors on a log scale.",
+        discussion: "Give one spring as for `kinetics trace spring` (default: Pop's, bounciness 4 and speed 12); --method is repeatable (default: every method)."
+    )
+
+    @OptionGroup var spring: SpringOptions
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Target value.")
+    var to: Double = 1
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double = 0
+    @OptionGroup var frames: FrameOptions
+    @Option(help: "Methods (repeatable): pop, fixed, rk4, analytic.")
+    var method: [SpringMethod] = []
+    @OptionGroup var output: PlotOutput
+
+    func validate() throws {
+        try OptionCheck.finite(from, "--from")
+        try OptionCheck.finite(to, "--to")
+        try OptionCheck.finite(velocity, "--velocity")
+    }
+
+    func run() throws {
+        let figure = try Figures.spring(
+            try spring.resolve(defaultingTo: .popDefault), from: from, to: to, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
+            methods: method.isEmpty ? SpringMethod.allCases : method)
+        try output.write(figure)
+    }
+}
+
+struct DecayPlot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decay",
+        abstract: "Decay methods over GSL's continuous trajectory, and their errors on a log scale."
+    )
+
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
+    var deceleration: Double = 0.998
+    @OptionGroup var frames: FrameOptions
+    @Option(help: "Methods (repeatable): pop, exact, continuous.")
+    var method: [DecayMethod] = []
+    @OptionGroup var output: PlotOutput
+
+    func validate() throws {
+        try OptionCheck.finite(velocity, "--velocity")
+        try OptionCheck.finite(from, "--from")
+        do {
+            _ = try DecayParameters(deceleration: deceleration)
+        } catch {
+            throw ValidationError(error.commandLineDescription)
+        }
+    }
+
+    func run() throws {
+        let figure = try Figures.decay(
+            deceleration: deceleration, from: from, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
+            methods: method.isEmpty ? DecayMethod.allCases : method)
+        try output.write(figure)
+    }
+}
+
+struct BezierPlot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bezier",
+        abstract: "Bezier methods over GSL's roots, and their errors in y on a log scale."
+    )
+
+    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
+    var curve: String
+    @Option(help: "Methods (repeatable): webkit, precise, fast.")
+    var method: [BezierMethod] = []
+    @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive, 2 … 100,000.")
+    var samples: Int = 401
+    @Option(parsing: .unconditional, help: "WebKit's x tolerance (webkit only); default Pop's for 0.4 s, 1/400.")
+    var epsilon: Double = 1.0 / 400
+    @OptionGroup var output: PlotOutput
+
+    func validate() throws {
+        _ = try parseCurve(curve)
+        guard (2 ... 100_000).contains(samples) else {
+            throw ValidationError("--samples must be a whole number in [2, 100000], got \(samples)")
+        }
+        try OptionCheck.positive(epsilon, "--epsilon")
+    }
+
+    func run() throws {
+        let figure = try Figures.bezier(
+            try parseCurve(curve), methods: method.isEmpty ? BezierMethod.allCases : method, samples: samples,
+            epsilon: epsilon)
+        try output.write(figure)
+    }
+}
+
+struct VerifyPlot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "A verification report's errors against the parameter that drives them, with the tolerances.",
+        discussion: "The input is the JSON of `kinetics verify --format json`."
+    )
+
+    @Option(help: "The JSON report of `kinetics verify`.")
+    var input: String
+    @OptionGroup var output: PlotOutput
+
+    func run() throws {
+        let data = try readInput(input)
+        let report: VerificationReport
+        do {
+            report = try JSONDecoder().decode(VerificationReport.self, from: data)
+        } catch {
+            throw CLIError(message: "\(input): not a kinetics verify report (\(decodingProblem(error)))", status: CLIError.badData)
+        }
+        try output.write(Figures.verify(report))
+    }
+}
+
+struct BenchPlot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Frame time against the number of animations (log-log, with the 60 and 120 Hz budgets), or one configuration's frames.",
+        discussion: "The input is the JSON of `kinetics bench --format json` (or a saved baseline)."
+    )
+
+    @Option(help: "The JSON report of `kinetics bench`.")
+    var input: String
+    @Option(help: "Draw this configuration's frames instead, named as in the report: ENGINE N MIX SCENARIO FPS Hz METHOD, e.g. 'animator 10000 spring steady 60 Hz pop'.")
+    var configuration: String?
+    @OptionGroup var output: PlotOutput
+
+    func run() throws {
+        let report: BenchReport
+        do {
+            report = try BaselineGate.load(input)
+        } catch {
+            switch error {
+            case .missing: throw CLIError(message: "\(input): no such file", status: CLIError.missingInput)
+            case .malformed: throw CLIError(message: error.description, status: CLIError.badData)
+            }
+        }
+        guard let configuration else {
+            try output.write(Figures.benchScaling(report))
+            return
+        }
+        guard let result = report.results.first(where: { $0.configuration.key == configuration }) else {
+            let keys = report.results.map { "'\($0.configuration.key)'" }.joined(separator: ", ")
+            throw CLIError(message: "--configuration '\(configuration)' is not in \(input); it has \(keys)", status: CLIError.usage)
+        }
+        guard let figure = Figures.benchFrames(result) else {
+            throw CLIError(message: "\(input): '\(configuration)' has no frame times (made by an older kinetics)", status: CLIError.badData)
+        }
+        try output.write(figure)
+    }
+}
+
+/// A decoding error in a few words: what and where.
+func decodingProblem(_ error: Error) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
+    }
+    switch error {
+    case DecodingError.keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
+    case DecodingError.typeMismatch(_, let context): return "wrong type at \(path(context.codingPath))"
+    case DecodingError.valueNotFound(_, let context): return "null at \(path(context.codingPath))"
+    case DecodingError.dataCorrupted(let context): return "not valid JSON or a bad value at \(path(context.codingPath))"
+    default: return "\(error)"
+    }
+}

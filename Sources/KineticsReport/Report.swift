@@ -1,0 +1,213 @@
+import Foundation
+import Kinetics
+import KineticsBench
+import KineticsPlot
+import KineticsVerify
+
+/// The one-command report: the quick verification grid, a quick bench, the
+/// verdict on both, and the pictures.
+public struct QuickReport: Sendable {
+    public var verification: VerificationReport
+    public var bench: BenchReport
+    /// CPU model and cores, Swift version, build configuration.
+    public var machine: String
+    public var swift: String
+    public var configuration: String
+    public var date: Date
+
+    /// The bench configurations of the report: every engine, 1,000 and
+    /// 10,000 springs and mixed animations at 60 Hz.
+    public static let benchConfigurations: [BenchConfiguration] = {
+        var list: [BenchConfiguration] = []
+        for mix in [BenchMix.spring, .mixed] {
+            for count in [1_000, 10_000] {
+                for engine in BenchEngine.allCases {
+                    list.append(BenchConfiguration(
+                        engine: engine, animations: count, mix: mix, fps: 60, scenario: .steady, frames: 10,
+                        repetitions: 7, warmupFrames: 5))
+                }
+            }
+        }
+        return list
+    }()
+
+    /// The commands that reproduce each number.
+    public static let commands: [(what: String, command: String)] = [
+        ("the verification table", "kinetics verify --grid quick"),
+        ("the bench table", "kinetics bench --animations 1000 --animations 10000 --mix spring --mix mixed --frames 10 --warmup 5"),
+        ("the spring plot", "kinetics plot spring --fps 120 --output spring.svg"),
+        ("the bezier plot", "kinetics plot bezier --curve ease-in-out --output bezier.svg"),
+        ("the verification plot", "kinetics verify --format json --output verify.json && kinetics plot verify --input verify.json --output verify.svg"),
+        ("the bench plot", "kinetics bench --animations 1000 --animations 10000 --mix spring --mix mixed --frames 10 --warmup 5 --format json --output bench.json && kinetics plot bench --input bench.json --output bench.svg"),
+    ]
+
+    /// Runs the quick verification and the quick bench.
+    ///
+    /// - Throws: ``VerificationError`` when the GSL reference fails.
+    public static func run(progress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in }) throws -> QuickReport {
+        let verification = try Verifier.run(VerificationRequest(grid: .quick, tolerances: try Tolerances())) { suite, done, total in
+            progress("verify \(suite)", done, total)
+        }
+        var results: [BenchResult] = []
+        for (index, configuration) in benchConfigurations.enumerated() {
+            progress("bench", index, benchConfigurations.count)
+            results.append(BenchRunner.measure(configuration))
+        }
+        let bench = BenchReport(kinetics: KineticsReportInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
+        return QuickReport(
+            verification: verification, bench: bench, machine: BenchReport.machineDescription, swift: KineticsReportInfo.swift,
+            configuration: KineticsReportInfo.buildConfiguration, date: Date())
+    }
+
+    /// The verdict, one finding per line: the tolerances, the allocations,
+    /// the frame cost and budget headroom at 10,000 animations.
+    public var verdict: [String] {
+        var lines: [String] = []
+        let checked = verification.rows.filter { $0.passed != nil }.count
+        if verification.passed {
+            lines.append("Verification: every tolerance held (\(checked) checks against GSL, quick grid).")
+        } else {
+            lines.append("Verification: \(verification.failures.count) of \(checked) checks FAILED: "
+                + verification.failures.map { "\($0.suite) \($0.mode) \($0.check)" }.joined(separator: "; ") + ".")
+        }
+        let hot = bench.results.filter { $0.configuration.engine != .reference }
+        let allocating = hot.filter { $0.allocationsPerFrame > 0 }
+        if allocating.isEmpty {
+            lines.append("Allocations: no steady frame of the animator or the batch path allocates (\(hot.count) configurations, counted exactly).")
+        } else {
+            lines.append("Allocations: \(allocating.map { "\($0.configuration.key) allocates \(short($0.allocationsPerFrame)) per frame" }.joined(separator: "; ")).")
+        }
+        for result in bench.results where result.configuration.engine == .animator && result.configuration.animations == 10_000 {
+            let p50 = result.p50
+            var line = "Frame cost, animator, 10,000 \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
+                + "(\(short(result.nanosecondsPerAnimation)) ns per animation), \(fixed(p50 / (1e9 / 60) * 100, 2))% of the 60 Hz budget, "
+                + "\(fixed(p50 / (1e9 / 120) * 100, 2))% of the 120 Hz budget"
+            if let reference = bench.reference(for: result) {
+                line += "; \(String(format: "%.0f", reference.p50 / p50))× faster than the Pop-model reference"
+            }
+            lines.append(line + ".")
+        }
+        return lines
+    }
+
+    /// The report for a terminal: the verdict and the two tables.
+    public var text: String {
+        (["Kinetics report: \(machine), Swift \(swift), \(configuration) build.", ""] + verdict.map { "- " + $0 } + [""])
+            .joined(separator: "\n") + "\n" + VerificationText.table(verification) + "\n" + BenchText.table(bench)
+    }
+
+    /// The report as Markdown, for a pull request comment (no pictures).
+    public var markdown: String {
+        var lines = ["## Kinetics report", "", "\(machine), Swift \(swift), \(configuration) build.", ""]
+        lines += verdict.map { "- " + $0 }
+        lines += ["", "### Verification against GSL", ""]
+        lines.append(VerificationText.markdown(verification))
+        lines += ["### Bench", ""]
+        lines.append(BenchText.markdown(bench))
+        lines += ["### Reproduce", ""]
+        lines += Self.commands.map { "- \($0.what): `\($0.command)`" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The figures of the report.
+    ///
+    /// - Throws: ``GSLError`` when a reference fails.
+    public func figures() throws -> [(title: String, figure: Figure)] {
+        [
+            ("Pop's default spring at 120 Hz against GSL", try Figures.spring(
+                .popDefault, from: 0, to: 1, velocity: 0, fps: 120, seconds: 1.5, methods: SpringMethod.allCases)),
+            ("The ease-in-out curve against GSL", try Figures.bezier(.easeInEaseOut, methods: BezierMethod.allCases)),
+            ("Every verification case", Figures.verify(verification)),
+            ("Frame time against the number of animations", Figures.benchScaling(bench)),
+        ]
+    }
+
+    /// The report as one self-contained HTML file: styles and SVG inline,
+    /// nothing loaded from anywhere.
+    public func html() throws -> String {
+        var body: [String] = []
+        body.append("<h1>Kinetics report</h1>")
+        body.append("<p class=\"machine\">\(escape(machine)), Swift \(escape(swift)), \(escape(configuration)) build, \(escape(ISO8601DateFormatter().string(from: date))).</p>")
+        body.append("<h2>Verdict</h2>")
+        let failed = !verification.passed || bench.results.contains { $0.configuration.engine != .reference && $0.allocationsPerFrame > 0 }
+        body.append("<ul class=\"verdict \(failed ? "failed" : "passed")\">" + verdict.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+        body.append("<h2>Verification against GSL</h2>")
+        body.append("<p>\(escape(VerificationText.header(verification)))</p>")
+        body.append(table(VerificationText.columns, verification.rows.map(VerificationText.cells)))
+        body.append("<h2>Pictures</h2>")
+        for (title, figure) in try figures() {
+            body.append("<figure><figcaption>\(escape(title))</figcaption>\(figure.svg(standalone: false))</figure>")
+        }
+        body.append("<h2>Bench</h2>")
+        body.append("<p>Frame times are medians over every measured frame (7 repetitions of 10 frames after 5 warm-up frames); calibrated is p50 over a memory-streaming kernel over the same bytes, timed between the repetitions.</p>")
+        body.append(table(BenchText.columns, bench.results.map { BenchText.cells($0, bench) }))
+        let extra = BenchText.scalingLines(bench) + BenchText.bezierLines(bench)
+        if !extra.isEmpty { body.append("<pre>\(escape(extra.joined(separator: "\n")))</pre>") }
+        body.append("<h2>Reproduce</h2>")
+        body.append("<ul>" + Self.commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined() + "</ul>")
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Kinetics report</title>
+            <style>
+            body { font-family: Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+            h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+            table { border-collapse: collapse; font-size: 0.82em; margin: 0.6em 0; }
+            th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
+            th { background: #f4f4f4; }
+            td:nth-child(5) { white-space: nowrap; }
+            ul.verdict li { margin: 0.3em 0; } ul.verdict.passed { border-left: 4px solid #2ca02c; padding-left: 1.6em; }
+            ul.verdict.failed { border-left: 4px solid #d62728; padding-left: 1.6em; }
+            figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.4em; }
+            code, pre { font-family: Menlo, Consolas, monospace; font-size: 0.85em; background: #f6f6f6; }
+            .machine { color: #555; }
+            </style>
+            </head>
+            <body>
+            \(body.joined(separator: "\n"))
+            </body>
+            </html>
+
+            """
+    }
+
+    private func table(_ columns: [String], _ rows: [[String]]) -> String {
+        "<table><thead><tr>" + columns.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+            + rows.map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>"
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
+
+/// Facts about this build, for reports.
+public enum KineticsReportInfo {
+    /// The tool's version.
+    public static let version = "0.1.0"
+
+    /// The Swift language version the tool was built with.
+    public static var swift: String {
+        #if compiler(>=6.4)
+        "6.4 or later"
+        #elseif compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #else
+        "6.1"
+        #endif
+    }
+
+    /// `debug` or `release`.
+    public static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import KineticsBench
+import KineticsVerify
+
+/// Numbers in reports: `1.23e-04`.
+public func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
+
+/// Numbers in reports with a fixed number of decimals.
+public func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+/// Numbers in reports with four significant digits.
+public func short(_ value: Double) -> String { String(format: "%.4g", value) }
+
+/// Numbers as the shortest text that reads back to the same double
+/// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
+public func csvNumber(_ value: Double) -> String { value.description }
+
+/// The human forms of a verification report.
+public enum VerificationText {
+    public static func header(_ report: VerificationReport) -> String {
+        "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
+    }
+
+    public static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
+
+    public static func cells(_ row: VerificationRow) -> [String] {
+        [
+            row.suite, row.mode, row.check, String(row.cases), value(row),
+            row.tolerance.map(scientific) ?? "-", result(row), row.location + (row.note.map { " [\($0)]" } ?? ""),
+        ]
+    }
+
+    public static func value(_ row: VerificationRow) -> String {
+        if let minimum = row.minimum, let maximum = row.maximum {
+            return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
+        }
+        return scientific(row.value)
+    }
+
+    public static func result(_ row: VerificationRow) -> String {
+        switch row.passed {
+        case .some(true): "pass"
+        case .some(false): "FAIL"
+        case .none: "reported"
+        }
+    }
+
+    public static func table(_ report: VerificationReport) -> String {
+        let rows = report.rows.map(cells)
+        var widths = columns.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        let verdict = report.passed
+            ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
+            : "\(report.failures.count) checks FAILED."
+        return ([header(report), "", line(columns)] + rows.map(line) + ["", verdict]).joined(separator: "\n") + "\n"
+    }
+
+    public static func markdown(_ report: VerificationReport) -> String {
+        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var lines = [header(report).replacingOccurrences(of: "\n", with: "  \n"), ""]
+        lines.append("| " + columns.joined(separator: " | ") + " |")
+        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
+        for row in report.rows {
+            lines.append("| " + cells(row).map(escape).joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append(report.passed ? "**Every tolerance held.**" : "**\(report.failures.count) checks failed.**")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func csv(_ report: VerificationReport) -> String {
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        func number(_ value: Double?) -> String { value.map(csvNumber) ?? "" }
+        var lines = ["suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note"]
+        for row in report.rows {
+            lines.append(
+                [
+                    row.suite, row.mode, row.check, String(row.cases), number(row.value), number(row.rms),
+                    number(row.minimum), number(row.maximum), row.toleranceName ?? "", number(row.tolerance),
+                    row.passed.map { $0 ? "true" : "false" } ?? "", row.location, row.note ?? "",
+                ].map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
+    public static func describe(_ row: VerificationRow) -> String {
+        "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
+    }
+}
+
+
+/// The human forms of a bench report.
+public enum BenchText {
+    public static let columns = [
+        "engine", "animations", "mix", "scenario", "fps", "method", "p50 ms (min–max)", "p99 ms", "ns/anim",
+        "budget", "allocs/frame", "calibrated", "vs reference",
+    ]
+
+    public static func cells(_ result: BenchResult, _ report: BenchReport) -> [String] {
+        let c = result.configuration
+        let range = result.repetitionRange
+        var ratio = "-"
+        if c.engine != .reference, let reference = report.reference(for: result) {
+            ratio = String(format: "%.1f× faster", reference.p50 / result.p50)
+        }
+        var p50 = String(format: "%.4g (%.4g–%.4g)", result.p50 / 1e6, range.min / 1e6, range.max / 1e6)
+        if let steady = result.steadyNanoseconds {
+            p50 += String(format: " = %.2f× steady", result.p50 / steady)
+        }
+        return [
+            c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, String(format: "%g", c.fps),
+            c.method.rawValue, p50, String(format: "%.4g", result.p99 / 1e6),
+            String(format: "%.3g", result.nanosecondsPerAnimation), String(format: "%.2f%%", result.budgetShare * 100),
+            String(format: "%g", result.allocationsPerFrame), String(format: "%.3g", result.calibrated), ratio,
+        ]
+    }
+
+    public static func scalingLines(_ report: BenchReport) -> [String] {
+        report.scaling.map { fit in
+            String(format: "scaling %@: cost ∝ N^%.3f over N = %@", fit.family, fit.exponent,
+                   fit.counts.map(String.init).joined(separator: ", "))
+        }
+    }
+
+    public static func table(_ report: BenchReport) -> String {
+        let rows = report.results.map { cells($0, report) }
+        var widths = columns.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
+        lines.append(line(columns))
+        lines += rows.map(line)
+        let scaling = scalingLines(report)
+        if !scaling.isEmpty { lines += [""] + scaling }
+        let bezier = bezierLines(report)
+        if !bezier.isEmpty { lines += [""] + bezier }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Per curve: each method's time per evaluation (median, min–max over
+    /// repetitions) and largest error, and how many times faster `fast` is
+    /// than `webkit`.
+    public static func bezierLines(_ report: BenchReport) -> [String] {
+        guard let results = report.bezier, !results.isEmpty else { return [] }
+        var lines = ["bezier, ns per evaluation (min–max), largest |y - precise|:"]
+        var curves: [String] = []
+        for result in results where !curves.contains(result.curve) { curves.append(result.curve) }
+        for curve in curves {
+            let rows = results.filter { $0.curve == curve }
+            let cells = rows.map {
+                String(format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method, $0.nanoseconds, $0.minimum, $0.maximum, $0.maxError)
+            }
+            var line = "  \(curve): " + cells.joined(separator: "; ")
+            if let fast = rows.first(where: { $0.method == "fast" }) {
+                let ratios = rows.filter { $0.method.hasPrefix("webkit") }.map {
+                    String(format: "%.1f× %@", $0.nanoseconds / fast.nanoseconds, $0.method)
+                }
+                if !ratios.isEmpty { line += "; fast is faster than " + ratios.joined(separator: ", ") }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    public static func markdown(_ report: BenchReport) -> String {
+        var lines = ["Kinetics bench on \(report.machine).", ""]
+        lines.append("| " + columns.joined(separator: " | ") + " |")
+        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
+        for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
+        let scaling = scalingLines(report)
+        if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
+        let bezier = bezierLines(report)
+        if !bezier.isEmpty { lines += [""] + bezier }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func csv(_ report: BenchReport) -> String {
+        var lines = [
+            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns"
+        ]
+        for result in report.results {
+            let c = result.configuration
+            let range = result.repetitionRange
+            lines.append(
+                [
+                    c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps), c.method.rawValue,
+                    csvNumber(result.p50), csvNumber(result.p90), csvNumber(result.p99), csvNumber(result.max),
+                    csvNumber(result.mean), csvNumber(range.min), csvNumber(range.max),
+                    csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),
+                    csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
+                    csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
+                    result.steadyNanoseconds.map(csvNumber) ?? "",
+                ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
