@@ -145,6 +145,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KineticsPlotTests",
+            dependencies: ["KineticsPlot"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KineticsBenchTests",
             dependencies: ["Kinetics", "KineticsBench"],
             swiftSettings: swiftSettings

@@ -18,12 +18,22 @@ struct Report: ParsableCommand {
     var output = "kinetics-report.html"
     @Option(help: "Also write the report as Markdown (for a pull request comment) to FILE.")
     var markdown: String?
+    @Option(name: .customLong("animations"), help: "Bench animation counts (repeatable), 1 … 100,000. Default: 1000, 10000.")
+    var counts: [Int] = []
+
+    func validate() throws {
+        for count in counts where !(1 ... 100_000).contains(count) {
+            throw ValidationError("--animations must be a whole number in [1, 100000], got \(count)")
+        }
+    }
 
     func run() throws {
         let bar = ProgressBar()
         let report: QuickReport
         do {
-            report = try QuickReport.run { label, done, total in bar.update(label, done, total) }
+            report = try QuickReport.run(counts: counts.isEmpty ? QuickReport.defaultCounts : counts) { label, done, total in
+                bar.update(label, done, total)
+            }
         } catch {
             bar.finish()
             throw CLIError(message: "\(error)", status: CLIError.checkFailed)

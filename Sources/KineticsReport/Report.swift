@@ -15,12 +15,15 @@ public struct QuickReport: Sendable {
     public var configuration: String
     public var date: Date
 
-    /// The bench configurations of the report: every engine, 1,000 and
-    /// 10,000 springs and mixed animations at 60 Hz.
-    public static let benchConfigurations: [BenchConfiguration] = {
+    /// The animation counts of the report's bench, by default.
+    public static let defaultCounts = [1_000, 10_000]
+
+    /// The bench configurations of the report: every engine, springs and
+    /// mixed animations at 60 Hz, at each count.
+    public static func benchConfigurations(counts: [Int]) -> [BenchConfiguration] {
         var list: [BenchConfiguration] = []
         for mix in [BenchMix.spring, .mixed] {
-            for count in [1_000, 10_000] {
+            for count in counts {
                 for engine in BenchEngine.allCases {
                     list.append(BenchConfiguration(
                         engine: engine, animations: count, mix: mix, fps: 60, scenario: .steady, frames: 10,
@@ -29,28 +32,43 @@ public struct QuickReport: Sendable {
             }
         }
         return list
-    }()
+    }
+
+    /// The animation counts of this report's bench.
+    public var counts: [Int] {
+        var counts: [Int] = []
+        for result in bench.results where !counts.contains(result.configuration.animations) {
+            counts.append(result.configuration.animations)
+        }
+        return counts
+    }
 
     /// The commands that reproduce each number.
-    public static let commands: [(what: String, command: String)] = [
-        ("the verification table", "kinetics verify --grid quick"),
-        ("the bench table", "kinetics bench --animations 1000 --animations 10000 --mix spring --mix mixed --frames 10 --warmup 5"),
+    public var commands: [(what: String, command: String)] {
+        let bench = "kinetics bench " + counts.map { "--animations \($0) " }.joined() + "--mix spring --mix mixed --frames 10 --warmup 5"
+        return [
+            ("the verification table", "kinetics verify --grid quick"),
+            ("the bench table", bench),
         ("the spring plot", "kinetics plot spring --fps 120 --output spring.svg"),
         ("the bezier plot", "kinetics plot bezier --curve ease-in-out --output bezier.svg"),
-        ("the verification plot", "kinetics verify --format json --output verify.json && kinetics plot verify --input verify.json --output verify.svg"),
-        ("the bench plot", "kinetics bench --animations 1000 --animations 10000 --mix spring --mix mixed --frames 10 --warmup 5 --format json --output bench.json && kinetics plot bench --input bench.json --output bench.svg"),
-    ]
+            ("the verification plot", "kinetics verify --format json --output verify.json && kinetics plot verify --input verify.json --output verify.svg"),
+            ("the bench plot", bench + " --format json --output bench.json && kinetics plot bench --input bench.json --output bench.svg"),
+        ]
+    }
 
     /// Runs the quick verification and the quick bench.
     ///
     /// - Throws: ``VerificationError`` when the GSL reference fails.
-    public static func run(progress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in }) throws -> QuickReport {
+    public static func run(
+        counts: [Int] = defaultCounts, progress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in }
+    ) throws -> QuickReport {
         let verification = try Verifier.run(VerificationRequest(grid: .quick, tolerances: try Tolerances())) { suite, done, total in
             progress("verify \(suite)", done, total)
         }
         var results: [BenchResult] = []
-        for (index, configuration) in benchConfigurations.enumerated() {
-            progress("bench", index, benchConfigurations.count)
+        let configurations = benchConfigurations(counts: counts)
+        for (index, configuration) in configurations.enumerated() {
+            progress("bench", index, configurations.count)
             results.append(BenchRunner.measure(configuration))
         }
         let bench = BenchReport(kinetics: KineticsReportInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
@@ -77,9 +95,11 @@ public struct QuickReport: Sendable {
         } else {
             lines.append("Allocations: \(allocating.map { "\($0.configuration.key) allocates \(short($0.allocationsPerFrame)) per frame" }.joined(separator: "; ")).")
         }
-        for result in bench.results where result.configuration.engine == .animator && result.configuration.animations == 10_000 {
+        let largest = bench.results.map(\.configuration.animations).max() ?? 0
+        for result in bench.results where result.configuration.engine == .animator && result.configuration.animations == largest {
             let p50 = result.p50
-            var line = "Frame cost, animator, 10,000 \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
+            let count = largest.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+            var line = "Frame cost, animator, \(count) \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
                 + "(\(short(result.nanosecondsPerAnimation)) ns per animation), \(fixed(p50 / (1e9 / 60) * 100, 2))% of the 60 Hz budget, "
                 + "\(fixed(p50 / (1e9 / 120) * 100, 2))% of the 120 Hz budget"
             if let reference = bench.reference(for: result) {
@@ -105,7 +125,7 @@ public struct QuickReport: Sendable {
         lines += ["### Bench", ""]
         lines.append(BenchText.markdown(bench))
         lines += ["### Reproduce", ""]
-        lines += Self.commands.map { "- \($0.what): `\($0.command)`" }
+        lines += commands.map { "- \($0.what): `\($0.command)`" }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -144,7 +164,7 @@ public struct QuickReport: Sendable {
         let extra = BenchText.scalingLines(bench) + BenchText.bezierLines(bench)
         if !extra.isEmpty { body.append("<pre>\(escape(extra.joined(separator: "\n")))</pre>") }
         body.append("<h2>Reproduce</h2>")
-        body.append("<ul>" + Self.commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined() + "</ul>")
+        body.append("<ul>" + commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined() + "</ul>")
         return """
             <!DOCTYPE html>
             <html lang="en">

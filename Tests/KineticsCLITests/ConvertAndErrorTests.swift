@@ -89,9 +89,9 @@ struct ConvertAndErrorTests {
         #expect(result.stdout.contains("trace") && result.stdout.contains("convert"))
     }
 
-    @Test("the default command summarises every method against GSL")
-    func defaultCommand() throws {
-        let result = try kinetics()
+    @Test("kinetics summary summarises every method against GSL")
+    func summary() throws {
+        let result = try kinetics("summary")
         #expect(result.status == 0)
         for method in SpringMethod.allCases {
             #expect(result.stdout.contains("\n\(method.rawValue)"), "\(method)")
