@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // MARK: - The library
@@ -142,6 +143,11 @@ let package = Package(
         .testTarget(
             name: "KineticsReferenceTests",
             dependencies: ["KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsPropertyTests",
+            dependencies: ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -174,4 +174,51 @@ struct AnimatorReentrancyTests {
         animator.tick(at: 0.5)
         #expect(animator[x] == 5 && animator.animationCount == 0)
     }
+
+    // Found by the random-operation property tests (KineticsPropertyTests).
+
+    @Test("replacing an animation whose stop callback adds another under the same key: the caller's animation wins, each stops once")
+    func replaceWhileStopAdds() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        var stops: [String] = []
+        var first = Animation<Double>.spring(to: 10)
+        first.callbacks.onStop = { animator, _, _ in
+            stops.append("first")
+            var intruder = Animation<Double>.spring(to: -10)
+            intruder.callbacks.onStop = { _, _, _ in stops.append("intruder") }
+            try? animator.add(intruder, to: x, forKey: "k")
+        }
+        try animator.add(first, to: x, forKey: "k")
+        let second = try animator.add(.spring(to: 20), to: x, forKey: "k")
+        #expect(animator.animation(forKey: "k", on: target) == second)
+        #expect(stops == ["first", "intruder"] && animator.animationCount == 1)
+        #expect(animator.invariantViolations().isEmpty)
+    }
+
+    @Test("a group child's stop callback that removes its group and adds an animation leaves that animation running")
+    func childRemovesGroup() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        let y = animator.property("y", of: target, initial: 0.0)
+        var groupHandle: AnimationHandle?
+        var added: AnimationHandle?
+        var child = Animation<Double>.basic(duration: 1, to: 1)
+        child.callbacks.onStop = { animator, _, _ in
+            guard let group = groupHandle else { return }
+            animator.remove(group)
+            added = try? animator.add(.basic(duration: 1, to: 5), to: y, forKey: "k")
+        }
+        let group = AnimationGroup(.concurrent, [.animation(child, on: x), .animation(.basic(duration: 2, to: 1), on: x)])
+        groupHandle = try animator.add(group, on: target, forKey: "g")
+        animator.tick(at: 0.5)
+        animator.removeAnimation(forKey: "g", on: target)
+        let handle = try #require(added)
+        #expect(animator.phase(of: handle) == .running && animator.animation(forKey: "k", on: target) == handle)
+        #expect(animator.invariantViolations().isEmpty)
+        animator.tick(at: 1.0)
+        #expect(animator[y] > 0)
+    }
 }

@@ -55,17 +55,17 @@ public final class Animator {
     let shared = SharedTables()
 
     var records: [AnimationRecord] = []
-    private var freeRecords: [Int32] = []
-    private var registry: [RegistryKey: AnimationHandle] = [:]
+    var freeRecords: [Int32] = []
+    var registry: [RegistryKey: AnimationHandle] = [:]
     /// Each target's keys with the sequence number of their animation, so a
     /// removal is O(1) and `keys(on:)` can still list them in order.
-    private var keysByTarget: [TargetID: TargetKeys] = [:]
+    var keysByTarget: [TargetID: TargetKeys] = [:]
     /// Boxes of freed animations, by type, for new animations to reuse (so
     /// that adding an animation allocates nothing once the animator has
     /// grown), and those freed since the last safe point.
     private var boxPools: [ObjectIdentifier: BoxPool] = [:]
     private var retiredBoxes: [AnimationBox] = []
-    private var waiting: [AnimationHandle] = []
+    var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
     /// Reusable output lists for first frames rendered outside the tick's
     /// loop, one per level of nesting (a callback may add an animation
@@ -172,7 +172,8 @@ public final class Animator {
     /// renders its first frame at once when its begin time has come.
     ///
     /// Adding under a key the target already uses stops (cancels) and
-    /// replaces the animation there; adding the same animation (or a copy of
+    /// replaces the animation there, and any animation that its stop
+    /// callback adds under the same key; adding the same animation (or a copy of
     /// it) under its key again is a no-op that returns the running handle.
     ///
     /// - Throws: ``ParameterError`` naming a setting that is out of range.
@@ -222,8 +223,13 @@ public final class Animator {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
         let registryKey = RegistryKey(target: target, key: key)
-        if let existing = registry[registryKey], let index = liveIndex(existing) {
-            if records[index].id == id { return existing }
+        if let existing = registry[registryKey], let index = liveIndex(existing), records[index].id == id {
+            return existing
+        }
+        // The replaced animation's stop callback may add another animation
+        // under the same key; this one, added last by the caller, replaces
+        // that too.
+        while let existing = registry[registryKey], liveIndex(existing) != nil {
             cancel(existing)
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
@@ -334,6 +340,9 @@ public final class Animator {
         let recordPhase = records[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
         box.cancelChildren(self, handle)
+        // A child's stop callback may have removed this animation already,
+        // and its record may hold a new animation now.
+        guard let index = liveIndex(handle) else { return }
         unregister(index)
         records[index].phase = .finished
         withCallbacks {

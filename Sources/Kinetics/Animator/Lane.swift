@@ -82,3 +82,10 @@ enum ElementKind: Equatable, Sendable {
     case keyframe
     case custom
 }
+
+extension Lane {
+    /// The columns of every batch in the lane, for the invariant check.
+    var allColumns: [ElementColumns<V>] {
+        springs.map(\.common) + decays.map(\.common) + [basics.common, keyframes.common, customs.common]
+    }
+}

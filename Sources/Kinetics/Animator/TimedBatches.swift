@@ -54,6 +54,13 @@ final class TimingTable {
     private var tables: [BezierTable?] = []
     private var free: [Int32] = []
     private var lookup: [Key: Int32] = [:]
+    /// Entries nobody uses, oldest first, kept so that the next animation
+    /// along the same curve does not build its table again (a UI often runs
+    /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
+    private var idle: [Int32] = []
+    static let idleLimit = 16
+
+    init() { idle.reserveCapacity(Self.idleLimit + 1) }
 
     deinit {
         for index in 0 ..< evaluators.count {
@@ -66,6 +73,7 @@ final class TimingTable {
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
         if let index = lookup[key] {
+            if users[Int(index)] == 0, let position = idle.firstIndex(of: index) { idle.remove(at: position) }
             users[Int(index)] += 1
             return index
         }
@@ -105,11 +113,17 @@ final class TimingTable {
         return index
     }
 
-    /// Counts one user fewer; the entry is recycled at zero.
+    /// Counts one user fewer; at zero the entry waits, idle, for a new user
+    /// and is recycled when too many others wait.
     func release(_ index: Int32) {
+        users[Int(index)] -= 1
+        guard users[Int(index)] == 0 else { return }
+        idle.append(index)
+        if idle.count > Self.idleLimit { recycle(idle.removeFirst()) }
+    }
+
+    private func recycle(_ index: Int32) {
         let position = Int(index)
-        users[position] -= 1
-        guard users[position] == 0 else { return }
         lookup[keys[position]] = nil
         evaluators[position].coefficients?.deallocate()
         evaluators[position].brackets?.deallocate()

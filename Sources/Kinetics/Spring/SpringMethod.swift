@@ -35,3 +35,26 @@ extension SpringMethod {
     /// the animation finishes at its target.
     public static let maxFrameInterval = 30.0
 }
+
+extension SpringMethod {
+    /// The growth per step of the method's fixed RK4 step for `spring`: the
+    /// spectral radius of one 1 ms step for `pop` and `fixed`, 1 for `rk4`
+    /// and `analytic` (which choose their steps, or take none).
+    public func growthPerStep(for spring: SpringParameters) -> Double {
+        switch self {
+        case .pop: SpringPropagator.rk4Step(spring, step: SpringMethod.popStep).spectralRadius
+        case .fixed: SpringPropagator.rk4Step(spring, step: SpringMethod.gridStep).spectralRadius
+        case .rk4, .analytic: 1
+        }
+    }
+
+    /// Whether the method stays bounded for `spring`. RK4 with a fixed 1 ms
+    /// step is stable only while every rate of the spring times the step is
+    /// within RK4's stability region (|λ|·h up to about 2.8 on the real
+    /// axis): `pop` and `fixed` diverge for stiffer or more heavily damped
+    /// springs, as Pop's solver does. `rk4` and `analytic` are stable for
+    /// every spring.
+    public func isStable(for spring: SpringParameters) -> Bool {
+        growthPerStep(for: spring) <= 1
+    }
+}
