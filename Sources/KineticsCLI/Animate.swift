@@ -93,10 +93,18 @@ struct Animate: ParsableCommand {
     }
 }
 
-/// Reads a whole input file; a missing or unreadable file is exit 66.
+/// The largest input file read, 64 MiB: every input kinetics reads is far
+/// smaller, and a larger one is refused before it is read.
+let inputSizeLimit = 64 << 20
+
+/// Reads a whole input file; a missing or unreadable file is exit 66, one
+/// over ``inputSizeLimit`` exit 65.
 func readInput(_ path: String) throws -> Data {
     guard FileManager.default.fileExists(atPath: path) else {
         throw CLIError(message: "\(path): no such file", status: CLIError.missingInput)
+    }
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > inputSizeLimit {
+        throw CLIError(message: "\(path): the file is \(size) bytes; an input is at most \(inputSizeLimit)", status: CLIError.badData)
     }
     guard let data = FileManager.default.contents(atPath: path) else {
         throw CLIError(message: "\(path): cannot be read", status: CLIError.missingInput)

@@ -97,6 +97,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        try checkWritable(output, saveBaseline)
         // A missing or malformed baseline is reported before anything is measured.
         var base: BenchReport?
         if let baseline {

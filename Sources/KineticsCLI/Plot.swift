@@ -50,9 +50,10 @@ struct SpringPlot: ParsableCommand {
     }
 
     func run() throws {
+        let parameters = try spring.resolve(defaultingTo: .popDefault)
         let figure = try Figures.spring(
-            try spring.resolve(defaultingTo: .popDefault), from: from, to: to, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
-            methods: method.isEmpty ? SpringMethod.allCases : method)
+            parameters, from: from, to: to, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
+            methods: try springMethods(method, for: parameters))
         try output.write(figure)
     }
 }

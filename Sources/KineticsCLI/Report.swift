@@ -28,6 +28,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
+        try checkWritable(output, markdown)
         let bar = ProgressBar()
         let report: QuickReport
         do {

@@ -141,3 +141,18 @@ enum SampleFormat: String, ExpressibleByArgument, CaseIterable {
 extension SpringMethod: ExpressibleByArgument {}
 extension DecayMethod: ExpressibleByArgument {}
 extension BezierMethod: ExpressibleByArgument {}
+
+/// The spring methods to run for `spring`: those asked for, each of which
+/// must stay bounded for it (else a usage error naming the method), or,
+/// when none was asked for, every method that does.
+func springMethods(_ asked: [SpringMethod], for spring: SpringParameters) throws -> [SpringMethod] {
+    if asked.isEmpty { return SpringMethod.allCases.filter { $0.isStable(for: spring) } }
+    for method in asked {
+        do {
+            try method.checkStable(for: spring)
+        } catch {
+            throw ValidationError("--method \(method.rawValue): \(error)")
+        }
+    }
+    return asked
+}

@@ -116,13 +116,7 @@ struct SpringTrace: ParsableCommand {
 
     func run() throws {
         let parameters = try spring.resolve()
-        if method == .pop || method == .fixed {
-            let step = method == .pop ? SpringMethod.popStep : SpringMethod.gridStep
-            let growth = SpringPropagator.rk4Step(parameters, step: step).spectralRadius
-            if growth > 1 {
-                warn("RK4 with a 1 ms step is unstable for this spring (growth \(growth) per step); \(method.rawValue) values will diverge")
-            }
-        }
+        _ = try springMethods([method], for: parameters)
         var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
         let samples = traceMotion(
             times: frames.times, initial: MotionSample(time: 0, value: from, velocity: velocity)

@@ -65,6 +65,7 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
+        try checkWritable(output)
         let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
         let request = VerificationRequest(
             suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
@@ -146,6 +147,23 @@ func writeOutput(_ text: String, to path: String?) throws {
     } catch {
         try? FileManager.default.removeItem(at: temporary)
         throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", status: CLIError.cannotWrite)
+    }
+}
+
+/// Fails at once, with exit 73, when `path` (if given) cannot be written:
+/// its folder is missing or not writable, or it names a folder. Commands
+/// that work for a while call this first, so that a typo in an output path
+/// costs nothing.
+func checkWritable(_ paths: String?...) throws {
+    for case let path? in paths {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        let problem: String? =
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { "it is a folder" }
+            else if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue { "no folder \(folder)" }
+            else if access(folder, W_OK) != 0 { "the folder \(folder) is not writable" }
+            else { nil }
+        if let problem { throw CLIError(message: "cannot write \(path): \(problem)", status: CLIError.cannotWrite) }
     }
 }
 

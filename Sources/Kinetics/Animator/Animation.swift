@@ -254,14 +254,7 @@ public struct Animation<Value: AnimatableVector> {
                 throw ParameterError(parameter: "velocity", value: .nan, accepted: "given for a decay")
             }
         case .spring(let parameters, let method):
-            // Pop's fixed 1 ms step diverges for stiff or heavily damped
-            // springs; an animator never writes the resulting infinities.
-            let growth = method.growthPerStep(for: parameters)
-            guard growth <= 1 else {
-                throw ParameterError(
-                    parameter: "method", value: growth,
-                    accepted: "a spring whose \(method.rawValue) step (RK4, 1 ms) does not grow (growth per step <= 1); this one is too stiff or too damped for it, use rk4 or analytic")
-            }
+            try method.checkStable(for: parameters)
         case .keyframes, .custom:
             break
         }

@@ -57,4 +57,20 @@ extension SpringMethod {
     public func isStable(for spring: SpringParameters) -> Bool {
         growthPerStep(for: spring) <= 1
     }
+
+    /// Throws unless the method stays bounded for `spring` (see
+    /// ``isStable(for:)``): the check the animator and the command line make
+    /// before running a spring, so that Pop's divergence never shows up as
+    /// infinities or NaN in their output. ``SpringStepper`` itself follows
+    /// Pop and does not check.
+    ///
+    /// - Throws: ``ParameterError`` for `method`, with the growth per step as its value.
+    public func checkStable(for spring: SpringParameters) throws(ParameterError) {
+        let growth = growthPerStep(for: spring)
+        guard growth <= 1 else {
+            throw ParameterError(
+                parameter: "method", value: growth,
+                accepted: "rk4 or analytic for this spring: \(rawValue)'s 1 ms RK4 step diverges for it (too stiff or too damped; the value is its growth per step)")
+        }
+    }
 }
