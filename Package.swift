@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "Kinetics", targets: ["Kinetics"]),
         .library(name: "KineticsReference", targets: ["KineticsReference"]),
         .executable(name: "kinetics", targets: ["KineticsCLI"]),
+        // For the fuzz targets in Fuzz/ (a package of their own).
+        .library(name: "KineticsScenario", targets: ["KineticsScenario"]),
+        .library(name: "KineticsBench", targets: ["KineticsBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -122,6 +122,14 @@ public enum BaselineGate {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .malformed(path, "cannot be read")
         }
+        return try baseline(from: data, name: path)
+    }
+
+    /// Reads a baseline from the bytes of a file called `name` (used in the
+    /// errors), with the checks of ``load(_:)``.
+    ///
+    /// - Throws: ``BaselineError/malformed(_:_:)``.
+    public static func baseline(from data: Data, name path: String) throws(BaselineError) -> BenchReport {
         guard !data.isEmpty else { throw .malformed(path, "the file is empty") }
         guard data.count <= 64 << 20 else { throw .malformed(path, "the file is \(data.count) bytes; a baseline is under 64 MiB") }
         struct Header: Decodable {
@@ -143,8 +151,17 @@ public enum BaselineGate {
         }
         do {
             let report = try JSONDecoder().decode(BenchReport.self, from: data)
-            for result in report.results where !(result.calibrated.isFinite && result.calibrated > 0) {
-                throw BaselineError.malformed(path, "\(result.configuration.key): calibrated \(result.calibrated) is not a positive number")
+            var seen = Set<String>()
+            for result in report.results {
+                let key = result.configuration.key
+                guard result.calibrated.isFinite && result.calibrated > 0 else {
+                    throw BaselineError.malformed(path, "\(key): calibrated \(result.calibrated) is not a positive number")
+                }
+                guard result.allocationsPerFrame.isFinite && result.allocationsPerFrame >= 0 else {
+                    throw BaselineError.malformed(path, "\(key): allocationsPerFrame \(result.allocationsPerFrame) is not a number >= 0")
+                }
+                // Two figures for one configuration: which would the gate use?
+                guard seen.insert(key).inserted else { throw BaselineError.malformed(path, "\(key) appears twice") }
             }
             return report
         } catch let error as BaselineError {

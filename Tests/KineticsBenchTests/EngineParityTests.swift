@@ -75,7 +75,7 @@ struct EngineParityTests {
     }
 
     @Test("the gate flags a slower configuration and a new allocation, and ignores one the baseline lacks")
-    func gate() {
+    func gate() throws {
         func result(_ engine: BenchEngine, calibrated: Double, allocations: Double) -> BenchResult {
             BenchResult(
                 configuration: BenchConfiguration(engine: engine, animations: 1_000, mix: .spring, fps: 60, scenario: .steady),
@@ -94,5 +94,17 @@ struct EngineParityTests {
         let regressions = BaselineGate.regressions(current, baseline: baseline, maxRegression: 25)
         #expect(regressions.count == 1 && regressions[0].description.contains("alloc"))
         #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10).count == 2)
+
+        // Found by the baseline fuzz target: a configuration listed twice
+        // made a baseline regress against itself. Such a file is refused.
+        let twice = BenchReport(kinetics: "test", results: [
+            result(.animator, calibrated: 2, allocations: 0), result(.animator, calibrated: 3, allocations: 0),
+        ])
+        let data = try JSONEncoder().encode(twice)
+        #expect(throws: BaselineError.malformed("twice.json", "\(twice.results[0].configuration.key) appears twice")) {
+            try BaselineGate.baseline(from: data, name: "twice.json")
+        }
+        let once = try BaselineGate.baseline(from: try JSONEncoder().encode(baseline), name: "once.json")
+        #expect(BaselineGate.regressions(once, baseline: once, maxRegression: 0).isEmpty)
     }
 }

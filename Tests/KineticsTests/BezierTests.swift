@@ -229,6 +229,24 @@ struct BezierTests {
         #expect((try? UnitBezier(x1: 0, y1: -5, x2: 1, y2: 7)) != nil)
     }
 
+    @Test("y control points beyond ±1e6 are refused; tables of hostile curves build in bounded work (found by fuzzing)")
+    func hostileCurves() throws {
+        // |y| near 1e308 overflowed the power-form coefficients.
+        let error = #expect(throws: ParameterError.self) { try UnitBezier(x1: 0.34, y1: -5.9e307, x2: 0, y2: 0) }
+        #expect(error?.description == "y1 must be in [-1000000.0, 1000000.0], got -5.9e+307")
+        // x(t) = t³ and a huge y1: y(x) is too rough for cubic pieces at
+        // 1e-8 of its scale anywhere; the table used to split every segment
+        // to the deepest level. Now at most `segments` are split, and what
+        // stays uncertified is solved by iteration, still within 1e-7 of the
+        // y scale.
+        let curve = try UnitBezier(x1: 0, y1: -1e6, x2: 3.1e-322, y2: 1.0077)
+        let table = BezierTable(curve, segments: 16)
+        #expect(table.uncertifiedSegments <= 16 * 17, "\(table.uncertifiedSegments)")
+        for x in stride(from: 0.0001, through: 0.9999, by: 0.0123) {
+            #expect(abs(table.solve(x) - curve.solvePrecise(x)) <= 1e-7 * 1e6, "x = \(x)")
+        }
+    }
+
     @Test("the named curves have Core Animation's control points")
     func namedCurves() {
         let points = UnitBezier.named.map { [$0.curve.x1, $0.curve.y1, $0.curve.x2, $0.curve.y2] }

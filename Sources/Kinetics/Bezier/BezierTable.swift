@@ -7,19 +7,26 @@
 /// six flops, no iteration. Each segment is certified when the table is
 /// built: the interpolant is compared with the precise solver at a quarter,
 /// half and three quarters of the segment. A segment whose error exceeds
-/// ``certifiedError`` (typically next to a point where x(t) is flat, so that
+/// ``certifiedError`` times the curve's y scale, `max(1, |y1|, |y2|)`
+/// (typically next to a point where x(t) is flat, so that
 /// y(x) is not smooth there) is split into 16 finer segments, certified in
-/// turn, up to three times; what is still uncertified after that (a sliver
+/// turn, up to three times and for at most `segments` segments in all; what
+/// is still uncertified after that (usually a sliver
 /// about 1e-6 of x wide at such a point) is solved by the `fast` method's
 /// Newton iteration, started inside the segment's bracket of t with a
 /// square-root first guess where x grows with the square of t.
 ///
-/// **Accuracy**: within 1e-7 of the exact answer, as ``UnitBezier/solveFast(_:)``
-/// (the interpolation error of a certified segment is about 1e-8 at most).
+/// **Accuracy**: within 1e-7 times the y scale of the exact answer, as
+/// ``UnitBezier/solveFast(_:)`` (the interpolation error of a certified
+/// segment is at most 1e-8 times the y scale). Measuring the error against
+/// the y scale keeps building bounded for curves with huge y control points,
+/// whose y values no absolute tolerance below their own rounding could
+/// certify.
 /// **Edge cases**: x <= 0 gives 0, x >= 1 gives 1, NaN gives NaN.
 /// **Cost**: building takes about `5·segments` precise solves, plus about
-/// 65 per refined segment (a millisecond or so for 256 segments); share a
-/// table per curve.
+/// 65 per refined segment, at most `segments` of them (a millisecond or so
+/// for 256 segments on the named curves, at most about 70·segments solves
+/// for any curve); share a table per curve.
 public struct BezierTable: Sendable {
     /// The curve.
     public let curve: UnitBezier
@@ -56,7 +63,8 @@ public struct BezierTable: Sendable {
         }
     }
 
-    /// The largest interpolation error a segment may show at its check points.
+    /// The largest interpolation error a segment may show at its check
+    /// points, relative to the curve's y scale `max(1, |y1|, |y2|)`.
     public static let certifiedError = 1e-8
     /// How many times a segment that fails certification is split in 16
     /// (down to 1/(segments·16³) of x): only the piece next to a point where
@@ -72,6 +80,12 @@ public struct BezierTable: Sendable {
         self.segments = segments
         var coefficients: [SIMD4<Double>] = []
         var refine: [(entry: Int, start: Double, span: Double, depth: Int)] = []
+        let tolerance = Self.certifiedError * max(1, abs(curve.y1), abs(curve.y2))
+        // At most `segments` segments are refined, so building costs at most
+        // about 70 precise solves per segment whatever the curve (found by
+        // fuzzing: a curve whose y(x) is nowhere smooth enough refined every
+        // segment to the deepest level, 4,369 pieces each).
+        var refinedSegments = 0
         func appendLevel(start: Double, span: Double, count: Int, depth: Int) {
             let width = span / Double(count)
             // y and the slope dy/dx · width at each node (NaN where x(t) is flat).
@@ -92,9 +106,10 @@ public struct BezierTable: Sendable {
                     let x = start + (Double(index) + u) * width
                     worst = max(worst, abs(Self.interpolate(c, u: u) - curve.solvePrecise(x)))
                 }
-                if !(worst <= Self.certifiedError) {
+                if !(worst <= tolerance) {
                     c = SIMD4(.nan, .nan, 0, 0)
-                    if depth < Self.refinements {
+                    if depth < Self.refinements && refinedSegments < segments {
+                        refinedSegments += 1
                         refine.append((coefficients.count, start + Double(index) * width, width, depth + 1))
                     }
                 }

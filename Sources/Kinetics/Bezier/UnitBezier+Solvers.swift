@@ -87,7 +87,7 @@ extension UnitBezier {
     /// (bisection whenever a step leaves the bracket) stops when a step moves
     /// t by less than 1e-11, at most 64 steps.
     ///
-    /// **Accuracy**: |y - exact| <= 1e-7 wherever x(t) is not stationary
+    /// **Accuracy**: |y - exact| <= 1e-7·max(1, |y1|, |y2|) wherever x(t) is not stationary
     /// (typically 1e-12 or better); where it is, the spread of y over the t
     /// whose x(t) is within a few double ulps of x (see ``solvePrecise(_:)``).
     ///

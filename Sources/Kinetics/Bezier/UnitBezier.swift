@@ -44,15 +44,23 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
     /// x(t) at t = i/16, the seed table of the `fast` method.
     @usableFromInline let seed: InlineArray<17, Double>
 
+    /// The largest |y1| and |y2| accepted, 1e6: far beyond any timing
+    /// function's overshoot, and far enough below overflow that every
+    /// solver's arithmetic (coefficients up to 6·|y|, slopes dy/dx up to
+    /// |y'|/1e-9) stays finite. (Found by fuzzing: with |y| near 1e308 the
+    /// power-form coefficients overflowed and y came out infinite.)
+    public static let maximumY = 1e6
+
     /// Creates the curve with control points (x1, y1) and (x2, y2).
     ///
     /// - Throws: ``ParameterError`` naming `x1` or `x2` when it is outside
-    ///   [0, 1], or `y1` or `y2` when it is not finite.
+    ///   [0, 1], or `y1` or `y2` when it is not finite or its magnitude is
+    ///   over ``maximumY``.
     public init(x1: Double, y1: Double, x2: Double, y2: Double) throws(ParameterError) {
         try Check.within(x1, 0 ... 1, "x1")
-        try Check.finite(y1, "y1")
+        try Check.within(y1, -Self.maximumY ... Self.maximumY, "y1")
         try Check.within(x2, 0 ... 1, "x2")
-        try Check.finite(y2, "y2")
+        try Check.within(y2, -Self.maximumY ... Self.maximumY, "y2")
         self.init(unchecked: x1, y1, x2, y2)
     }
 

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for Kinetics' parsers and bezier solvers. A package of
+// its own so that `-sanitize=fuzzer` (which supplies `main`) never reaches
+// the main package's build. Run them with scripts/fuzz.sh.
+import PackageDescription
+
+let package = Package(
+    name: "KineticsFuzz",
+    dependencies: [.package(name: "Kinetics", path: "..")],
+    targets: [
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
+        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "KineticsScenario", package: "Kinetics")]),
+        .executableTarget(name: "FuzzBaseline", dependencies: ["FuzzDriver", .product(name: "KineticsBench", package: "Kinetics")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

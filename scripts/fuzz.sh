@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of Fuzz/ (a package of their own, built with
+# -sanitize=fuzzer into .build-fuzz) and runs each for a bounded time.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET ...]     SECONDS per target (default 60);
+#                                              TARGET: bezier, scenario, baseline
+#
+# Each target starts from its committed corpus, Tests/Fuzz/TARGET, explores
+# in a scratch folder, and merges back only the inputs that add coverage.
+# A crash or a hang (over 10 s on one input) is saved as
+# .build-fuzz/crash-TARGET-*; turn it into a regression test and fix it.
+# Exit status: 0 clean, 1 a target found a problem. Not part of CI's test run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(bezier scenario baseline)
+
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer
+
+# Let libFuzzer's own handler save a crashing input, not Swift's backtracer.
+export SWIFT_BACKTRACE=enable=no
+status=0
+for target in "${targets[@]}"; do
+    case $target in
+        bezier) binary=FuzzBezier dict=() ;;
+        scenario) binary=FuzzScenario dict=(-dict=Tests/Fuzz/json.dict) ;;
+        baseline) binary=FuzzBaseline dict=(-dict=Tests/Fuzz/json.dict) ;;
+        *) echo "fuzz.sh: unknown target $target (bezier, scenario or baseline)" >&2; exit 64 ;;
+    esac
+    scratch=.build-fuzz/corpus-$target
+    mkdir -p "$scratch" "Tests/Fuzz/$target"
+    log=.build-fuzz/$target.log
+    if ".build-fuzz/release/$binary" "$scratch" "Tests/Fuzz/$target" "${dict[@]}" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+        -artifact_prefix=".build-fuzz/crash-$target-" >"$log" 2>&1; then
+        runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+        ".build-fuzz/release/$binary" -merge=1 "Tests/Fuzz/$target" "$scratch" >/dev/null 2>&1
+        echo "$target: $runs inputs in ${seconds} s, no crash or hang; corpus $(ls "Tests/Fuzz/$target" | wc -l) files"
+    else
+        status=1
+        echo "$target: FOUND A PROBLEM, see $log and .build-fuzz/crash-$target-*" >&2
+        grep -E "ERROR|Fatal error|precondition|SUMMARY" "$log" | head -5 >&2 || true
+    fi
+done
+exit $status
