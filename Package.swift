@@ -67,6 +67,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Traces from other engines against GSL
+
+        .target(
+            name: "KineticsCompare",
+            dependencies: ["Kinetics", "KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Allocation counting
 
         .target(
@@ -112,6 +120,7 @@ let package = Package(
                 "Kinetics",
                 "KineticsReference",
                 "KineticsVerify",
+                "KineticsCompare",
                 "KineticsScenario",
                 "KineticsBench",
                 "KineticsPlot",
@@ -146,6 +155,11 @@ let package = Package(
         .testTarget(
             name: "KineticsReferenceTests",
             dependencies: ["KineticsReference"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KineticsCompareTests",
+            dependencies: ["KineticsCompare"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,15 +13,15 @@ struct KineticsCommand: ParsableCommand {
         commandName: "kinetics",
         abstract: "Animation physics solvers in the style of Pop, cross-checked against GSL.",
         discussion: """
-            With no subcommand, prints a summary of what every solver does with \
-            Pop's default spring, compared with GSL.
+            With no subcommand, runs the report: the quick verification against GSL \
+            and a quick bench, written to kinetics-report.html.
 
             Exit status: 0 success, 1 a check failed, 2 a performance regression, 64 usage error, \
             65 bad input data, 66 missing input, 73 cannot write output.
             """,
         version: KineticsVersion.current,
         subcommands: [
-            Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Animate.self, Bench.self, Plot.self,
+            Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self, Plot.self,
             Reference.self,
         ],
         defaultSubcommand: Report.self

@@ -10,7 +10,7 @@ import KineticsVerify
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw solvers against GSL, a verification report or a bench report as SVG.",
-        subcommands: [SpringPlot.self, DecayPlot.self, BezierPlot.self, VerifyPlot.self, BenchPlot.self]
+        subcommands: [SpringPlot.self, DecayPlot.self, BezierPlot.self, VerifyPlot.self, BenchPlot.self, ComparePlot.self]
     )
 }
 

@@ -9,7 +9,7 @@ import KineticsVerify
 /// measured against GSL.
 struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Summarise what every solver does with Pop's defaults, against GSL (the default command)."
+        abstract: "Summarise what every solver does with Pop's defaults, against GSL."
     )
 
     func run() throws {

@@ -1,0 +1,180 @@
+import Foundation
+
+/// A trace recorded from some animation engine: samples of a motion at the
+/// engine's own frame times (spring or decay: `time,value[,velocity]`), or
+/// of a timing curve (bezier: `x,y`).
+public struct MotionTrace: Sendable, Equatable {
+    /// One sample. For a curve, `time` holds x and `value` holds y.
+    public struct Sample: Sendable, Equatable {
+        public var time: Double
+        public var value: Double
+        public var velocity: Double?
+
+        /// A sample at `time` (seconds, or x for a curve).
+        public init(time: Double, value: Double, velocity: Double? = nil) {
+            self.time = time
+            self.value = value
+            self.velocity = velocity
+        }
+    }
+
+    /// The samples, in the file's order.
+    public var samples: [Sample]
+
+    /// A trace of `samples`.
+    public init(samples: [Sample]) { self.samples = samples }
+
+    /// The sample times (x for a curve).
+    public var times: [Double] { samples.map(\.time) }
+    /// The sample values (y for a curve).
+    public var values: [Double] { samples.map(\.value) }
+}
+
+/// What is wrong with a trace file, and where: the line of a CSV file (1 is
+/// the header), or the index of a JSON array element.
+public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Where: `line 7`, `sample 3`, or `the file`.
+    public let location: String
+    /// What is wrong.
+    public let message: String
+
+    /// An error at `location`.
+    public init(_ location: String, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// `line 7: time 0.1 is not after the previous time 0.1`.
+    public var description: String { "\(location): \(message)" }
+}
+
+/// The columns a trace has.
+public enum TraceColumns: Sendable {
+    /// `time,value` and an optional `velocity` (springs and decays).
+    case motion
+    /// `x,y` (timing curves).
+    case curve
+
+    var names: (first: String, second: String) {
+        switch self {
+        case .motion: ("time", "value")
+        case .curve: ("x", "y")
+        }
+    }
+}
+
+extension MotionTrace {
+    /// The largest trace read, in samples.
+    public static let maximumSamples = 10_000_000
+
+    /// Reads a trace: CSV with a header naming its columns (in any order;
+    /// other columns are ignored), or a JSON array of objects with those
+    /// keys. Times (x for a curve) are divided by `timeDivisor` (1 for
+    /// seconds, 1000 for milliseconds), velocities multiplied by it.
+    ///
+    /// A motion's times must be finite, >= 0 and strictly increasing; a
+    /// curve's x must be in [0, 1]. At least two samples.
+    ///
+    /// - Throws: ``TraceError`` naming the line (CSV) or the sample (JSON).
+    public static func parse(_ data: Data, columns: TraceColumns, timeDivisor: Double = 1) throws(TraceError) -> MotionTrace {
+        guard let text = String(data: data, encoding: .utf8) else { throw TraceError("the file", "is not UTF-8 text") }
+        let trimmed = text.drop { $0.isWhitespace }
+        var samples: [Sample] = []
+        var locations: [String] = []
+        if trimmed.first == "[" {
+            try readJSON(data, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+        } else {
+            try readCSV(text, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+        }
+        guard samples.count >= 2 else { throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2") }
+        for index in samples.indices {
+            let sample = samples[index]
+            switch columns {
+            case .motion:
+                guard sample.time >= 0 else { throw TraceError(locations[index], "time \(sample.time) is negative") }
+                if index > 0 && !(sample.time > samples[index - 1].time) {
+                    throw TraceError(locations[index], "time \(sample.time) is not after the previous time \(samples[index - 1].time)")
+                }
+            case .curve:
+                guard (0 ... 1).contains(sample.time) else { throw TraceError(locations[index], "x \(sample.time) is outside [0, 1]") }
+            }
+        }
+        return MotionTrace(samples: samples)
+    }
+
+    private static func number(_ field: Substring, _ name: String, _ location: String) throws(TraceError) -> Double {
+        let text = field.trimmingCharacters(in: .whitespaces)
+        guard let value = Double(text) else { throw TraceError(location, "\(name) '\(text)' is not a number") }
+        guard value.isFinite else { throw TraceError(location, "\(name) \(text) is not finite") }
+        return value
+    }
+
+    private static func readCSV(
+        _ text: String, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
+    ) throws(TraceError) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let header = lines.first else { throw TraceError("the file", "is empty") }
+        let names = header.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let (first, second) = columns.names
+        guard let firstColumn = names.firstIndex(of: first), let secondColumn = names.firstIndex(of: second) else {
+            throw TraceError("line 1", "the header must name the columns \(first) and \(second), got '\(header)'")
+        }
+        let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
+        guard lines.count - 1 <= maximumSamples else {
+            throw TraceError("the file", "has \(lines.count - 1) rows; a trace has at most \(maximumSamples)")
+        }
+        for (offset, line) in lines.enumerated().dropFirst() {
+            let location = "line \(offset + 1)"
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == names.count else {
+                throw TraceError(location, "has \(fields.count) fields; the header has \(names.count)")
+            }
+            let time = try number(fields[firstColumn], first, location) / timeDivisor
+            let value = try number(fields[secondColumn], second, location)
+            let velocity: Double? = if let velocityColumn { try number(fields[velocityColumn], "velocity", location) } else { nil }
+            samples.append(Sample(time: time, value: value, velocity: velocity.map { $0 * timeDivisor }))
+            locations.append(location)
+        }
+    }
+
+    private static func readJSON(
+        _ data: Data, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
+    ) throws(TraceError) {
+        struct Row: Decodable {
+            let values: [String: Double?]
+            init(from decoder: any Decoder) throws {
+                values = try decoder.singleValueContainer().decode([String: Double?].self)
+            }
+        }
+        let rows: [Row]
+        do {
+            rows = try JSONDecoder().decode([Row].self, from: data)
+        } catch {
+            let at = (error as? DecodingError).map { error -> String in
+                switch error {
+                case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+                    context.codingPath.first.flatMap(\.intValue).map { "sample \($0)" } ?? "the file"
+                @unknown default: "the file"
+                }
+            } ?? "the file"
+            throw TraceError(at, "not a JSON array of objects with numbers for \(columns.names.first) and \(columns.names.second)")
+        }
+        guard rows.count <= maximumSamples else { throw TraceError("the file", "has \(rows.count) samples; a trace has at most \(maximumSamples)") }
+        let (first, second) = columns.names
+        for (index, row) in rows.enumerated() {
+            let location = "sample \(index)"
+            guard let time = row.values[first] ?? nil, let value = row.values[second] ?? nil else {
+                throw TraceError(location, "needs numbers for \(first) and \(second)")
+            }
+            guard time.isFinite && value.isFinite else { throw TraceError(location, "\(first) and \(second) must be finite") }
+            let velocity = columns == .motion ? (row.values["velocity"] ?? nil) : nil
+            if let velocity, !velocity.isFinite { throw TraceError(location, "velocity must be finite") }
+            samples.append(Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * timeDivisor }))
+            locations.append(location)
+        }
+    }
+}

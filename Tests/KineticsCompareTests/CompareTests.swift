@@ -1,0 +1,225 @@
+import Foundation
+import Kinetics
+import KineticsCompare
+import KineticsReference
+import Testing
+
+/// Plain steppers, written here independently of KineticsCompare's, that
+/// make the traces the comparison must recognise.
+enum PlainSpring {
+    case exact, rk4, euler, semiImplicitEuler, verlet
+
+    /// Values at `times` from 0 → 1 for stiffness k, damping c (mass 1).
+    func trace(k: Double, c: Double, times: [Double], substeps: Int = 1) throws -> [Double] {
+        if self == .exact {
+            return try ReferenceODE.spring(tension: k, friction: c, mass: 1, displacement: -1, velocity: 0, times: times)
+                .map { 1 + $0.position }
+        }
+        var x = 0.0
+        var v = 0.0
+        var last = 0.0
+        func a(_ x: Double, _ v: Double) -> Double { k * (1 - x) - c * v }
+        return times.map { time in
+            let h = (time - last) / Double(substeps)
+            last = time
+            for _ in 0 ..< substeps where h > 0 {
+                switch self {
+                case .rk4:
+                    let (k1x, k1v) = (v, a(x, v))
+                    let (k2x, k2v) = (v + h / 2 * k1v, a(x + h / 2 * k1x, v + h / 2 * k1v))
+                    let (k3x, k3v) = (v + h / 2 * k2v, a(x + h / 2 * k2x, v + h / 2 * k2v))
+                    let (k4x, k4v) = (v + h * k3v, a(x + h * k3x, v + h * k3v))
+                    x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
+                    v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
+                case .euler:
+                    (x, v) = (x + h * v, v + h * a(x, v))
+                case .semiImplicitEuler:
+                    v += h * a(x, v)
+                    x += h * v
+                case .verlet:
+                    let half = v + h / 2 * a(x, v)
+                    x += h * half
+                    v = half + h / 2 * a(x, half)
+                case .exact:
+                    break
+                }
+            }
+            return x
+        }
+    }
+}
+
+struct Noise: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("kinetics compare: metrics and naming the scheme")
+struct CompareTests {
+    static let k = 300.0
+    static let c = 12.0
+    static var spring: SpringParameters { try! SpringParameters(tension: k, friction: c, mass: 1) }
+
+    enum Clock: String, CaseIterable, CustomTestStringConvertible {
+        case hz60, hz120, jittered
+        var testDescription: String { rawValue }
+        var times: [Double] {
+            switch self {
+            case .hz60: return (1 ... 90).map { Double($0) / 60 }
+            case .hz120: return (1 ... 180).map { Double($0) / 120 }
+            case .jittered:
+                var random = Noise(state: 11)
+                var time = 0.0
+                return (0 ..< 120).map { _ in
+                    time += Double.random(in: 0.004 ... 0.025, using: &random)
+                    return time
+                }
+            }
+        }
+    }
+
+    /// `values` at `times`, plus noise of deviation 1e-9 (uniform, ±1.7e-9).
+    static func trace(_ values: [Double], times: [Double], seed: UInt64) -> MotionTrace {
+        var random = Noise(state: seed)
+        return MotionTrace(samples: zip(times, values).map { time, value in
+            MotionTrace.Sample(time: time, value: value + Double.random(in: -1.7e-9 ... 1.7e-9, using: &random))
+        })
+    }
+
+    @Test(
+        "each plainly written scheme ranks first on its own trace, at 60 Hz, 120 Hz and jittered, with 1e-9 noise",
+        arguments: Clock.allCases)
+    func namesTheScheme(clock: Clock) throws {
+        let times = clock.times
+        let cases: [(PlainSpring, Int, String)] = [
+            (.exact, 1, "exact closed form"),
+            (.rk4, 1, "RK4, 1 step per frame"),
+            (.rk4, 4, "RK4, 4 steps per frame"),
+            (.euler, 8, "explicit Euler, 8 steps per frame"),
+            (.semiImplicitEuler, 1, "semi-implicit (symplectic) Euler, 1 step per frame"),
+            (.semiImplicitEuler, 2, "semi-implicit (symplectic) Euler, 2 steps per frame"),
+            (.verlet, 1, "velocity Verlet, 1 step per frame"),
+        ]
+        for (index, (scheme, substeps, name)) in cases.enumerated() {
+            let values = try scheme.trace(k: Self.k, c: Self.c, times: times, substeps: substeps)
+            let comparison = try Comparison.spring(
+                Self.trace(values, times: times, seed: UInt64(index + 1)), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            let ranking = try #require(comparison.ranking)
+            #expect(ranking.fits[0].name == name, "\(clock) \(name): ranked \(ranking.fits.prefix(3).map(\.name))")
+            #expect(comparison.scheme == name, "\(clock) \(name): floor \(ranking.noiseFloor), best \(ranking.fits[0].rms)")
+            // The noise estimate finds the 1e-9 that was added (over an amplitude near 1.3).
+            #expect(ranking.noiseFloor > 2e-10 && ranking.noiseFloor < 5e-9, "\(clock) \(name): \(ranking.noiseFloor)")
+        }
+    }
+
+    @Test("Kinetics' own pop and fixed modes are recognised as Pop's scheme and the blended grid", arguments: Clock.allCases)
+    func popRecognised(clock: Clock) throws {
+        let times = clock.times
+        for (method, name) in [(SpringMethod.pop, "RK4 on a 1 ms grid with Pop's fraction feedback"), (.fixed, "RK4 on a 1 ms grid, blended (no feedback)")] {
+            var stepper = SpringStepper(parameters: Self.spring, method: method, value: 0.0, target: 1.0)
+            var last = 0.0
+            let values = times.map { time -> Double in
+                stepper.advance(by: time - last)
+                last = time
+                return stepper.value
+            }
+            let comparison = try Comparison.spring(Self.trace(values, times: times, seed: 99), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            #expect(comparison.scheme == name, "\(clock): \(comparison.ranking!.fits.prefix(3).map(\.name))")
+        }
+    }
+
+    @Test("Pop's time scale is fitted near 0.979 at 60 Hz and 0.96 at 120 Hz; exact traces fit 1")
+    func timeScale() throws {
+        for (fps, expected) in [(60.0, 0.98), (120.0, 0.96)] {
+            let times = (1 ... Int(1.5 * fps)).map { Double($0) / fps }
+            var stepper = SpringStepper(parameters: Self.spring, method: .pop, value: 0.0, target: 1.0)
+            var last = 0.0
+            let values = times.map { time -> Double in
+                stepper.advance(by: time - last)
+                last = time
+                return stepper.value
+            }
+            let comparison = try Comparison.spring(Self.trace(values, times: times, seed: 5), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            // Pop loses (1 - α)·1 ms per frame: about 0.5 ms in 16.7 ms and in 8.3 ms.
+            #expect(abs(comparison.timeScale! - expected) < 0.01, "\(fps) Hz: \(comparison.timeScale!)")
+            #expect(comparison.maxError > 1e-3, "Pop's drift is visible at \(fps) Hz")
+        }
+        let times = Clock.hz60.times
+        let exact = try PlainSpring.exact.trace(k: Self.k, c: Self.c, times: times)
+        let comparison = try Comparison.spring(Self.trace(exact, times: times, seed: 3), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+        #expect(abs(comparison.timeScale! - 1) < 1e-7)
+        #expect(comparison.maxError < 1e-8)
+        // Settling: the exact trace enters the 1e-3 band within a frame of the exact time.
+        let settling = try #require(comparison.settling)
+        #expect(abs(settling.trace! - settling.exact) <= 1.0 / 60 + 1e-12)
+    }
+
+    @Test("a trace no candidate made is said to be unexplained")
+    func unexplained() throws {
+        let times = Clock.hz60.times
+        // The exact motion of a different spring (10% stiffer).
+        let values = try PlainSpring.exact.trace(k: Self.k * 1.1, c: Self.c, times: times)
+        let comparison = try Comparison.spring(Self.trace(values, times: times, seed: 8), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+        #expect(comparison.scheme == "no candidate explains this trace")
+        #expect(comparison.ranking!.explaining.isEmpty)
+    }
+
+    @Test("decay laws: each ranks first on its own trace")
+    func decays() throws {
+        let parameters = try DecayParameters(deceleration: 0.998)
+        for clock in Clock.allCases {
+            for candidate in DecayCandidate.allCases {
+                let values = candidate.values(parameters, from: 0, velocity: 1_500, times: clock.times)
+                let comparison = try Comparison.decay(Self.trace(values, times: clock.times, seed: 4), parameters: parameters, from: 0, velocity: 1_500)
+                #expect(comparison.ranking!.fits[0].name == candidate.description, "\(clock) \(candidate)")
+            }
+        }
+    }
+
+    @Test("bezier: a trace of the precise solver is within 1e-12; webkit's at Pop's tolerance is not within 1e-6")
+    func bezier() throws {
+        let curve = UnitBezier.easeInEaseOut
+        let xs = (0 ... 1_000).map { Double($0) / 1_000 }
+        func trace(_ method: BezierMethod) -> MotionTrace {
+            MotionTrace(samples: xs.map { .init(time: $0, value: curve.solve($0, method: method, epsilon: 1.0 / 400)) })
+        }
+        #expect(try Comparison.bezier(trace(.precise), curve: curve).maxError < 1e-12)
+        #expect(try Comparison.bezier(trace(.webkit), curve: curve).maxError > 1e-6)
+    }
+
+    @Test("parsing: CSV with any column order and a velocity column, JSON, milliseconds; errors name the line")
+    func parsing() throws {
+        let csv = "value,time,velocity\n0,0,0\n0.5,16.7,10\n\n0.75,33.3,5\n"
+        let trace = try MotionTrace.parse(Data(csv.utf8), columns: .motion, timeDivisor: 1_000)
+        let expected: [MotionTrace.Sample] = [
+            .init(time: 0, value: 0, velocity: 0), .init(time: 16.7 / 1_000, value: 0.5, velocity: 10_000),
+            .init(time: 33.3 / 1_000, value: 0.75, velocity: 5_000),
+        ]
+        #expect(trace.samples == expected)
+        let json = #"[{"time": 0, "value": 0}, {"time": 0.1, "value": 1}]"#
+        #expect(try MotionTrace.parse(Data(json.utf8), columns: .motion).samples.count == 2)
+        let bad: [(String, String)] = [
+            ("time,value\n0,0\n0.1,x\n", "line 3: value 'x' is not a number"),
+            ("time,value\n0,0\n0,1\n", "line 3: time 0.0 is not after the previous time 0.0"),
+            ("time,value\n0,0\n0.1\n", "line 3: has 1 fields; the header has 2"),
+            ("t,v\n0,0\n", "line 1: the header must name the columns time and value, got 't,v'"),
+            ("time,value\n0,0\n", "the file: has 1 samples; a trace needs at least 2"),
+            ("time,value\n0,0\n0.1,inf\n", "line 3: value inf is not finite"),
+            (#"[{"time": 0, "value": 0}, {"time": 0.1}]"#, "sample 1: needs numbers for time and value"),
+        ]
+        for (text, message) in bad {
+            #expect(throws: TraceError.self) { try MotionTrace.parse(Data(text.utf8), columns: .motion) }
+            do {
+                _ = try MotionTrace.parse(Data(text.utf8), columns: .motion)
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+}
