@@ -88,7 +88,8 @@ public enum BenchRunner {
                 sum += Double(sample)
             }
             medians.append(median(samples))
-            frameTimes += samples.map(Double.init)
+            // Not map(Double.init): that reference picks init(bitPattern:).
+            frameTimes += samples.map { Double($0) }
             for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
         var allocations = 0

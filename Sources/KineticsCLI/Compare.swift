@@ -69,18 +69,10 @@ struct SpringCompare: ParsableCommand {
 
     @OptionGroup var options: CompareOptions
     @OptionGroup var spring: SpringOptions
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Target value.")
-    var to: Double = 1
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double = 0
-
-    func validate() throws {
-        try OptionCheck.finite(from, "--from")
-        try OptionCheck.finite(to, "--to")
-        try OptionCheck.finite(velocity, "--velocity")
-    }
+    @OptionGroup var motion: SpringMotionOptions
+    var from: Double { motion.from }
+    var to: Double { motion.to }
+    var velocity: Double { motion.velocity }
 
     func run() throws {
         let parameters = try spring.resolve()
@@ -99,22 +91,10 @@ struct DecayCompare: ParsableCommand {
         abstract: "Compare a decay trace (time,value[,velocity]) with the exact motion.")
 
     @OptionGroup var options: CompareOptions
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
-    var deceleration: Double = 0.998
-
-    func validate() throws {
-        try OptionCheck.finite(velocity, "--velocity")
-        try OptionCheck.finite(from, "--from")
-        do {
-            _ = try DecayParameters(deceleration: deceleration)
-        } catch {
-            throw ValidationError(error.commandLineDescription)
-        }
-    }
+    @OptionGroup var decay: DecayOptions
+    var velocity: Double { decay.velocity }
+    var from: Double { decay.from }
+    var deceleration: Double { decay.deceleration }
 
     func run() throws {
         let parameters = try DecayParameters(deceleration: deceleration)
@@ -267,12 +247,10 @@ struct SpringComparePlot: ParsableCommand {
     @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
     var timeUnit: CompareOptions.TimeUnit = .s
     @OptionGroup var spring: SpringOptions
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Target value.")
-    var to: Double = 1
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double = 0
+    @OptionGroup var motion: SpringMotionOptions
+    var from: Double { motion.from }
+    var to: Double { motion.to }
+    var velocity: Double { motion.velocity }
     @OptionGroup var output: PlotOutput
 
     func run() throws {
@@ -307,19 +285,11 @@ struct DecayComparePlot: ParsableCommand {
     var trace: String
     @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
     var timeUnit: CompareOptions.TimeUnit = .s
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
-    var deceleration: Double = 0.998
+    @OptionGroup var decay: DecayOptions
+    var velocity: Double { decay.velocity }
+    var from: Double { decay.from }
+    var deceleration: Double { decay.deceleration }
     @OptionGroup var output: PlotOutput
-
-    func validate() throws {
-        try OptionCheck.finite(velocity, "--velocity")
-        try OptionCheck.finite(from, "--from")
-        do { _ = try DecayParameters(deceleration: deceleration) } catch { throw ValidationError(error.commandLineDescription) }
-    }
 
     func run() throws {
         try checkWritable(output.output)

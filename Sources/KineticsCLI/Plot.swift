@@ -32,22 +32,14 @@ struct SpringPlot: ParsableCommand {
     )
 
     @OptionGroup var spring: SpringOptions
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Target value.")
-    var to: Double = 1
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double = 0
+    @OptionGroup var motion: SpringMotionOptions
+    var from: Double { motion.from }
+    var to: Double { motion.to }
+    var velocity: Double { motion.velocity }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Methods (repeatable): pop, fixed, rk4, analytic.")
     var method: [SpringMethod] = []
     @OptionGroup var output: PlotOutput
-
-    func validate() throws {
-        try OptionCheck.finite(from, "--from")
-        try OptionCheck.finite(to, "--to")
-        try OptionCheck.finite(velocity, "--velocity")
-    }
 
     func run() throws {
         let parameters = try spring.resolve(defaultingTo: .popDefault)
@@ -64,26 +56,14 @@ struct DecayPlot: ParsableCommand {
         abstract: "Decay methods over GSL's continuous trajectory, and their errors on a log scale."
     )
 
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
-    var deceleration: Double = 0.998
+    @OptionGroup var decay: DecayOptions
+    var velocity: Double { decay.velocity }
+    var from: Double { decay.from }
+    var deceleration: Double { decay.deceleration }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Methods (repeatable): pop, exact, continuous.")
     var method: [DecayMethod] = []
     @OptionGroup var output: PlotOutput
-
-    func validate() throws {
-        try OptionCheck.finite(velocity, "--velocity")
-        try OptionCheck.finite(from, "--from")
-        do {
-            _ = try DecayParameters(deceleration: deceleration)
-        } catch {
-            throw ValidationError(error.commandLineDescription)
-        }
-    }
 
     func run() throws {
         let figure = try Figures.decay(

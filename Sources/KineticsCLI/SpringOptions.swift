@@ -156,3 +156,39 @@ func springMethods(_ asked: [SpringMethod], for spring: SpringParameters) throws
     }
     return asked
 }
+
+/// Where a spring starts and goes: `--from`, `--to`, `--velocity`.
+struct SpringMotionOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Target value.")
+    var to: Double = 1
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double = 0
+
+    func validate() throws {
+        try OptionCheck.finite(from, "--from")
+        try OptionCheck.finite(to, "--to")
+        try OptionCheck.finite(velocity, "--velocity")
+    }
+}
+
+/// A decay: `--velocity`, `--from`, `--deceleration`.
+struct DecayOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
+    var velocity: Double
+    @Option(parsing: .unconditional, help: "Start value.")
+    var from: Double = 0
+    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
+    var deceleration: Double = 0.998
+
+    func validate() throws {
+        try OptionCheck.finite(velocity, "--velocity")
+        try OptionCheck.finite(from, "--from")
+        do {
+            _ = try DecayParameters(deceleration: deceleration)
+        } catch {
+            throw ValidationError(error.commandLineDescription)
+        }
+    }
+}

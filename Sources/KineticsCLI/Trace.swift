@@ -84,23 +84,15 @@ struct SpringTrace: ParsableCommand {
     )
 
     @OptionGroup var spring: SpringOptions
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Target value.")
-    var to: Double = 1
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double = 0
+    @OptionGroup var motion: SpringMotionOptions
+    var from: Double { motion.from }
+    var to: Double { motion.to }
+    var velocity: Double { motion.velocity }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, fixed, rk4 or analytic.")
     var method: SpringMethod = .pop
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
-
-    func validate() throws {
-        try OptionCheck.finite(from, "--from")
-        try OptionCheck.finite(to, "--to")
-        try OptionCheck.finite(velocity, "--velocity")
-    }
 
     struct Document: Encodable {
         let solver = "spring"
@@ -153,27 +145,15 @@ struct DecayTrace: ParsableCommand {
         abstract: "Trace a decay thrown from --from with --velocity."
     )
 
-    @Option(parsing: .unconditional, help: "Initial velocity, units per second.")
-    var velocity: Double
-    @Option(parsing: .unconditional, help: "Start value.")
-    var from: Double = 0
-    @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
-    var deceleration: Double = 0.998
+    @OptionGroup var decay: DecayOptions
+    var velocity: Double { decay.velocity }
+    var from: Double { decay.from }
+    var deceleration: Double { decay.deceleration }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, exact or continuous.")
     var method: DecayMethod = .pop
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
-
-    func validate() throws {
-        try OptionCheck.finite(velocity, "--velocity")
-        try OptionCheck.finite(from, "--from")
-        do {
-            _ = try DecayParameters(deceleration: deceleration)
-        } catch {
-            throw ValidationError(error.commandLineDescription)
-        }
-    }
 
     struct Document: Encodable {
         let solver = "decay"

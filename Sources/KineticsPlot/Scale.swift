@@ -25,12 +25,17 @@ public struct Scale: Sendable, Equatable {
         self.kind = kind
         var low = domain.lowerBound
         var high = domain.upperBound
+        if !(low.isFinite && high.isFinite) { (low, high) = kind == .linear ? (0, 1) : (1, 10) }
         switch kind {
         case .linear:
             if low == high {
                 let pad = low == 0 ? 1 : abs(low) * 0.1
                 low -= pad
                 high += pad
+            }
+            if low == high {
+                low -= 1
+                high += 1
             }
         case .log:
             if !(high > 0) { high = 1 }
@@ -63,6 +68,7 @@ public struct Scale: Sendable, Equatable {
         switch kind {
         case .linear:
             let step = Self.niceStep((domain.upperBound - domain.lowerBound) / 5)
+            guard step.isNormal && step.isFinite else { return [] }
             var value = (domain.lowerBound / step).rounded(.up) * step
             var ticks: [Double] = []
             while value <= domain.upperBound + step * 1e-9, ticks.count < 50 {
@@ -91,12 +97,18 @@ public struct Scale: Sendable, Equatable {
                 high += high == 0 ? 1 : abs(high) * 0.1
             }
             let step = niceStep((high - low) / 5)
-            return (low / step).rounded(.down) * step ... (high / step).rounded(.up) * step
+            let lower = (low / step).rounded(.down) * step
+            let upper = (high / step).rounded(.up) * step
+            // Subnormal or overflowing spans have no usable step: plain ends.
+            if step.isNormal && lower.isFinite && upper.isFinite && lower < upper { return lower ... upper }
+            return low < high ? low ... high : low - 1 ... low + 1
         case .log:
             let lower = pow(10, log10(low).rounded(.down))
             var upper = pow(10, log10(high).rounded(.up))
             if upper <= lower { upper = lower * 10 }
-            return lower ... upper
+            if lower > 0 && lower.isFinite && upper.isFinite && lower < upper { return lower ... upper }
+            if low < high { return low ... high }
+            return (low * 10).isFinite ? low / 10 ... low * 10 : low / 100 ... low
         }
     }
 

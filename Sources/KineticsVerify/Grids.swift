@@ -62,7 +62,7 @@ public enum VerificationGrids {
     /// other case starts with a velocity of ±(0.5 … 3)·ω₀.
     public static func springs(_ grid: VerificationGrid) -> [SpringCase] {
         let (random, critical, undamped) = grid == .full ? (9_000, 800, 191) : (120, 16, 8)
-        var generator = VerificationRandom(seed: 0x5EED_0001)
+        var generator = SplitMix64(seed: 0x5EED_0001)
         var cases = [SpringCase(.popDefault, velocity: 0)]
         for tension in [1.0, 10_000] {
             for mass in [0.1, 10] {
@@ -113,7 +113,7 @@ public enum VerificationGrids {
     /// `1 - d` log-uniform in 1e-4 … 1e-2.
     public static func decays(_ grid: VerificationGrid) -> [DecayCase] {
         let random = grid == .full ? 992 : 32
-        var generator = VerificationRandom(seed: 0x5EED_0002)
+        var generator = SplitMix64(seed: 0x5EED_0002)
         var cases: [DecayCase] = []
         for d in [0.99, 0.9999] {
             for v in [1.0, -1, 20_000, -20_000] {
@@ -134,7 +134,7 @@ public enum VerificationGrids {
     /// either) and y uniform in [-1, 2].
     public static func curves(_ grid: VerificationGrid) -> [UnitBezier] {
         let random = grid == .full ? 1_000 : 20
-        var generator = VerificationRandom(seed: 0x5EED_0003)
+        var generator = SplitMix64(seed: 0x5EED_0003)
         func controlX() -> Double {
             switch Int.random(in: 0 ..< 10, using: &generator) {
             case 0: 0
@@ -157,21 +157,6 @@ public enum VerificationGrids {
 
     /// How many x samples each curve is solved at: 10,001 (full) or 1,001.
     public static func bezierSamples(_ grid: VerificationGrid) -> Int { grid == .full ? 10_001 : 1_001 }
-}
-
-/// SplitMix64: a small seeded generator, so the grids never change.
-struct VerificationRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Four significant digits, for labels.

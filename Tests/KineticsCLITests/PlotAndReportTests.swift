@@ -84,6 +84,13 @@ struct PlotAndReportTests {
             "bench", "--engine", "animator", "--engine", "batch", "--animations", "100", "--animations", "1000",
             "--frames", "3", "--warmup", "1", "--no-bezier", "--format", "json", "--output", input.path)
         #expect(run.status == 0, "\(run.stderr)")
+        // Frame times are nanoseconds: a frame of 100 springs takes more than 10 ns and less than a second.
+        struct Report: Decodable {
+            struct Result: Decodable { let frameTimes: [Double] }
+            let results: [Result]
+        }
+        let frameTimes = try decodeJSON(Report.self, try String(contentsOf: input, encoding: .utf8)).results.flatMap(\.frameTimes)
+        #expect(!frameTimes.isEmpty && frameTimes.allSatisfy { $0 > 10 && $0 < 1e9 }, "\(frameTimes.prefix(3))")
         let scaling = try #require(SVGSeries.parse(try kinetics("plot", "bench", "--input", input.path).stdout))
         #expect(scaling.series.count == 2 && scaling.series.allSatisfy { $0.contains("(N^") })
         #expect(scaling.rules == ["60 Hz budget (16.7 ms)", "120 Hz budget (8.3 ms)"])

@@ -49,16 +49,6 @@ enum PlainSpring {
     }
 }
 
-struct Noise: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("kinetics compare: metrics and naming the scheme")
 struct CompareTests {
@@ -74,7 +64,7 @@ struct CompareTests {
             case .hz60: return (1 ... 90).map { Double($0) / 60 }
             case .hz120: return (1 ... 180).map { Double($0) / 120 }
             case .jittered:
-                var random = Noise(state: 11)
+                var random = SplitMix64(seed: 11)
                 var time = 0.0
                 return (0 ..< 120).map { _ in
                     time += Double.random(in: 0.004 ... 0.025, using: &random)
@@ -86,7 +76,7 @@ struct CompareTests {
 
     /// `values` at `times`, plus noise of deviation 1e-9 (uniform, ±1.7e-9).
     static func trace(_ values: [Double], times: [Double], seed: UInt64) -> MotionTrace {
-        var random = Noise(state: seed)
+        var random = SplitMix64(seed: seed)
         return MotionTrace(samples: zip(times, values).map { time, value in
             MotionTrace.Sample(time: time, value: value + Double.random(in: -1.7e-9 ... 1.7e-9, using: &random))
         })

@@ -77,6 +77,20 @@ struct PlotTests {
         #expect(Scale(.log, domain: 1e-16 ... 1, pixels: 0, 1).ticks.count <= 9)
     }
 
+    @Test("domains of subnormal, huge or single values give usable scales, never a trap")
+    func extremeDomains() {
+        // Subnormal values (a bench report once held them) crashed niceDomain.
+        for values in [[1.7e-319, 2.9e-319], [5e-324], [1e308, 1.7e308], [-1e308, 1e308], [0.0]] {
+            for kind in [Scale.Kind.linear, .log] {
+                let domain = Scale.niceDomain(kind, covering: values)
+                #expect(domain.lowerBound.isFinite && domain.upperBound.isFinite, "\(kind) \(values)")
+                let scale = Scale(kind, domain: domain, pixels: 0, 100)
+                #expect(scale.domain.lowerBound < scale.domain.upperBound, "\(kind) \(values)")
+                _ = scale.ticks
+            }
+        }
+    }
+
     @Test("a point at a known data value lands at the expected pixel of the SVG")
     func pointPixels() throws {
         let figure = Figure(title: "test", width: 800, height: 500, panels: [

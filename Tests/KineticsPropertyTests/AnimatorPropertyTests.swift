@@ -8,24 +8,17 @@ import Testing
 struct Words: RandomNumberGenerator {
     private var list: [UInt64]
     private var position = 0
-    private var state: UInt64?
+    private var seeded: SplitMix64?
 
     init(seed: UInt64) {
         list = []
-        state = seed
+        seeded = SplitMix64(seed: seed)
     }
 
     init(_ list: [UInt64]) { self.list = list }
 
     mutating func next() -> UInt64 {
-        if var z = state {
-            // SplitMix64.
-            z &+= 0x9E37_79B9_7F4A_7C15
-            state = z
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        if seeded != nil { return seeded!.next() }
         defer { position += 1 }
         return position < list.count ? list[position] : 0
     }

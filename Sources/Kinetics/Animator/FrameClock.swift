@@ -152,13 +152,16 @@ public struct SystemFrameClock: FrameClock {
     }
 }
 
-/// SplitMix64: the small seeded generator behind the jitter model.
-struct SplitMix64: Sendable {
+/// SplitMix64: the small seeded generator behind the jitter model, and
+/// behind every seeded grid and random test of the package.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator whose sequence depends only on `seed`.
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,21 +1,9 @@
 import Kinetics
 import KineticsReference
 
-/// A small, seeded generator (SplitMix64) so that every random test is
-/// repeatable; the seed is printed in the failure context.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The package's seeded generator (SplitMix64), so that every random test
+/// is repeatable; the seed is printed in the failure context.
+typealias SeededGenerator = SplitMix64
 
 /// `k/fps` for k = 0 … ⌊seconds·fps⌋.
 func frames(fps: Double, seconds: Double) -> [Double] {
