@@ -160,15 +160,39 @@ struct CompareTests {
         #expect(comparison.ranking!.explaining.isEmpty)
     }
 
-    @Test("decay laws: each ranks first on its own trace")
-    func decays() throws {
-        let parameters = try DecayParameters(deceleration: 0.998)
-        for clock in Clock.allCases {
-            for candidate in DecayCandidate.allCases {
-                let values = candidate.values(parameters, from: 0, velocity: 1_500, times: clock.times)
-                let comparison = try Comparison.decay(Self.trace(values, times: clock.times, seed: 4), parameters: parameters, from: 0, velocity: 1_500)
-                #expect(comparison.ranking!.fits[0].name == candidate.description, "\(clock) \(candidate)")
+    /// Plain decay laws from 0 with velocity `v`, deceleration `d`.
+    static func plainDecay(_ law: DecayCandidate, v: Double, d: Double, times: [Double]) -> [Double] {
+        switch law {
+        case .discrete:
+            return times.map { v / 1_000 * d * (1 - pow(d, 1_000 * $0)) / (1 - d) }
+        case .continuous:
+            let rate = -1_000 * log(d)
+            return times.map { v / rate * (1 - exp(-rate * $0)) }
+        case .singlePrecision:
+            // Pop's frame in Float: velocity per ms times powf(d, ms), distance d(1 - kv)/(1 - d).
+            var x = 0.0
+            var velocity = v
+            var last = 0.0
+            return times.map { time in
+                let ms = Float((time - last) * 1_000)
+                last = time
+                let kv = powf(Float(d), ms)
+                let kx = Float(d * Double(1 - kv) / (1 - d))
+                let v0 = Float(velocity / 1_000)
+                velocity = Double(v0 * kv) * 1_000
+                x += Double(v0 * kx)
+                return x
             }
+        }
+    }
+
+    @Test("decay laws written plainly: each ranks first on its own trace", arguments: Clock.allCases)
+    func decays(clock: Clock) throws {
+        let parameters = try DecayParameters(deceleration: 0.998)
+        for law in DecayCandidate.allCases {
+            let values = Self.plainDecay(law, v: 1_500, d: 0.998, times: clock.times)
+            let comparison = try Comparison.decay(Self.trace(values, times: clock.times, seed: 4), parameters: parameters, from: 0, velocity: 1_500)
+            #expect(comparison.ranking!.fits[0].name == law.description, "\(clock) \(law): \(comparison.ranking!.fits.map(\.name))")
         }
     }
 
