@@ -86,6 +86,11 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
         substeps.map { "\(scheme.title), \($0)" } ?? scheme.title
     }
 
+    /// The most steps an Euler-type candidate takes in one frame; a frame
+    /// that would need more (steps of 1 ms over a gap of over 1,000 s) ends
+    /// the replay, the rest is NaN and the candidate ranks last.
+    public static let maximumStepsPerFrame = 1_000_000
+
     /// The candidate's values at `times` (seconds from the start), starting
     /// at `from` with `velocity` towards `to`.
     public func values(
@@ -98,10 +103,13 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
             var stepper = SpringStepper(
                 parameters: spring, method: scheme == .pop ? .pop : .fixed, value: from, velocity: velocity, target: to)
             var last = 0.0
+            var shutDown = false
             for time in times {
+                // Pop finishes an animation at its target after a frame over 30 s.
+                if scheme == .pop && time - last > SpringMethod.maxFrameInterval { shutDown = true }
                 if time > last { stepper.advance(by: time - last) }
                 last = time
-                values.append(stepper.value)
+                values.append(shutDown ? to : stepper.value)
             }
             return values
         default:
@@ -125,6 +133,10 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
                     (d, v) = SpringPropagator.rk4Step(spring, step: dt / Double(n)).power(n).apply(displacement: d, velocity: v)
                 default:
                     let n = substeps!.count(for: dt)
+                    guard n <= Self.maximumStepsPerFrame else {
+                        values += Array(repeating: .nan, count: times.count - values.count)
+                        return values
+                    }
                     let h = dt / Double(n)
                     for _ in 0 ..< n {
                         switch scheme {

@@ -150,6 +150,18 @@ struct CompareTests {
         #expect(abs(settling.trace! - settling.exact) <= 1.0 / 60 + 1e-12)
     }
 
+    @Test("a gap of 1e6 s between samples: bounded work, Pop's shutdown at its target, Euler-type candidates ranked last")
+    func longGap() throws {
+        let trace = MotionTrace(samples: [.init(time: 0, value: 0), .init(time: 0.05, value: 0.3), .init(time: 1e6, value: 1)])
+        let comparison = try Comparison.spring(trace, parameters: Self.spring, from: 0, to: 1, velocity: 0)
+        let fits = try #require(comparison.ranking).fits
+        let pop = try #require(fits.first { $0.name == "RK4 on a 1 ms grid with Pop's fraction feedback" })
+        #expect(pop.max < 0.3, "Pop ends at its target after a frame over 30 s")
+        let perMillisecond = fits.filter { $0.name.hasSuffix("steps of at most 1 ms") && !$0.name.hasPrefix("RK4") }
+        #expect(perMillisecond.count == 3 && perMillisecond.allSatisfy { $0.rms == .infinity })
+        #expect(comparison.maxError.isFinite)
+    }
+
     @Test("a trace no candidate made is said to be unexplained")
     func unexplained() throws {
         let times = Clock.hz60.times
