@@ -274,6 +274,12 @@ struct AnimatorLifeCycleTests {
         let exact = SpringPropagator.exact(stiff, time: 0.05).apply(displacement: value - 10, velocity: velocity)
         #expect(abs(animator[x] - (10 + exact.displacement)) < 1e-12)
         #expect(!animator.retarget(try animator.add(.basic(to: 3.0), to: x, forKey: "b"), to: 1.0))
+        // A pop spring refuses parameters its 1 ms step cannot run, and keeps going.
+        let y = animator.property("y", of: animator.makeTarget(), initial: 0.0)
+        let pop = try animator.add(.spring(.popDefault, method: .pop, to: 10), to: y)
+        #expect(!animator.setSpringParameters(pop, try SpringParameters(tension: 1e9, friction: 10, mass: 1e-6)))
+        animator.tick(at: 0.2)
+        #expect(animator[y].isFinite && animator[y] > 0)
     }
 
     @Test("vectors: points and rectangles animate per component")

@@ -491,7 +491,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
-        guard case .spring(_, let method) = animation.kind, let element = element(animator, handle) else { return false }
+        guard case .spring(_, let method) = animation.kind, let element = element(animator, handle),
+            method.isStable(for: parameters)
+        else { return false }
         animation.kind = .spring(parameters, method: method)
         // A paused spring joins a group when it resumes.
         guard parkedClock == nil else { return true }

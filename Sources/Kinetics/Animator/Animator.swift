@@ -449,7 +449,10 @@ public final class Animator {
     }
 
     /// Gives a spring new parameters from the next frame on, keeping its value
-    /// and velocity. Returns false for anything but a live spring.
+    /// and velocity. Returns false for anything but a live spring, and for
+    /// parameters its method cannot run (a `pop` or `fixed` spring whose
+    /// 1 ms step would diverge: ``SpringMethod/isStable(for:)``); the spring
+    /// then keeps its old parameters.
     @discardableResult
     public func setSpringParameters(_ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
