@@ -74,6 +74,8 @@ public final class Animator {
     private var renderDepth = 0
     private var phase = TickPhase.idle
     private var nextTarget: UInt64 = 1
+    /// The open transactions, innermost last.
+    var transactionStack: [Transaction] = []
     private var nextSequence: UInt64 = 0
 
     private var properties: [PropertyKey: PropertyInfo] = [:]
