@@ -146,4 +146,40 @@ struct ImplicitAnimationTests {
         #expect(throws: ParameterError.self) { try animator.transaction(duration: -1) {} }
         #expect(layer.modelValue(forKey: "missing", as: Double.self) == nil)
     }
+
+    @Test("a keyframe block captures each value's sets: the attention pop pushes out on an aggressive curve and eases back")
+    func attentionPop() throws {
+        let animator = Animator()
+        let layer = ImplicitLayer(animator: animator)
+        try layer.set("scale", to: 1.0)
+        try layer.set("opacity", to: 1.0)
+        let aggressive = try UnitBezier(x1: 0.2, y1: 0, x2: 0, y2: 1)
+        var finished: [Bool] = []
+        try animator.keyframes(duration: 1, completion: { finished.append($0) }) { block in
+            try block.keyframe(relativeStart: 0, relativeDuration: 0.3, timing: .bezier(aggressive)) {
+                try layer.set("scale", to: 1.5)
+            }
+            try block.keyframe(relativeStart: 0.3, relativeDuration: 0.7, timing: .easeInEaseOut) {
+                try layer.set("scale", to: 1.0)
+            }
+            try block.keyframe(relativeStart: 0.5, relativeDuration: 0.25) { try layer.set("opacity", to: 0.5) }
+        }
+        // Captured, not applied: the model holds the last set, the presentation has not moved.
+        #expect(layer.modelValue(forKey: "scale", as: Double.self) == 1 && layer.presentationValue(forKey: "scale", as: Double.self) == 1)
+        func expectedScale(_ t: Double) -> Double {
+            t <= 0.3 ? 1 + 0.5 * aggressive.solvePrecise(t / 0.3) : 1.5 - 0.5 * UnitBezier.easeInEaseOut.solvePrecise((t - 0.3) / 0.7)
+        }
+        func expectedOpacity(_ t: Double) -> Double { t <= 0.5 ? 1 : t >= 0.75 ? 0.5 : 1 - 0.5 * (t - 0.5) / 0.25 }
+        for frame in 1 ... 60 {
+            let t = Double(frame) / 60
+            animator.tick(at: t)
+            // Keyframe segments use the fast bezier: within 1e-7 of precise.
+            #expect(abs(layer.presentationValue(forKey: "scale", as: Double.self)! - expectedScale(t)) < 1e-6, "t = \(t)")
+            #expect(abs(layer.presentationValue(forKey: "opacity", as: Double.self)! - expectedOpacity(t)) < 1e-12, "t = \(t)")
+        }
+        #expect(finished == [true])
+        #expect(throws: ParameterError.self) {
+            try animator.keyframes(duration: 1) { block in try block.keyframe(relativeStart: 0.8, relativeDuration: 0.5) {} }
+        }
+    }
 }

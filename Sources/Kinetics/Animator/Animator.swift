@@ -76,6 +76,8 @@ public final class Animator {
     private var nextTarget: UInt64 = 1
     /// The open transactions, innermost last.
     var transactionStack: [Transaction] = []
+    /// The keyframe blocks being captured, innermost last.
+    var keyframeBlocks: [KeyframeBlock] = []
     private var nextSequence: UInt64 = 0
 
     private var properties: [PropertyKey: PropertyInfo] = [:]

@@ -106,6 +106,13 @@ public final class ImplicitLayer {
         let isNew = models[key] == nil
         models[key] = value.packed
         if isNew { return }
+        if let block = animator.currentKeyframeBlock,
+            block.record(layer: self, key: key, value: value.packed, start: animator[property].packed, make: { values, keyTimes, timings throws(ParameterError) in
+                try self.runKeyframes(key, property: property, values: values.map { Value(packed: $0) }, keyTimes: keyTimes, timings: timings)
+            })
+        {
+            return
+        }
         guard let action = action(forKey: key) else {
             animator.removeAnimation(forKey: key, on: target)
             animator[property] = value
@@ -131,12 +138,31 @@ public final class ImplicitLayer {
             let velocity = animator.animation(forKey: key, on: target).flatMap { animator.velocity(of: $0, as: Value.self) }
             animation = .spring(parameters, method: method, from: animator[property], to: value, velocity: velocity)
         }
-        animation.beginTime = animator.time + delay
+        try start(animation, key: key, property: property)
+    }
+
+    /// Adds `animation` under `key`, delayed by the current transaction and
+    /// reporting its stop to every open transaction.
+    private func start<Value: AnimatableVector>(
+        _ animation: Animation<Value>, key: String, property: PropertyHandle<Value>
+    ) throws(ParameterError) {
+        var animation = animation
+        animation.beginTime = animator.time + (animator.currentTransaction?.delay ?? 0)
         let link = TransactionLinks()
-        link.join(transactions)
+        link.join(animator.openTransactions)
         animation.callbacks.onStop = { _, _, finished in link.stopped(finished: finished) }
         let handle = try animator.add(animation, to: property, forKey: key)
         links[key] = (handle, link)
+    }
+
+    /// The keyframe animation a keyframe block captured for `key`, over the
+    /// block's duration.
+    private func runKeyframes<Value: AnimatableVector>(
+        _ key: String, property: PropertyHandle<Value>, values: [Value], keyTimes: [Double], timings: [TimingFunction]
+    ) throws(ParameterError) {
+        let duration = animator.currentTransaction?.duration ?? Animator.defaultTransactionDuration
+        let keyframes = try Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timings, duration: duration)
+        try start(Animation<Value>.keyframes(keyframes), key: key, property: property)
     }
 }
 
