@@ -55,17 +55,17 @@ public final class Animator {
     let shared = SharedTables()
 
     var records: [AnimationRecord] = []
-    var freeRecords: [Int32] = []
-    var registry: [RegistryKey: AnimationHandle] = [:]
+    private var freeRecords: [Int32] = []
+    private var registry: [RegistryKey: AnimationHandle] = [:]
     /// Each target's keys with the sequence number of their animation, so a
     /// removal is O(1) and `keys(on:)` can still list them in order.
-    var keysByTarget: [TargetID: TargetKeys] = [:]
+    private var keysByTarget: [TargetID: TargetKeys] = [:]
     /// Boxes of freed animations, by type, for new animations to reuse (so
     /// that adding an animation allocates nothing once the animator has
     /// grown), and those freed since the last safe point.
     private var boxPools: [ObjectIdentifier: BoxPool] = [:]
     private var retiredBoxes: [AnimationBox] = []
-    var waiting: [AnimationHandle] = []
+    private var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
     /// Reusable output lists for first frames rendered outside the tick's
     /// loop, one per level of nesting (a callback may add an animation
@@ -78,6 +78,8 @@ public final class Animator {
     var transactionStack: [Transaction] = []
     /// The keyframe blocks being captured, innermost last.
     var keyframeBlocks: [KeyframeBlock] = []
+    /// How many animations were ever registered under a key.
+    private var registrations = 0
     private var nextSequence: UInt64 = 0
 
     private var properties: [PropertyKey: PropertyInfo] = [:]
@@ -227,17 +229,21 @@ public final class Animator {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
         let registryKey = RegistryKey(target: target, key: key)
-        if let existing = registry[registryKey], let index = liveIndex(existing), records[index].id == id {
-            return existing
-        }
-        // The replaced animation's stop callback may add another animation
-        // under the same key; this one, added last by the caller, replaces
-        // that too.
-        while let existing = registry[registryKey], liveIndex(existing) != nil {
+        if let existing = registry[registryKey], let index = liveIndex(existing) {
+            if records[index].id == id { return existing }
+            let registered = registrations
             cancel(existing)
+            // The replaced animation's stop callback may have added another
+            // animation under the same key; this one, added last by the
+            // caller, replaces that too. (Looked up again only if anything
+            // was added: a lookup hashes the key.)
+            if registrations != registered {
+                while let again = registry[registryKey], liveIndex(again) != nil { cancel(again) }
+            }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
         registry[registryKey] = handle
+        registrations &+= 1
         if let keys = keysByTarget[target] {
             keys.sequences[key] = nextSequence
         } else {
@@ -741,5 +747,91 @@ struct AnimationRecord {
     /// The key events report: the registry key, or a child's property name.
     func eventKey(_ animator: Animator) -> String {
         key.isEmpty ? (box?.propertyName(animator) ?? "") : key
+    }
+}
+
+// MARK: - The invariant check (in this file: it reads the private registry)
+
+extension Animator {
+    /// Every way the animator's bookkeeping disagrees with itself, as
+    /// sentences (empty when consistent). A test hook: O(n) in the number of
+    /// records, for tests that drive random operations and check after each.
+    ///
+    /// It checks that the free list holds distinct dead records and the rest
+    /// are live; that the registry, the per-target key lists and the records'
+    /// `registered` flags name the same animations; that every batch element
+    /// is owned by a live running or paused record that points back at it,
+    /// and every record holding an element is such an owner; and that every
+    /// waiting record is queued to start.
+    package func invariantViolations() -> [String] {
+        var problems: [String] = []
+        var isFree = [Bool](repeating: false, count: records.count)
+        for index in freeRecords {
+            let i = Int(index)
+            guard i >= 0 && i < records.count else { problems.append("free record \(i) out of range"); continue }
+            if isFree[i] { problems.append("record \(i) is free twice") }
+            isFree[i] = true
+            if records[i].live { problems.append("free record \(i) is live") }
+        }
+        for i in records.indices where !isFree[i] && !records[i].live {
+            problems.append("record \(i) is neither live nor free")
+        }
+
+        // The registry and the key lists.
+        var registeredCount = 0
+        for (key, handle) in registry {
+            guard let i = liveIndex(handle) else { problems.append("registry key \(key.key) holds a dead handle"); continue }
+            if !records[i].registered || records[i].key != key.key || records[i].target != key.target {
+                problems.append("registry key \(key.key) and record \(i) disagree")
+            }
+            if keysByTarget[key.target]?.sequences[key.key] == nil {
+                problems.append("registry key \(key.key) missing from its target's key list")
+            }
+        }
+        for i in records.indices where records[i].live && records[i].registered {
+            registeredCount += 1
+            let handle = AnimationHandle(index: Int32(i), generation: records[i].generation)
+            if registry[RegistryKey(target: records[i].target, key: records[i].key)] != handle {
+                problems.append("registered record \(i) is not in the registry")
+            }
+        }
+        let listed = keysByTarget.values.reduce(0) { $0 + $1.sequences.count }
+        if listed != registry.count || registeredCount != registry.count {
+            problems.append("\(registry.count) registry keys, \(listed) listed keys, \(registeredCount) registered records")
+        }
+
+        // Batch elements and their owners.
+        var owned = [Bool](repeating: false, count: records.count)
+        func checkColumns<V>(_ columns: [ElementColumns<V>]) {
+            for common in columns {
+                for element in 0 ..< common.count {
+                    let owner = common.owner[element]
+                    guard let i = liveIndex(owner) else { problems.append("an element's owner is dead"); continue }
+                    if owned[i] { problems.append("record \(i) owns two elements") }
+                    owned[i] = true
+                    if records[i].element != Int32(element) {
+                        problems.append("record \(i) points at element \(records[i].element), owns \(element)")
+                    }
+                    if records[i].phase != .running && records[i].phase != .paused {
+                        problems.append("record \(i) owns an element while \(records[i].phase)")
+                    }
+                }
+            }
+        }
+        checkColumns(lane1.allColumns)
+        checkColumns(lane2.allColumns)
+        checkColumns(lane4.allColumns)
+        for i in records.indices where records[i].live && records[i].box?.hasElement == true && !owned[i] {
+            problems.append("record \(i) has an element that no batch holds")
+        }
+
+        // Waiting records are queued.
+        let queued = Set(waiting)
+        for i in records.indices where records[i].live && records[i].phase == .waiting {
+            if !queued.contains(AnimationHandle(index: Int32(i), generation: records[i].generation)) {
+                problems.append("waiting record \(i) is not queued")
+            }
+        }
+        return problems
     }
 }
