@@ -82,6 +82,12 @@ public struct ActionSpec: Sendable {
         case resume(key: String)
         /// Add an animation (replacing one under the same key).
         case add(AnimationSpec)
+        /// Implicit changes: set each key's model value; the change animates
+        /// with whatever the action lookup finds (outside a transaction:
+        /// opacity's default, else it jumps).
+        case set([ImplicitSetSpec])
+        /// A transaction around implicit changes, or a keyframe block.
+        case transaction(TransactionSpec)
     }
 
     /// When, on the scenario's clock.
@@ -90,4 +96,32 @@ public struct ActionSpec: Sendable {
     public var verb: Verb
     /// Where it is in the file.
     public var path: String
+}
+
+/// One implicit change: a key and its new value.
+public struct ImplicitSetSpec: Sendable {
+    public var key: String
+    public var value: [Double]
+}
+
+/// A transaction of a scenario: its settings, its changes, or its keyframes.
+public struct TransactionSpec: Sendable {
+    /// One keyframe of a keyframe block.
+    public struct Keyframe: Sendable {
+        public var relativeStart: Double
+        public var relativeDuration: Double
+        public var timing: TimingFunction
+        public var sets: [ImplicitSetSpec]
+    }
+
+    public var duration: Double?
+    public var timing: TimingFunction?
+    public var spring: SpringParameters?
+    public var delay: Double?
+    public var disableActions: Bool?
+    public var sets: [ImplicitSetSpec]
+    public var keyframes: [Keyframe]
+    /// The transaction's index among the file's transactions (the key of its
+    /// `transaction-complete` event).
+    public var index: Int
 }

@@ -35,8 +35,9 @@ extension Scenario {
             animations.append(spec)
         }
         var actions: [ActionSpec] = []
+        var transactionCount = 0
         for (index, item) in (try root.array("actions") ?? []).enumerated() {
-            actions.append(try readAction(item, path: "actions[\(index)]"))
+            actions.append(try readAction(item, path: "actions[\(index)]", transactionCount: &transactionCount))
         }
         try root.finish(allowed: ["fps", "seconds", "times", "jitter", "initial", "animations", "actions"])
         // Actions may only name keys that some animation (or added animation) has.
@@ -49,6 +50,8 @@ extension Scenario {
                 guard known.contains(key) else {
                     throw ScenarioError(path: action.path, message: "no animation has the key '\(key)' by then")
                 }
+            case .set, .transaction:
+                break
             }
         }
         return Scenario(clock: clock, initialValues: initialValues, animations: animations, actions: actions)
@@ -311,16 +314,16 @@ extension Scenario {
 
     // MARK: Actions
 
-    private static func readAction(_ value: JSONValue, path: String) throws(ScenarioError) -> ActionSpec {
+    private static func readAction(_ value: JSONValue, path: String, transactionCount: inout Int) throws(ScenarioError) -> ActionSpec {
         var reader = try ObjectReader(value, path: path)
         let at = try reader.number("at", required: true)!
         guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be >= 0, got \(at)") }
-        let verbs = ["retarget", "remove", "pause", "resume", "add"].filter { reader.members[$0] != nil }
+        let verbs = ["retarget", "remove", "pause", "resume", "add", "set", "transaction"].filter { reader.members[$0] != nil }
         guard verbs.count == 1 else {
             throw ScenarioError(
                 path: path,
                 message: verbs.isEmpty
-                    ? "an action needs one of retarget, remove, pause, resume, add"
+                    ? "an action needs one of retarget, remove, pause, resume, add, set, transaction"
                     : "an action does one thing, not \(verbs.joined(separator: " and "))")
         }
         let verb: ActionSpec.Verb
@@ -334,12 +337,79 @@ extension Scenario {
         case "remove": verb = .remove(key: try reader.string("remove")!)
         case "pause": verb = .pause(key: try reader.string("pause")!)
         case "resume": verb = .resume(key: try reader.string("resume")!)
+        case "set":
+            reader.used.insert("set")
+            verb = .set(try readSets(reader.members["set"]!, path: "\(path).set"))
+        case "transaction":
+            reader.used.insert("transaction")
+            verb = .transaction(try readTransaction(reader.members["transaction"]!, path: "\(path).transaction", index: transactionCount))
+            transactionCount += 1
         default:
             reader.used.insert("add")
             verb = .add(try readAnimation(reader.members["add"]!, path: "\(path).add"))
         }
-        try reader.finish(allowed: ["at", "retarget", "to", "remove", "pause", "resume", "add"])
+        try reader.finish(allowed: ["at", "retarget", "to", "remove", "pause", "resume", "add", "set", "transaction"])
         return ActionSpec(at: at, verb: verb, path: path)
+    }
+
+    /// `{"key": value, …}`: numbers or arrays of up to four numbers.
+    private static func readSets(_ value: JSONValue, path: String) throws(ScenarioError) -> [ImplicitSetSpec] {
+        guard case .object(let members) = value, !members.isEmpty else {
+            throw ScenarioError(path: path, message: "expected an object of keys and values, got \(value.kindName)")
+        }
+        var sets: [ImplicitSetSpec] = []
+        for key in members.keys.sorted() {
+            sets.append(ImplicitSetSpec(key: key, value: try ObjectReader.vector(members[key]!, path: "\(path).\(key)")))
+        }
+        return sets
+    }
+
+    private static func readTransaction(_ value: JSONValue, path: String, index: Int) throws(ScenarioError) -> TransactionSpec {
+        var reader = try ObjectReader(value, path: path)
+        if reader.members["fillMode"] != nil {
+            throw ScenarioError(path: "\(path).fillMode", message: "fill modes are not supported yet")
+        }
+        var spec = TransactionSpec(
+            duration: try reader.number("duration"), timing: try reader.curve("curve"), spring: nil,
+            delay: try reader.number("delay"), disableActions: try reader.bool("disableActions"), sets: [], keyframes: [], index: index)
+        if let duration = spec.duration, !(duration > 0) {
+            throw ScenarioError(path: "\(path).duration", message: "must be a finite number > 0, got \(duration)")
+        }
+        if let delay = spec.delay, !(delay >= 0) {
+            throw ScenarioError(path: "\(path).delay", message: "must be a finite number >= 0, got \(delay)")
+        }
+        if var springReader = try reader.object("spring") {
+            spec.spring = try readSpring(&springReader, path: "\(path).spring")
+            try springReader.finish(allowed: ["tension", "friction", "mass", "bounciness", "speed", "stiffness", "damping", "response", "dampingFraction", "duration", "bounce"])
+        }
+        if let sets = reader.members["set"] {
+            reader.used.insert("set")
+            spec.sets = try readSets(sets, path: "\(path).set")
+        }
+        if let keyframes = reader.members["keyframes"] {
+            reader.used.insert("keyframes")
+            guard case .array(let items) = keyframes, !items.isEmpty else {
+                throw ScenarioError(path: "\(path).keyframes", message: "expected a non-empty array of keyframes")
+            }
+            guard spec.duration != nil else { throw ScenarioError(path: "\(path).duration", message: "a keyframe block needs a duration") }
+            guard spec.sets.isEmpty else { throw ScenarioError(path: "\(path).set", message: "a keyframe block sets values inside its keyframes") }
+            for (offset, item) in items.enumerated() {
+                let itemPath = "\(path).keyframes[\(offset)]"
+                var keyframe = try ObjectReader(item, path: itemPath)
+                let start = try keyframe.number("relativeStart", required: true)!
+                let length = try keyframe.number("relativeDuration", required: true)!
+                guard (0 ... 1).contains(start), (0 ... 1).contains(length), start + length <= 1 + 1e-12 else {
+                    throw ScenarioError(path: itemPath, message: "relativeStart and relativeDuration must be in [0, 1] and end by 1, got \(start) and \(length)")
+                }
+                let timing = try keyframe.curve("curve") ?? .linear
+                guard let sets = keyframe.members["set"] else { throw ScenarioError(path: "\(itemPath).set", message: "is required") }
+                keyframe.used.insert("set")
+                spec.keyframes.append(.init(relativeStart: start, relativeDuration: length, timing: timing, sets: try readSets(sets, path: "\(itemPath).set")))
+                try keyframe.finish(allowed: ["relativeStart", "relativeDuration", "curve", "set"])
+            }
+        }
+        try reader.finish(allowed: ["duration", "curve", "spring", "delay", "disableActions", "set", "keyframes"])
+        return spec
     }
 }
 

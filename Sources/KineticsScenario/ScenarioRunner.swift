@@ -41,6 +41,10 @@ public final class ScenarioRunner {
     private var visible: [String] = []
     private var propertyOfKey: [String: String] = [:]
     private var groupKeys: Set<String> = []
+    /// The implicit changes' layer: the scenario's target.
+    private lazy var layer = ImplicitLayer(animator: animator, target: target)
+    /// Transaction completions, reported after the frame's traced events.
+    private var pendingEvents: [ScenarioEvent] = []
 
     private enum PropertyRef {
         case scalar(PropertyHandle<Double>)
@@ -103,6 +107,8 @@ public final class ScenarioRunner {
                 }
             }
             tracer.clear()
+            for pending in pendingEvents { event(pending) }
+            pendingEvents.removeAll()
             frame(ScenarioFrame(time: time, values: visible.map { ($0, read($0)) }))
         }
     }
@@ -146,6 +152,10 @@ public final class ScenarioRunner {
             if let handle = animator.animation(forKey: key, on: target) { animator.pause(handle) }
         case .resume(let key):
             if let handle = animator.animation(forKey: key, on: target) { animator.resume(handle) }
+        case .set(let sets):
+            try implicitSets(sets, path: "\(action.path).set")
+        case .transaction(let spec):
+            try transaction(spec, path: "\(action.path).transaction")
         case .retarget(let key, let to):
             guard let handle = animator.animation(forKey: key, on: target) else { return }
             let property = propertyOfKey[key] ?? key
@@ -160,6 +170,78 @@ public final class ScenarioRunner {
             case .triple: animator.retarget(handle, to: SIMD3(to[0], to[1], to[2]))
             case .quad: animator.retarget(handle, to: SIMD4(to[0], to[1], to[2], to[3]))
             }
+        }
+    }
+
+    // MARK: Implicit changes
+
+    /// Sets each key through the layer; a key appears in the output when it
+    /// is first set.
+    private func implicitSets(_ sets: [ImplicitSetSpec], path: String) throws(ScenarioError) {
+        for set in sets {
+            let setPath = "\(path).\(set.key)"
+            let reference = try implicitProperty(set.key, value: set.value, path: setPath)
+            let v = set.value
+            do {
+                switch reference {
+                case .scalar: try layer.set(set.key, to: v[0])
+                case .pair: try layer.set(set.key, to: SIMD2(v[0], v[1]))
+                case .triple: try layer.set(set.key, to: SIMD3(v[0], v[1], v[2]))
+                case .quad: try layer.set(set.key, to: SIMD4(v[0], v[1], v[2], v[3]))
+                }
+            } catch {
+                throw ScenarioError(path: setPath, message: "must be \(error.accepted), got \(error.value)")
+            }
+            if !visible.contains(set.key) { visible.append(set.key) }
+        }
+    }
+
+    private func implicitProperty(_ key: String, value: [Double], path: String) throws(ScenarioError) -> PropertyRef {
+        if let existing = properties[key] {
+            guard existing.width == value.count else {
+                throw ScenarioError(path: path, message: "has \(value.count) components but '\(key)' has \(existing.width)")
+            }
+            return existing
+        }
+        let kind = Self.kind(of: key)
+        let reference: PropertyRef = switch value.count {
+        case 1: .scalar(animator.property(key, of: target, initial: value[0], kind: kind))
+        case 2: .pair(animator.property(key, of: target, initial: SIMD2(value[0], value[1]), kind: kind))
+        case 3: .triple(animator.property(key, of: target, initial: SIMD3(value[0], value[1], value[2]), kind: kind))
+        default: .quad(animator.property(key, of: target, initial: SIMD4(value[0], value[1], value[2], value[3]), kind: kind))
+        }
+        properties[key] = reference
+        return reference
+    }
+
+    /// A transaction around its sets, or a keyframe block; its completion is
+    /// the event `transaction-complete:finished|cancelled` keyed by its index.
+    private func transaction(_ spec: TransactionSpec, path: String) throws(ScenarioError) {
+        let completion: (Bool) -> Void = { [unowned self] finished in
+            pendingEvents.append(ScenarioEvent(
+                time: animator.time, key: "\(spec.index)", name: "transaction-complete:" + (finished ? "finished" : "cancelled")))
+        }
+        do {
+            if spec.keyframes.isEmpty {
+                try animator.transaction(
+                    duration: spec.duration, timing: spec.timing, spring: spec.spring, delay: spec.delay,
+                    disableActions: spec.disableActions, completion: completion
+                ) { try self.implicitSets(spec.sets, path: "\(path).set") }
+            } else {
+                try animator.keyframes(duration: spec.duration ?? 1, delay: spec.delay ?? 0, completion: completion) { block in
+                    for (index, keyframe) in spec.keyframes.enumerated() {
+                        try block.keyframe(relativeStart: keyframe.relativeStart, relativeDuration: keyframe.relativeDuration, timing: keyframe.timing) {
+                            try self.implicitSets(keyframe.sets, path: "\(path).keyframes[\(index)].set")
+                        }
+                    }
+                }
+            }
+        } catch let error as ScenarioError {
+            throw error
+        } catch let error as ParameterError {
+            throw ScenarioError(path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+        } catch {
+            throw ScenarioError(path: path, message: "\(error)")
         }
     }
 

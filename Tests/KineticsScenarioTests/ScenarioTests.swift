@@ -128,4 +128,54 @@ struct ScenarioTests {
             try Self.run(text)
         }
     }
+
+    @Test("implicit actions: set and transaction with keyframes play the attention pop; completions are events keyed by the transaction's index")
+    func implicitActions() throws {
+        let text = try String(contentsOf: Self.folder.appendingPathComponent("attention-pop.json"), encoding: .utf8)
+        let (frames, events) = try Self.run(text)
+        func value(_ key: String, at frame: Int) -> Double? { frames[frame].values.first { $0.property == key }?.components[0] }
+        // Keys appear when first set, at their values.
+        #expect(frames[0].values.map(\.property) == ["opacity", "scale", "x"])
+        // The pop: 0.6 s from frame 6 (t = 0.1); out to 1.5 on [0.2, 0, 0, 1] by 0.28 s, back on ease-in-out by 0.7 s.
+        let out = try UnitBezier(x1: 0.2, y1: 0, x2: 0, y2: 1)
+        for frame in 6 ... 42 {
+            let t = (Double(frame) / 60 - 0.1) / 0.6
+            let expected = t <= 0.3 ? 1 + 0.5 * out.solvePrecise(t / 0.3) : 1.5 - 0.5 * UnitBezier.easeInEaseOut.solvePrecise((t - 0.3) / 0.7)
+            #expect(abs(value("scale", at: frame)! - expected) < 1e-6, "frame \(frame)")
+        }
+        // opacity has a default action outside transactions: 0.25 s ease-in-out from 0.1 s.
+        let fraction = (12.0 / 60 - 0.1) / 0.25
+        #expect(abs(value("opacity", at: 12)! - (1 - 0.5 * UnitBezier.easeInEaseOut.solvePrecise(fraction))) < 1e-7)
+        #expect(value("opacity", at: 21) == 0.5)
+        let completions = events.filter { $0.name.hasPrefix("transaction-complete") }
+        #expect(completions.map(\.key) == ["0", "1", "2"])
+        #expect(completions.allSatisfy { $0.name == "transaction-complete:finished" })
+        // The retargeted spring (transaction 2) finishes both spring transactions at once.
+        #expect(completions[1].time == completions[2].time && value("x", at: frames.count - 1) == 40)
+    }
+
+    @Test(
+        "malformed implicit actions name the JSON path",
+        arguments: [
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "set": 3}]}"#,
+             "actions[0].set: expected an object of keys and values, got a number"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"fillMode": "both", "set": {"x": 1}}}]}"#,
+             "actions[0].transaction.fillMode: fill modes are not supported yet"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"keyframes": [{"relativeStart": 0, "relativeDuration": 1, "set": {"x": 1}}]}}]}"#,
+             "actions[0].transaction.duration: a keyframe block needs a duration"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"duration": 1, "keyframes": [{"relativeStart": 0.5, "relativeDuration": 0.6, "set": {"x": 1}}]}}]}"#,
+             "actions[0].transaction.keyframes[0]: relativeStart and relativeDuration must be in [0, 1] and end by 1, got 0.5 and 0.6"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"duration": -1, "set": {"x": 1}}}]}"#,
+             "actions[0].transaction.duration: must be a finite number > 0, got -1.0"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "set": {"x": 1}, "remove": "x"}]}"#,
+             "actions[0]: an action does one thing, not remove and set"),
+        ])
+    func malformedImplicit(text: String, message: String) throws {
+        #expect(throws: ScenarioError.self) { try Scenario.parse(Data(text.utf8)) }
+        do {
+            _ = try Scenario.parse(Data(text.utf8))
+        } catch {
+            #expect(error.description == message)
+        }
+    }
 }

@@ -63,6 +63,13 @@ public final class ImplicitLayer {
         target = animator.makeTarget()
     }
 
+    /// A layer on an existing target of `animator`: its keys are that
+    /// target's properties.
+    public init(animator: Animator, target: TargetID) {
+        self.animator = animator
+        self.target = target
+    }
+
     /// The value last set for `key`, or nil if it was never set.
     public func modelValue<Value: AnimatableVector>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
         models[key].map { Value(packed: $0) }
@@ -105,7 +112,11 @@ public final class ImplicitLayer {
         let property = animator.property(key, of: target, initial: value)
         let isNew = models[key] == nil
         models[key] = value.packed
-        if isNew { return }
+        if isNew {
+            // The property may exist already (made by other code): it takes the value.
+            animator[property] = value
+            return
+        }
         if let block = animator.currentKeyframeBlock,
             block.record(layer: self, key: key, value: value.packed, start: animator[property].packed, make: { values, keyTimes, timings throws(ParameterError) in
                 try self.runKeyframes(key, property: property, values: values.map { Value(packed: $0) }, keyTimes: keyTimes, timings: timings)
