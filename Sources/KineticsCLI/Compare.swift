@@ -19,25 +19,18 @@ struct Compare: ParsableCommand {
     )
 }
 
-/// The options every comparison shares.
-struct CompareOptions: ParsableArguments {
+/// A trace file and the unit of its times, for `compare` and `plot compare`.
+struct TraceInput: ParsableArguments {
     @Argument(help: "The trace: CSV or JSON.")
     var trace: String
     @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
     var timeUnit: TimeUnit = .s
-    @Option(parsing: .unconditional, help: "Largest accepted max error over the amplitude.")
-    var tolerance: Double = 1e-3
-    @Option(help: "Output: table, json or markdown.")
-    var format: CompareFormat = .table
 
     enum TimeUnit: String, ExpressibleByArgument, CaseIterable {
         case s, ms
     }
 
-    func validate() throws {
-        try OptionCheck.positive(tolerance, "--tolerance")
-    }
-
+    /// The trace; a malformed one is exit 65 naming the file and the line.
     func read(_ columns: TraceColumns) throws -> MotionTrace {
         let data = try readInput(trace)
         do {
@@ -46,6 +39,21 @@ struct CompareOptions: ParsableArguments {
             throw CLIError(message: "\(trace): \(error)", status: CLIError.badData)
         }
     }
+}
+
+/// The options every comparison shares.
+struct CompareOptions: ParsableArguments {
+    @OptionGroup var input: TraceInput
+    @Option(parsing: .unconditional, help: "Largest accepted max error over the amplitude.")
+    var tolerance: Double = 1e-3
+    @Option(help: "Output: table, json or markdown.")
+    var format: CompareFormat = .table
+
+    func validate() throws {
+        try OptionCheck.positive(tolerance, "--tolerance")
+    }
+
+    func read(_ columns: TraceColumns) throws -> MotionTrace { try input.read(columns) }
 
     /// Prints the comparison and fails with exit 1 outside the tolerance.
     func finish(_ comparison: Comparison, parameters: [(String, String)]) throws {
@@ -219,15 +227,18 @@ struct ComparePlot: ParsableCommand {
         subcommands: [SpringComparePlot.self, DecayComparePlot.self]
     )
 
-    /// The figure: values (GSL, the trace, the best candidate) and errors.
-    static func figure(
-        title: String, trace: MotionTrace, fine: [(Double, Double)], exact: [Double], amplitude: Double,
-        best: (name: String, values: [Double])?
-    ) -> Figure {
+    /// The figure: values (GSL at fine times, the trace, the best
+    /// candidate) and the trace's error, all but the fine curve as the
+    /// comparison computed them.
+    static func figure(title: String, trace: MotionTrace, comparison: Comparison, fine: [(Double, Double)]) -> Figure {
         var values = [Series("GSL rk8pd", points: fine, style: .dashed, color: "#333333")]
-        if let best { values.append(Series("best candidate: " + best.name, points: Array(zip(trace.times, best.values)), style: .line)) }
+        if let ranking = comparison.ranking, let best = ranking.fits.first {
+            values.append(Series("best candidate: " + best.name, points: Array(zip(trace.times, ranking.bestValues)), style: .line))
+        }
         values.append(Series("trace", points: trace.samples.map { ($0.time, $0.value) }, style: .markers))
-        let errors = Series("trace", points: zip(trace.samples, exact).map { ($0.time, max(abs($0.value - $1) / amplitude, 1e-17)) }, style: .lineAndMarkers)
+        let errors = Series(
+            "trace", points: zip(trace.samples, comparison.exact).map { ($0.time, max(abs($0.value - $1) / comparison.amplitude, 1e-17)) },
+            style: .lineAndMarkers)
         return Figure(title: title, panels: [
             Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
             Panel(title: "|trace − GSL|, over the amplitude", x: "time (s)", y: "relative error", yKind: .log, series: [errors]),
@@ -242,73 +253,43 @@ struct ComparePlot: ParsableCommand {
 struct SpringComparePlot: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "spring", abstract: "A spring trace over GSL's motion.")
 
-    @Argument(help: "The trace: CSV or JSON (time,value[,velocity]).")
-    var trace: String
-    @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
-    var timeUnit: CompareOptions.TimeUnit = .s
+    @OptionGroup var input: TraceInput
     @OptionGroup var spring: SpringOptions
     @OptionGroup var motion: SpringMotionOptions
-    var from: Double { motion.from }
-    var to: Double { motion.to }
-    var velocity: Double { motion.velocity }
     @OptionGroup var output: PlotOutput
 
     func run() throws {
         try checkWritable(output.output)
         let parameters = try spring.resolve()
-        let options = try CompareOptions.parse([trace, "--time-unit", timeUnit.rawValue])
-        let samples = try options.read(.motion)
-        let comparison = try Comparison.spring(samples, parameters: parameters, from: from, to: to, velocity: velocity)
-        func reference(_ times: [Double]) throws -> [Double] {
-            try ReferenceODE.spring(
-                tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
-                displacement: from - to, velocity: velocity, times: times
-            ).map { to + $0.position }
-        }
-        let fine = ComparePlot.fineTimes(until: samples.times.last!)
-        let best = comparison.ranking.flatMap { ranking in
-            SpringCandidate.all.first { $0.description == ranking.fits[0].name }.map {
-                ($0.description, $0.values(parameters, from: from, to: to, velocity: velocity, times: samples.times))
-            }
-        }
+        let (from, to, velocity) = (motion.from, motion.to, motion.velocity)
+        let trace = try input.read(.motion)
+        let comparison = try Comparison.spring(trace, parameters: parameters, from: from, to: to, velocity: velocity)
+        let fine = ComparePlot.fineTimes(until: trace.times.last!)
+        let reference = try ReferenceODE.spring(
+            tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
+            displacement: from - to, velocity: velocity, times: fine)
         try output.write(ComparePlot.figure(
-            title: "\(trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
-            trace: samples, fine: Array(zip(fine, try reference(fine))), exact: try reference(samples.times),
-            amplitude: comparison.amplitude, best: best))
+            title: "\(input.trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
+            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, to + $1.position) }))
     }
 }
 
 struct DecayComparePlot: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "decay", abstract: "A decay trace over GSL's motion.")
 
-    @Argument(help: "The trace: CSV or JSON (time,value[,velocity]).")
-    var trace: String
-    @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
-    var timeUnit: CompareOptions.TimeUnit = .s
+    @OptionGroup var input: TraceInput
     @OptionGroup var decay: DecayOptions
-    var velocity: Double { decay.velocity }
-    var from: Double { decay.from }
-    var deceleration: Double { decay.deceleration }
     @OptionGroup var output: PlotOutput
 
     func run() throws {
         try checkWritable(output.output)
-        let parameters = try DecayParameters(deceleration: deceleration)
-        let options = try CompareOptions.parse([trace, "--time-unit", timeUnit.rawValue])
-        let samples = try options.read(.motion)
-        let comparison = try Comparison.decay(samples, parameters: parameters, from: from, velocity: velocity)
-        func reference(_ times: [Double]) throws -> [Double] {
-            try ReferenceODE.decay(deceleration: deceleration, position: from, velocity: velocity, times: times).map(\.position)
-        }
-        let fine = ComparePlot.fineTimes(until: samples.times.last!)
-        let best = comparison.ranking.flatMap { ranking in
-            DecayCandidate.allCases.first { $0.description == ranking.fits[0].name }.map {
-                ($0.description, $0.values(parameters, from: from, velocity: velocity, times: samples.times))
-            }
-        }
+        let parameters = try DecayParameters(deceleration: decay.deceleration)
+        let trace = try input.read(.motion)
+        let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
+        let fine = ComparePlot.fineTimes(until: trace.times.last!)
+        let reference = try ReferenceODE.decay(deceleration: decay.deceleration, position: decay.from, velocity: decay.velocity, times: fine)
         try output.write(ComparePlot.figure(
-            title: "\(trace) against decay (deceleration \(deceleration), velocity \(short(velocity)))",
-            trace: samples, fine: Array(zip(fine, try reference(fine))), exact: try reference(samples.times),
-            amplitude: comparison.amplitude, best: best))
+            title: "\(input.trace) against decay (deceleration \(decay.deceleration), velocity \(short(decay.velocity)))",
+            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, $1.position) }))
     }
 }

@@ -13,6 +13,8 @@ public struct Comparison: Sendable {
     public var kind: String
     /// The number of samples.
     public var samples: Int
+    /// The exact motion (GSL) at the trace's own times.
+    public var exact: [Double]
     /// What errors are divided by: the largest distance of the exact motion
     /// from its end (spring: from the target; decay: from the start; bezier:
     /// the curve's y range, at least 1).
@@ -131,7 +133,7 @@ extension Comparison {
             velocityError = zip(trace.samples, exactVelocity).map { abs($0.velocity! - $1) / speed }.max()
         }
         return Comparison(
-            kind: kind, samples: trace.samples.count, amplitude: amplitude, maxError: worst,
+            kind: kind, samples: trace.samples.count, exact: exact, amplitude: amplitude, maxError: worst,
             rmsError: (squares / Double(trace.samples.count)).squareRoot(), worstAt: worstAt,
             maxVelocityError: velocityError, timeScale: nil, settling: nil, ranking: nil)
     }

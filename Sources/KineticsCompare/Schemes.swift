@@ -210,6 +210,8 @@ public struct CandidateFit: Sendable, Equatable {
 public struct SchemeRanking: Sendable, Equatable {
     /// Every candidate, best (smallest RMS) first.
     public var fits: [CandidateFit]
+    /// The best candidate's values at the trace's times.
+    public var bestValues: [Double]
     /// The trace's noise, over the amplitude, estimated from the best
     /// candidate's residual: the RMS of its sixth differences over √924
     /// (white noise of deviation σ has sixth differences of deviation
@@ -238,6 +240,7 @@ public struct SchemeRanking: Sendable, Equatable {
         }
         fits.sort { $0.rms < $1.rms }
         self.fits = fits
+        bestValues = fits.first.flatMap { best in candidates.first { $0.name == best.name }?.values } ?? []
         var floor = 1e-15
         if let best = fits.first, var difference = residuals[best.name], difference.count >= 12 {
             for _ in 0 ..< 6 { difference = zip(difference.dropFirst(), difference).map { $0 - $1 } }
