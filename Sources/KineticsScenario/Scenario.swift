@@ -119,6 +119,8 @@ public struct TransactionSpec: Sendable {
     public var spring: SpringParameters?
     public var delay: Double?
     public var disableActions: Bool?
+    public var fillMode: FillMode?
+    public var additive: Bool?
     public var sets: [ImplicitSetSpec]
     public var keyframes: [Keyframe]
     /// The transaction's index among the file's transactions (the key of its

@@ -366,12 +366,17 @@ extension Scenario {
 
     private static func readTransaction(_ value: JSONValue, path: String, index: Int) throws(ScenarioError) -> TransactionSpec {
         var reader = try ObjectReader(value, path: path)
-        if reader.members["fillMode"] != nil {
-            throw ScenarioError(path: "\(path).fillMode", message: "fill modes are not supported yet")
-        }
         var spec = TransactionSpec(
             duration: try reader.number("duration"), timing: try reader.curve("curve"), spring: nil,
-            delay: try reader.number("delay"), disableActions: try reader.bool("disableActions"), sets: [], keyframes: [], index: index)
+            delay: try reader.number("delay"), disableActions: try reader.bool("disableActions"),
+            additive: try reader.bool("additive"), sets: [], keyframes: [], index: index)
+        if let name = try reader.string("fillMode") {
+            guard let fillMode = FillMode(rawValue: name) else {
+                let names = FillMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ScenarioError(path: "\(path).fillMode", message: "must be one of \(names), got \"\(name)\"")
+            }
+            spec.fillMode = fillMode
+        }
         if let duration = spec.duration, !(duration > 0) {
             throw ScenarioError(path: "\(path).duration", message: "must be a finite number > 0, got \(duration)")
         }
@@ -393,6 +398,7 @@ extension Scenario {
             }
             guard spec.duration != nil else { throw ScenarioError(path: "\(path).duration", message: "a keyframe block needs a duration") }
             guard spec.sets.isEmpty else { throw ScenarioError(path: "\(path).set", message: "a keyframe block sets values inside its keyframes") }
+            guard spec.additive != true else { throw ScenarioError(path: "\(path).additive", message: "a keyframe block is never additive") }
             for (offset, item) in items.enumerated() {
                 let itemPath = "\(path).keyframes[\(offset)]"
                 var keyframe = try ObjectReader(item, path: itemPath)
@@ -408,7 +414,7 @@ extension Scenario {
                 try keyframe.finish(allowed: ["relativeStart", "relativeDuration", "curve", "set"])
             }
         }
-        try reader.finish(allowed: ["duration", "curve", "spring", "delay", "disableActions", "set", "keyframes"])
+        try reader.finish(allowed: ["duration", "curve", "spring", "delay", "disableActions", "fillMode", "additive", "set", "keyframes"])
         return spec
     }
 }

@@ -26,7 +26,7 @@ public struct ScenarioEvent: Sendable, Equatable {
 /// at once). An action applies right after the tick of the first frame at or
 /// after its time (so it never happens early, and the frame printed shows
 /// its effect); actions at time 0 apply right after the animations are
-/// added; several actions at one frame apply in file order. Properties start at their
+/// added; several actions at one frame apply in time order, then file order. Properties start at their
 /// `initial` value, else zero, and are created on first use; their rest
 /// threshold follows Pop's defaults by name (`opacity`/`alpha` 0.01,
 /// `scale` 0.005, `rotation` 0.01, `color` 0.01, `radius` 0.01; positions and
@@ -93,11 +93,13 @@ public final class ScenarioRunner {
     ///   the animator rejects).
     public func run(frame: (ScenarioFrame) -> Void, event: (ScenarioEvent) -> Void) throws(ScenarioError) {
         for spec in scenario.animations { try add(spec) }
+        // In time order, file order among equal times (the file need not be sorted).
+        let actions = scenario.actions.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         var nextAction = 0
         for time in frameTimes {
             if time > animator.time { animator.tick(at: time) }
-            while nextAction < scenario.actions.count && scenario.actions[nextAction].at <= time {
-                try apply(scenario.actions[nextAction])
+            while nextAction < actions.count && actions[nextAction].at <= time {
+                try apply(actions[nextAction])
                 nextAction += 1
             }
             for traced in tracer.events {
@@ -225,10 +227,10 @@ public final class ScenarioRunner {
             if spec.keyframes.isEmpty {
                 try animator.transaction(
                     duration: spec.duration, timing: spec.timing, spring: spec.spring, delay: spec.delay,
-                    disableActions: spec.disableActions, completion: completion
+                    disableActions: spec.disableActions, fillMode: spec.fillMode, additive: spec.additive, completion: completion
                 ) { try self.implicitSets(spec.sets, path: "\(path).set") }
             } else {
-                try animator.keyframes(duration: spec.duration ?? 1, delay: spec.delay ?? 0, completion: completion) { block in
+                try animator.keyframes(duration: spec.duration ?? 1, delay: spec.delay, fillMode: spec.fillMode, completion: completion) { block in
                     for (index, keyframe) in spec.keyframes.enumerated() {
                         try block.keyframe(relativeStart: keyframe.relativeStart, relativeDuration: keyframe.relativeDuration, timing: keyframe.timing) {
                             try self.implicitSets(keyframe.sets, path: "\(path).keyframes[\(index)].set")

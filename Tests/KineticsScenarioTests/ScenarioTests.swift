@@ -154,13 +154,41 @@ struct ScenarioTests {
         #expect(completions[1].time == completions[2].time && value("x", at: frames.count - 1) == 40)
     }
 
+    @Test("a transaction's fill mode and additive changes: the delay shows what the fill says; an additive change layers without a jump")
+    func fillAndAdditive() throws {
+        // Two keys set at 0; at 0.25 each moves over 0.5 s after a 0.25 s delay, one filling backwards, one not;
+        // at 0.75 "a" changes again additively while it moves. (Times are exact binary fractions, so
+        // that a begin time is not missed by one rounding. The file lists an action out of time order: it
+        // still runs at its time.)
+        let text = #"""
+            {"fps": 20, "seconds": 1.5, "animations": [], "actions": [
+              {"at": 0, "set": {"a": 0, "b": 0}},
+              {"at": 0.25, "transaction": {"duration": 0.5, "curve": "linear", "delay": 0.25, "fillMode": "backwards", "additive": true, "set": {"a": 10}}},
+              {"at": 0.75, "transaction": {"duration": 0.5, "curve": "linear", "additive": true, "set": {"a": 0}}},
+              {"at": 0.25, "transaction": {"duration": 0.5, "curve": "linear", "delay": 0.25, "fillMode": "removed", "set": {"b": 10}}}
+            ]}
+            """#
+        let (frames, _) = try Self.run(text)
+        func value(_ key: String, at time: Double) -> Double {
+            frames[Int((time * 20).rounded())].values.first { $0.property == key }!.components[0]
+        }
+        #expect(value("a", at: 0.4) == 0 && value("b", at: 0.4) == 10, "during the delay: the from value, the model value")
+        #expect(abs(value("b", at: 0.6) - 2) < 1e-12 && abs(value("a", at: 0.6) - 2) < 1e-12)
+        // a = 10·(t − 0.5)/0.5 − 10·(t − 0.75)/0.5 while both run: 5 from 0.75 to 1, then down to 0 by 1.25.
+        for time in [0.75, 0.8, 0.9, 1.0] { #expect(abs(value("a", at: time) - 5) < 1e-12, "t = \(time)") }
+        #expect(abs(value("a", at: 1.1) - 3) < 1e-12)
+        #expect(value("a", at: 1.5) == 0 && value("b", at: 1.5) == 10)
+    }
+
     @Test(
         "malformed implicit actions name the JSON path",
         arguments: [
             (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "set": 3}]}"#,
              "actions[0].set: expected an object of keys and values, got a number"),
-            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"fillMode": "both", "set": {"x": 1}}}]}"#,
-             "actions[0].transaction.fillMode: fill modes are not supported yet"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"fillMode": "forward", "set": {"x": 1}}}]}"#,
+             #"actions[0].transaction.fillMode: must be one of removed, forwards, backwards, both, got "forward""#),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"duration": 1, "additive": true, "keyframes": [{"relativeStart": 0, "relativeDuration": 1, "set": {"x": 1}}]}}]}"#,
+             "actions[0].transaction.additive: a keyframe block is never additive"),
             (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"keyframes": [{"relativeStart": 0, "relativeDuration": 1, "set": {"x": 1}}]}}]}"#,
              "actions[0].transaction.duration: a keyframe block needs a duration"),
             (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0, "transaction": {"duration": 1, "keyframes": [{"relativeStart": 0.5, "relativeDuration": 0.6, "set": {"x": 1}}]}}]}"#,

@@ -183,3 +183,170 @@ struct ImplicitAnimationTests {
         }
     }
 }
+
+/// Fill modes before, during and after an animation, and additive changes.
+@Suite("Implicit animations: fill modes and additive changes")
+struct FillAndAdditiveTests {
+    /// A layer whose "x" has model value 0 at time 0.
+    static func layer() throws -> (Animator, ImplicitLayer) {
+        let animator = Animator()
+        let layer = ImplicitLayer(animator: animator)
+        try layer.set("x", to: 0.0)
+        return (animator, layer)
+    }
+
+    static func x(_ layer: ImplicitLayer) -> Double { layer.presentationValue(forKey: "x", as: Double.self)! }
+
+    @Test("an explicit animation from 10 to 20 on a model of 0: before, during and after, for each fill mode", arguments: FillMode.allCases)
+    func explicitFill(mode: FillMode) throws {
+        let (animator, layer) = try Self.layer()
+        var animation = Animation<Double>.basic(duration: 1, timing: .linear, from: 10, to: 20)
+        animation.beginTime = 0.5
+        var stops: [Bool] = []
+        animation.callbacks.onStop = { _, _, finished in stops.append(finished) }
+        try layer.add(animation, forKey: "x", fillMode: mode)
+        animator.tick(at: 0.25)
+        #expect(Self.x(layer) == (mode.fillsBackwards ? 10 : 0), "before")
+        animator.tick(at: 0.5)  // Pop's clock: an animation starts at the first frame at or after its begin time
+        animator.tick(at: 1)
+        #expect(abs(Self.x(layer) - 15) < 1e-12, "during")
+        animator.tick(at: 1.5)
+        animator.tick(at: 2)
+        #expect(Self.x(layer) == (mode.fillsForwards ? 20 : 0), "after")
+        #expect(stops == [true] && layer.modelValue(forKey: "x", as: Double.self) == 0)
+        // The next change of the key starts from what shows.
+        try layer.set("x", to: 5.0)
+        #expect(Self.x(layer) == 5)
+    }
+
+    @Test("a delayed implicit change: the fill decides whether the old or the new value shows during the delay", arguments: FillMode.allCases)
+    func implicitFill(mode: FillMode) throws {
+        let (animator, layer) = try Self.layer()
+        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: mode) { try layer.set("x", to: 10.0) }
+        #expect(Self.x(layer) == (mode.fillsBackwards ? 0 : 10), "at once")
+        animator.tick(at: 0.25)
+        #expect(Self.x(layer) == (mode.fillsBackwards ? 0 : 10), "before")
+        animator.tick(at: 0.5)
+        #expect(Self.x(layer) == 0, "the animation starts at its from value")
+        animator.tick(at: 1)
+        #expect(abs(Self.x(layer) - 5) < 1e-12, "during")
+        animator.tick(at: 2)
+        #expect(Self.x(layer) == 10, "after: the last value is the model value")
+    }
+
+    @Test("fill modes are inherited by inner transactions and keyframe blocks; removeAnimation shows the model value")
+    func inheritance() throws {
+        let (animator, layer) = try Self.layer()
+        try animator.transaction(delay: 0.5, fillMode: .removed) {
+            try animator.keyframes(duration: 1) { block in
+                try block.keyframe(relativeStart: 0, relativeDuration: 1) { try layer.set("x", to: 8.0) }
+            }
+        }
+        animator.tick(at: 0.25)
+        #expect(Self.x(layer) == 8, "a removed fill shows the model value during the delay")
+        animator.tick(at: 0.5)
+        animator.tick(at: 1)
+        #expect(abs(Self.x(layer) - 4) < 1e-12)
+        layer.removeAnimation(forKey: "x")
+        #expect(Self.x(layer) == 8 && animator.animation(forKey: "x", on: layer.target) == nil)
+    }
+
+    @Test("additive changes: the value follows the sum of the changes, and nothing jumps when one arrives")
+    func additiveSum() throws {
+        let (animator, layer) = try Self.layer()
+        var finished: [Bool] = []
+        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) { try layer.set("x", to: 100.0) }
+        for frame in 1 ... 30 { animator.tick(at: Double(frame) / 60) }
+        let before = Self.x(layer)
+        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) { try layer.set("x", to: 0.0) }
+        #expect(Self.x(layer) == before, "no jump when the change arrives")
+        // 100·t for the first change, −100·(t − 0.5) for the second.
+        for frame in 31 ... 120 {
+            let t = Double(frame) / 60
+            animator.tick(at: t)
+            let expected = 100 * min(t, 1) - 100 * min(max(t - 0.5, 0), 1)
+            #expect(abs(Self.x(layer) - expected) < 1e-9, "t = \(t)")
+        }
+        #expect(Self.x(layer) == 0 && finished == [true, true], "the first change was not interrupted: it finished")
+    }
+
+    @Test("an additive change keeps the velocity: an ease-in-out change starts at rest on top of the running one")
+    func additiveVelocity() throws {
+        let step = 1.0 / 240
+        // Sample both ways on one clock: x(t − h), x(t), then the change, then x(t + h).
+        func slopes(additive: Bool) throws -> (before: Double, after: Double, jump: Double) {
+            let (animator, layer) = try Self.layer()
+            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) { try layer.set("x", to: 100.0) }
+            var previous = 0.0
+            for frame in 1 ... 120 {
+                previous = Self.x(layer)
+                animator.tick(at: Double(frame) * step)
+            }
+            let now = Self.x(layer)
+            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) { try layer.set("x", to: 0.0) }
+            let jump = Self.x(layer) - now
+            animator.tick(at: 121 * step)
+            return ((now - previous) / step, (Self.x(layer) - now) / step, jump)
+        }
+        let additive = try slopes(additive: true)
+        let replaced = try slopes(additive: false)
+        #expect(additive.before > 150 && replaced.before > 150, "moving fast at the change: \(additive.before)")
+        // Over one 1/240 s step the ease-in-out curve's slope changes by at most
+        // about 100 · 6 / 240 = 2.5 units per second; 5 allows for both curves.
+        #expect(abs(additive.after - additive.before) < 5 && additive.jump == 0)
+        #expect(abs(replaced.after) < 5, "replacing starts the new curve at rest: the velocity drops to zero")
+    }
+
+    @Test("additive springs settle exactly on the last model value; a jump removes every additive animation")
+    func additiveSpringsAndJumps() throws {
+        let (animator, layer) = try Self.layer()
+        let spring = try SpringParameters(response: 0.4, dampingFraction: 0.8)
+        var results: [Bool] = []
+        for (index, target) in [50.0, -20.0, 30.0].enumerated() {
+            try animator.transaction(spring: spring, additive: true, completion: { results.append($0) }) { try layer.set("x", to: target) }
+            for frame in 1 ... 6 { animator.tick(at: Double(index * 6 + frame) / 60) }
+        }
+        var frame = 18
+        while animator.animationCount > 0, frame < 600 {
+            frame += 1
+            animator.tick(at: Double(frame) / 60)
+        }
+        #expect(Self.x(layer) == 30 && results == [true, true, true])
+
+        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) { try layer.set("x", to: 90.0) }
+        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) { try layer.set("x", to: 70.0) }
+        animator.tick(at: Double(frame + 10) / 60)
+        try animator.transaction(disableActions: true) { try layer.set("x", to: 7.0) }
+        animator.tick(at: Double(frame + 20) / 60)
+        #expect(Self.x(layer) == 7 && animator.animationCount == 0 && results.suffix(2) == [false, false])
+    }
+
+    @Test("an additive change over a running non-additive animation replaces it, from the presentation value")
+    func additiveOverPlain() throws {
+        let (animator, layer) = try Self.layer()
+        var results: [Bool] = []
+        try animator.transaction(duration: 1, timing: .linear, completion: { results.append($0) }) { try layer.set("x", to: 100.0) }
+        animator.tick(at: 0.5)
+        try animator.transaction(duration: 1, timing: .linear, additive: true) { try layer.set("x", to: 0.0) }
+        #expect(results == [false] && Self.x(layer) == 50)
+        animator.tick(at: 1)
+        #expect(abs(Self.x(layer) - 25) < 1e-12)
+        animator.tick(at: 1.5)
+        #expect(Self.x(layer) == 0)
+    }
+
+    @Test("a delayed additive change without a backwards fill shows the new value during the delay")
+    func additiveDelay() throws {
+        let (animator, layer) = try Self.layer()
+        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: .removed, additive: true) { try layer.set("x", to: 10.0) }
+        #expect(Self.x(layer) == 10)
+        animator.tick(at: 0.25)
+        #expect(Self.x(layer) == 10)
+        animator.tick(at: 0.5)
+        #expect(Self.x(layer) == 0)
+        animator.tick(at: 1)
+        #expect(abs(Self.x(layer) - 5) < 1e-12)
+        animator.tick(at: 1.5)
+        #expect(Self.x(layer) == 10)
+    }
+}

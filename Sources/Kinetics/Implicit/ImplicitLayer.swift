@@ -33,8 +33,11 @@ public enum ActionAnswer: Sendable, Equatable {
 /// }
 /// ```
 ///
-/// A change that finds no action jumps: a running animation of the key is
-/// removed (its stop event says cancelled) and the value is written at once.
+/// A change that finds no action jumps: the key's running animations are
+/// removed (their stop events say cancelled) and the value is written at
+/// once. Transactions also set the ``FillMode`` of delayed and finished
+/// animations and can make changes additive; ``add(_:forKey:fillMode:)``
+/// runs an explicit animation that leaves the model value alone.
 public final class ImplicitLayer {
     /// The animator that runs the layer's animations.
     public let animator: Animator
@@ -53,9 +56,16 @@ public final class ImplicitLayer {
     ]
 
     private var models: [String: SIMD4<Double>] = [:]
-    /// Each key's last implicit animation and the transactions it reports
-    /// its stop to.
+    /// Each key's non-additive animation (implicit or explicit) and the
+    /// transactions it reports its stop to.
     private var links: [String: (handle: AnimationHandle, link: TransactionLinks)] = [:]
+    /// Each key's running additive animations; while any runs, the key
+    /// has no non-additive one.
+    private var additions: [String: [AnimationHandle]] = [:]
+    /// Numbers the additive animations' keys in the animator.
+    private var additionCount = 0
+    /// Writes each key's model value to its property.
+    private var showModel: [String: () -> Void] = [:]
 
     /// A layer with a new target in `animator`.
     public init(animator: Animator) {
@@ -99,9 +109,24 @@ public final class ImplicitLayer {
     }
 
     /// Sets the model value of `key` and animates the presentation value to
-    /// it with the action the lookup finds (see ``action(forKey:)``), from the
-    /// current presentation value. The first set of a key creates it, at that
-    /// value, without animating.
+    /// it with the action the lookup finds (see ``action(forKey:)``). The
+    /// first set of a key creates it, at that value, without animating.
+    ///
+    /// The animation starts after the current transaction's delay, showing
+    /// what its ``FillMode`` says meanwhile, and replaces the key's running
+    /// animation: it runs from the current presentation value, and a spring
+    /// running on the key is retargeted instead, keeping its velocity.
+    ///
+    /// In an `additive` transaction a basic or spring change replaces
+    /// nothing: it animates the change of the model value, from 0 to the
+    /// difference (or, delayed without a backwards fill, from minus the
+    /// difference to 0, the new value showing during the delay), and adds
+    /// that to the value each frame on top of the key's other additive
+    /// animations, so neither the value nor its velocity jumps. A
+    /// non-additive animation still running on the key is removed first,
+    /// and the change is then measured from the presentation value. When
+    /// the last additive animation of a key finishes, the value is set to
+    /// the model value exactly. Keyframe blocks are never additive.
     ///
     /// - Throws: ``ParameterError`` for a value that is not finite, or an
     ///   action the animator refuses.
@@ -110,9 +135,10 @@ public final class ImplicitLayer {
             throw ParameterError(parameter: key, value: value.packed.max(), accepted: "finite in every component")
         }
         let property = animator.property(key, of: target, initial: value)
-        let isNew = models[key] == nil
+        let oldModel = models[key]
         models[key] = value.packed
-        if isNew {
+        guard let oldModel else {
+            remember(key, property)
             // The property may exist already (made by other code): it takes the value.
             animator[property] = value
             return
@@ -125,12 +151,17 @@ public final class ImplicitLayer {
             return
         }
         guard let action = action(forKey: key) else {
-            animator.removeAnimation(forKey: key, on: target)
+            removeAnimations(forKey: key)
             animator[property] = value
             return
         }
-        let transactions = animator.openTransactions
-        let delay = animator.currentTransaction?.delay ?? 0
+        let transaction = animator.currentTransaction
+        if transaction?.additive == true {
+            try add(action, key: key, property: property, change: value - settledValue(key, property: property, oldModel: Value(packed: oldModel)))
+            return
+        }
+        removeAdditions(forKey: key)
+        let delay = transaction?.delay ?? 0
         if case .spring(let parameters, _) = action, delay == 0,
             let running = animator.animation(forKey: key, on: target), let entry = links[key], entry.handle == running,
             animator.retarget(running, to: value)
@@ -138,7 +169,7 @@ public final class ImplicitLayer {
             // Retargeted: the velocity carries over, and the transactions
             // open now wait for this spring too.
             _ = animator.setSpringParameters(running, parameters)
-            entry.link.join(transactions)
+            entry.link.join(animator.openTransactions)
             return
         }
         var animation: Animation<Value>
@@ -149,21 +180,162 @@ public final class ImplicitLayer {
             let velocity = animator.animation(forKey: key, on: target).flatMap { animator.velocity(of: $0, as: Value.self) }
             animation = .spring(parameters, method: method, from: animator[property], to: value, velocity: velocity)
         }
-        try start(animation, key: key, property: property)
+        animation.beginTime = animator.time + delay
+        try start(animation, key: key, property: property, fillMode: transaction?.fillMode ?? Animator.defaultFillMode)
     }
 
-    /// Adds `animation` under `key`, delayed by the current transaction and
-    /// reporting its stop to every open transaction.
+    /// Runs `animation` on `key` explicitly, as Core Animation's
+    /// `add(_:forKey:)` does: the model value stays, the presentation value
+    /// follows the animation from its ``Animation/beginTime`` (on the
+    /// animator's clock; an earlier time starts it at the next frame), and
+    /// outside its active time the key shows what `fillMode` says: the
+    /// animation's from value (or first key frame) before it with a
+    /// backwards fill, its last value after it with a forwards fill (until
+    /// the key next changes), the model value otherwise. The animation
+    /// replaces the key's running animations and reports its stop to the
+    /// open transactions; its own callbacks still run.
+    ///
+    /// A key never set before takes the animation's from value (or first
+    /// key frame) as its model value, or zero when it has none.
+    ///
+    /// - Returns: the animation's handle in the animator.
+    /// - Throws: ``ParameterError`` for an animation the animator refuses.
+    @discardableResult
+    public func add<Value: AnimatableVector>(
+        _ animation: Animation<Value>, forKey key: String, fillMode: FillMode = .removed
+    ) throws(ParameterError) -> AnimationHandle {
+        let first = Self.startValue(of: animation) ?? .zero
+        let property = animator.property(key, of: target, initial: first)
+        if models[key] == nil {
+            models[key] = first.packed
+            remember(key, property)
+            animator[property] = first
+        }
+        removeAdditions(forKey: key)
+        return try start(animation, key: key, property: property, fillMode: fillMode)
+    }
+
+    /// Removes every animation of `key` this layer runs (their stop events
+    /// say cancelled); the key shows its model value again, as after Core
+    /// Animation's `removeAnimation(forKey:)`.
+    public func removeAnimation(forKey key: String) {
+        guard models[key] != nil else { return }
+        removeAnimations(forKey: key)
+        showModel[key]?()
+    }
+
+    /// Keeps how to show `key`'s model value, for a key's first set.
+    private func remember<Value: AnimatableVector>(_ key: String, _ property: PropertyHandle<Value>) {
+        showModel[key] = { [unowned self] in
+            if let model = self.models[key] { self.animator[property] = Value(packed: model) }
+        }
+    }
+
+    /// Adds `animation` under `key` as the key's one non-additive animation,
+    /// reporting its stop to every open transaction, and shows what
+    /// `fillMode` says before and after it.
+    @discardableResult
     private func start<Value: AnimatableVector>(
-        _ animation: Animation<Value>, key: String, property: PropertyHandle<Value>
-    ) throws(ParameterError) {
+        _ animation: Animation<Value>, key: String, property: PropertyHandle<Value>, fillMode: FillMode
+    ) throws(ParameterError) -> AnimationHandle {
         var animation = animation
-        animation.beginTime = animator.time + (animator.currentTransaction?.delay ?? 0)
         let link = TransactionLinks()
         link.join(animator.openTransactions)
-        animation.callbacks.onStop = { _, _, finished in link.stopped(finished: finished) }
+        let own = animation.callbacks.onStop
+        animation.callbacks.onStop = { [weak self] animator, handle, finished in
+            link.stopped(finished: finished)
+            if let self, self.links[key]?.handle == handle {
+                self.links[key] = nil
+                // Without a forwards fill a finished animation gives way to the model value.
+                if finished, !fillMode.fillsForwards, let model = self.models[key] { animator[property] = Value(packed: model) }
+            }
+            own?(animator, handle, finished)
+        }
         let handle = try animator.add(animation, to: property, forKey: key)
         links[key] = (handle, link)
+        if animation.beginTime > animator.time {
+            // Delayed: the from value with a backwards fill, else the model value.
+            if !fillMode.fillsBackwards {
+                animator[property] = Value(packed: models[key]!)
+            } else if let from = Self.startValue(of: animation) {
+                animator[property] = from
+            }
+        }
+        return handle
+    }
+
+    /// Starts an additive animation of `change` on `key` with `action`'s
+    /// duration and curve or spring.
+    private func add<Value: AnimatableVector>(
+        _ action: ImplicitAction, key: String, property: PropertyHandle<Value>, change: Value
+    ) throws(ParameterError) {
+        let transaction = animator.currentTransaction
+        let delay = transaction?.delay ?? 0
+        // Delayed without a backwards fill, the new value shows during the
+        // delay: the change is added now and the animation runs from its
+        // negative to 0; otherwise from 0 to the change.
+        let showsNewValue = delay > 0 && !(transaction?.fillMode ?? Animator.defaultFillMode).fillsBackwards
+        let (from, to) = showsNewValue ? (Value.zero - change, Value.zero) : (Value.zero, change)
+        var animation: Animation<Value>
+        switch action {
+        case .basic(let duration, let timing):
+            animation = .basic(duration: duration, timing: timing, from: from, to: to)
+        case .spring(let parameters, let method):
+            animation = .spring(parameters, method: method, from: from, to: to, velocity: .zero)
+        }
+        animation.additive = true
+        animation.beginTime = animator.time + delay
+        let link = TransactionLinks()
+        link.join(animator.openTransactions)
+        animation.callbacks.onStop = { [weak self] animator, handle, finished in
+            link.stopped(finished: finished)
+            guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else { return }
+            running.remove(at: index)
+            self.additions[key] = running.isEmpty ? nil : running
+            // The sum of the changes is the model value, up to rounding: make it exact.
+            if running.isEmpty, finished, let model = self.models[key] { animator[property] = Value(packed: model) }
+        }
+        additionCount += 1
+        let handle = try animator.add(animation, to: property, forKey: "\(key) (additive \(additionCount))")
+        additions[key, default: []].append(handle)
+        if showsNewValue { animator[property] = animator[property] + change }
+    }
+
+    /// Where `key` would come to rest with no further change: the model
+    /// value while additive animations run (each adds its change), else the
+    /// presentation value, after removing a non-additive animation still
+    /// running (it stops; an additive change continues from where it was).
+    private func settledValue<Value: AnimatableVector>(_ key: String, property: PropertyHandle<Value>, oldModel: Value) -> Value {
+        if additions[key] != nil { return oldModel }
+        if let entry = links[key] {
+            links[key] = nil
+            animator.remove(entry.handle)
+        }
+        return animator[property]
+    }
+
+    /// Removes the key's non-additive animation and its additive ones.
+    private func removeAnimations(forKey key: String) {
+        if let entry = links[key] {
+            links[key] = nil
+            animator.remove(entry.handle)
+        }
+        // A plain animation of the key added by other code goes too.
+        animator.removeAnimation(forKey: key, on: target)
+        removeAdditions(forKey: key)
+    }
+
+    /// Removes the key's additive animations, leaving the value where they put it.
+    private func removeAdditions(forKey key: String) {
+        guard let running = additions.removeValue(forKey: key) else { return }
+        for handle in running { animator.remove(handle) }
+    }
+
+    /// The value an animation starts from, when it says.
+    private static func startValue<Value: AnimatableVector>(of animation: Animation<Value>) -> Value? {
+        if let from = animation.from { return from }
+        if case .keyframes(let keyframes) = animation.kind { return keyframes.values.first }
+        return nil
     }
 
     /// The keyframe animation a keyframe block captured for `key`, over the
@@ -171,9 +343,12 @@ public final class ImplicitLayer {
     private func runKeyframes<Value: AnimatableVector>(
         _ key: String, property: PropertyHandle<Value>, values: [Value], keyTimes: [Double], timings: [TimingFunction]
     ) throws(ParameterError) {
-        let duration = animator.currentTransaction?.duration ?? Animator.defaultTransactionDuration
-        let keyframes = try Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timings, duration: duration)
-        try start(Animation<Value>.keyframes(keyframes), key: key, property: property)
+        let transaction = animator.currentTransaction
+        let keyframes = try Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timings, duration: transaction?.duration ?? Animator.defaultTransactionDuration)
+        removeAdditions(forKey: key)
+        var animation = Animation<Value>.keyframes(keyframes)
+        animation.beginTime = animator.time + (transaction?.delay ?? 0)
+        try start(animation, key: key, property: property, fillMode: transaction?.fillMode ?? Animator.defaultFillMode)
     }
 }
 

@@ -1,4 +1,4 @@
-/// Collects the sets made inside ``Animator/keyframes(duration:delay:completion:_:)``
+/// Collects the sets made inside ``Animator/keyframes(duration:delay:fillMode:completion:_:)``
 /// and turns each value's sequence of sets into one keyframe animation, as
 /// UIKit's keyframe blocks do.
 public final class KeyframeBlock {
@@ -98,18 +98,19 @@ extension Animator {
     /// Runs `body` as a keyframe block of `duration` seconds: the values that
     /// ``ImplicitLayer/set(_:to:)`` sets inside ``KeyframeBlock/keyframe(relativeStart:relativeDuration:timing:_:)``
     /// calls are captured, and each one's sequence becomes one keyframe
-    /// animation from its presentation value, starting after `delay`.
+    /// animation from its presentation value, starting after `delay`, with
+    /// `fillMode` (each the current transaction's unless given).
     /// `completion` runs once all of them have stopped (`false` if one was
     /// cancelled), at once if none was made.
     ///
     /// - Throws: ``ParameterError`` for a duration or delay out of range, or
     ///   whatever `body` throws (then nothing is animated).
     public func keyframes(
-        duration: Double, delay: Double = 0, completion: ((_ finished: Bool) -> Void)? = nil,
+        duration: Double, delay: Double? = nil, fillMode: FillMode? = nil, completion: ((_ finished: Bool) -> Void)? = nil,
         _ body: (KeyframeBlock) throws -> Void
     ) throws {
         try Check.positive(duration, "duration")
-        guard delay.isFinite, delay >= 0 else {
+        if let delay, !(delay.isFinite && delay >= 0) {
             throw ParameterError(parameter: "delay", value: delay, accepted: "a finite number >= 0")
         }
         let block = KeyframeBlock()
@@ -122,7 +123,7 @@ extension Animator {
         }
         keyframeBlocks.removeLast()
         // One transaction carries the block's delay and completion.
-        try transaction(duration: duration, delay: delay, completion: completion) {
+        try transaction(duration: duration, delay: delay, fillMode: fillMode, completion: completion) {
             for (_, _, track) in block.tracks {
                 let frames = KeyframeBlock.frames(track)
                 try track.make(frames.values, frames.keyTimes, frames.timings)

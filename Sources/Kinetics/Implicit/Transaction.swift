@@ -1,3 +1,23 @@
+/// What a layer's animation shows outside its active time, with Core
+/// Animation's meaning: before it starts (during a delay) and after it
+/// finishes. Outside the filled side the layer shows its model value.
+public enum FillMode: String, Sendable, CaseIterable {
+    /// Neither side: the model value shows during the delay and after the end.
+    case removed
+    /// After the end, the animation's last value holds (until the key next
+    /// changes, as Core Animation's `removedOnCompletion = false` keeps it).
+    case forwards
+    /// During the delay, the animation's from value shows.
+    case backwards
+    /// Both sides.
+    case both
+
+    /// Whether the from value shows during the delay.
+    public var fillsBackwards: Bool { self == .backwards || self == .both }
+    /// Whether the last value holds after the end.
+    public var fillsForwards: Bool { self == .forwards || self == .both }
+}
+
 /// A transaction's settings and its bookkeeping: the animations started
 /// inside it that have not stopped yet, and its completion.
 final class Transaction {
@@ -6,17 +26,24 @@ final class Transaction {
     let spring: SpringParameters?
     let delay: Double
     let disableActions: Bool
+    let fillMode: FillMode
+    let additive: Bool
     var pending = 0
     var cancelled = false
     private var bodyDone = false
     private var completion: ((Bool) -> Void)?
 
-    init(duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double, disableActions: Bool, completion: ((Bool) -> Void)?) {
+    init(
+        duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double, disableActions: Bool,
+        fillMode: FillMode, additive: Bool, completion: ((Bool) -> Void)?
+    ) {
         self.duration = duration
         self.timing = timing
         self.spring = spring
         self.delay = delay
         self.disableActions = disableActions
+        self.fillMode = fillMode
+        self.additive = additive
         self.completion = completion
     }
 
@@ -47,6 +74,13 @@ final class Transaction {
 extension Animator {
     /// Core Animation's default transaction duration, 0.25 s.
     public static let defaultTransactionDuration = 0.25
+    /// The fill mode of a change made outside every transaction, and of the
+    /// outermost transaction unless it sets one: `.backwards`, so a delayed
+    /// change keeps showing its old value until it starts. (With
+    /// `.removed`, Core Animation's default for an explicit animation, the
+    /// new value shows during the delay and the animation then jumps back to
+    /// its from value.)
+    public static let defaultFillMode = FillMode.backwards
 
     /// Runs `body` in a transaction: every implicit change inside it (see
     /// ``ImplicitLayer``) that finds no action of its own animates with the
@@ -54,7 +88,14 @@ extension Animator {
     ///
     /// Transactions nest; an inner one inherits what it does not set, as
     /// UIView animation blocks do (outermost defaults: 0.25 s along the
-    /// default curve, no delay, actions enabled). `completion` runs once
+    /// default curve, no delay, actions enabled, fill ``defaultFillMode``,
+    /// not additive). `fillMode` says what a delayed or finished animation
+    /// shows outside its active time (see ``FillMode``). With `additive`, a
+    /// basic or spring change is layered on top of the key's running
+    /// additive animations instead of replacing them, as UIKit does for
+    /// interrupted animations: it animates the change of the model value
+    /// from 0 to the difference and adds it to the value, so neither value
+    /// nor velocity jumps (see ``ImplicitLayer/set(_:to:)``). `completion` runs once
     /// every animation started inside the transaction (inner ones included)
     /// has stopped, with `false` if any was cancelled; at once when the body
     /// ends if none was started.
@@ -63,8 +104,8 @@ extension Animator {
     ///   finite or out of range, or whatever `body` throws.
     public func transaction(
         duration: Double? = nil, timing: TimingFunction? = nil, spring: SpringParameters? = nil, delay: Double? = nil,
-        disableActions: Bool? = nil, completion: ((_ finished: Bool) -> Void)? = nil,
-        _ body: () throws -> Void
+        disableActions: Bool? = nil, fillMode: FillMode? = nil, additive: Bool? = nil,
+        completion: ((_ finished: Bool) -> Void)? = nil, _ body: () throws -> Void
     ) throws {
         if let duration { try Check.positive(duration, "duration") }
         if let delay {
@@ -80,6 +121,8 @@ extension Animator {
             spring: spring ?? (duration == nil && timing == nil ? outer?.spring : nil),
             delay: delay ?? outer?.delay ?? 0,
             disableActions: disableActions ?? outer?.disableActions ?? false,
+            fillMode: fillMode ?? outer?.fillMode ?? Self.defaultFillMode,
+            additive: additive ?? outer?.additive ?? false,
             completion: completion)
         transactionStack.append(transaction)
         defer {
