@@ -19,6 +19,13 @@ public struct BezierResult: Codable, Sendable, Equatable {
     public var maximum: Double
     /// The largest |y - y precise| over the evaluated x.
     public var maxError: Double
+    /// For the other methods: how many times longer this method took than
+    /// `fast` on the same values, per repetition (the methods take turns
+    /// within each repetition, so a slow spell of the machine hits both
+    /// sides of a ratio): the median and the smallest and largest.
+    public var timesFast: Double?
+    public var timesFastMinimum: Double?
+    public var timesFastMaximum: Double?
 }
 
 /// Times bezier evaluations: `samples` x values spread over (0, 1) with an
@@ -42,10 +49,12 @@ public enum BezierBench {
         for (name, curve) in curves {
             let table = BezierTable(curve)
             let exact = xs.map(curve.solvePrecise)
-            for method in methods {
-                var times: [Double] = []
-                // One untimed run first, to warm the caches and the branch predictors.
-                for repetition in 0 ... repetitions {
+            var times = [[Double]](repeating: [], count: methods.count)
+            var errors = [Double](repeating: 0, count: methods.count)
+            // The methods take turns within each repetition; one untimed
+            // round first, to warm the caches and the branch predictors.
+            for repetition in 0 ... repetitions {
+                for (slot, method) in methods.enumerated() {
                     let start = DispatchTime.now().uptimeNanoseconds
                     switch method {
                     case "fast": evaluateTable(table, xs, out)
@@ -54,16 +63,29 @@ public enum BezierBench {
                     default: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
                     }
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(samples)
-                    if repetition > 0 { times.append(elapsed) }
+                    if repetition > 0 { times[slot].append(elapsed) }
+                    if repetition == 0 { errors[slot] = zip(out, exact).reduce(0.0) { max($0, abs($1.0 - $1.1)) } }
                 }
-                let error = zip(out, exact).reduce(0.0) { max($0, abs($1.0 - $1.1)) }
-                results.append(BezierResult(
-                    curve: "\(name) \(curve)", method: method,
-                    nanoseconds: BenchRunner.median(times.map { UInt64($0 * 1_000) }) / 1_000,
-                    minimum: times.min()!, maximum: times.max()!, maxError: error))
+            }
+            for (slot, method) in methods.enumerated() {
+                var result = BezierResult(
+                    curve: "\(name) \(curve)", method: method, nanoseconds: Self.median(times[slot]),
+                    minimum: times[slot].min()!, maximum: times[slot].max()!, maxError: errors[slot])
+                if slot > 0 {
+                    let ratios = zip(times[slot], times[0]).map { $0 / $1 }
+                    result.timesFast = Self.median(ratios)
+                    result.timesFastMinimum = ratios.min()
+                    result.timesFastMaximum = ratios.max()
+                }
+                results.append(result)
             }
         }
         return results
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     // One function per method, kept out of line so that each loop is

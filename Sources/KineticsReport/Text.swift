@@ -156,7 +156,7 @@ public enum BenchText {
 
     /// Per curve: each method's time per evaluation (median, min–max over
     /// repetitions) and largest error, and how many times faster `fast` is
-    /// than `webkit`.
+    /// than `webkit` (median and range of the per-repetition ratios).
     public static func bezierLines(_ report: BenchReport) -> [String] {
         guard let results = report.bezier, !results.isEmpty else { return [] }
         var lines = ["bezier, ns per evaluation (min–max), largest |y - precise|:"]
@@ -169,8 +169,12 @@ public enum BenchText {
             }
             var line = "  \(curve): " + cells.joined(separator: "; ")
             if let fast = rows.first(where: { $0.method == "fast" }) {
-                let ratios = rows.filter { $0.method.hasPrefix("webkit") }.map {
-                    String(format: "%.1f× %@", $0.nanoseconds / fast.nanoseconds, $0.method)
+                let ratios = rows.filter { $0.method.hasPrefix("webkit") }.map { row in
+                    if let ratio = row.timesFast, let low = row.timesFastMinimum, let high = row.timesFastMaximum {
+                        return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method)
+                    }
+                    // Reports written before the ratios were measured per repetition.
+                    return String(format: "%.1f× %@", row.nanoseconds / fast.nanoseconds, row.method)
                 }
                 if !ratios.isEmpty { line += "; fast is faster than " + ratios.joined(separator: ", ") }
             }

@@ -51,10 +51,19 @@ public struct BezierTable: Sendable {
         @usableFromInline let brackets: UnsafeMutablePointer<SIMD4<Double>>
 
         init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>]) {
-            self.coefficients = .allocate(capacity: coefficients.count)
-            self.coefficients.initialize(from: coefficients, count: coefficients.count)
-            self.brackets = .allocate(capacity: brackets.count)
-            self.brackets.initialize(from: brackets, count: brackets.count)
+            self.coefficients = Self.copy(coefficients)
+            self.brackets = Self.copy(brackets)
+        }
+
+        /// A copy of `values` on a cache-line boundary, so that no 32-byte
+        /// entry straddles two lines (malloc only promises 16 bytes; an
+        /// entry split across lines made evaluation up to twice as slow,
+        /// depending on where the table happened to land).
+        private static func copy(_ values: [SIMD4<Double>]) -> UnsafeMutablePointer<SIMD4<Double>> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: values.count * MemoryLayout<SIMD4<Double>>.stride, alignment: 64)
+            let typed = raw.bindMemory(to: SIMD4<Double>.self, capacity: values.count)
+            typed.initialize(from: values, count: values.count)
+            return typed
         }
 
         deinit {
@@ -159,7 +168,7 @@ public struct BezierTable: Sendable {
         polynomial: BezierPolynomial
     ) -> Double {
         let scaled = x * Double(segments)
-        let segment = Swift.min(Int(scaled), segments - 1)
+        let segment = Swift.min(Int(scaled), segments &- 1)
         let u = scaled - Double(segment)
         let c = coefficients[segment]
         if c.x.isNaN {
