@@ -75,6 +75,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override var hasElement: Bool { installed }
     override var isReusable: Bool { !installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0 }
 
+    @_specialize(where Value == Double, Stored == Double)
+    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
+    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retire() {
         animation.callbacks = AnimationCallbacks()
         animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit)
