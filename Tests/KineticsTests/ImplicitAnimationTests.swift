@@ -335,6 +335,33 @@ struct FillAndAdditiveTests {
         #expect(Self.x(layer) == 0)
     }
 
+    @Test("a completion brought about by a change runs after that change: a value it sets is not overwritten")
+    func completionAfterChange() throws {
+        // Found by the random-change property test: the jump below removes the
+        // delayed animation, whose transaction completes cancelled and sets x
+        // again; run inside the jump, that set was overwritten by the jump's own write.
+        let (animator, layer) = try Self.layer()
+        var results: [Bool] = []
+        try animator.transaction(duration: 1, delay: 0.1, completion: { finished in
+            results.append(finished)
+            try? layer.set("x", to: -100.0)
+        }) { try layer.set("x", to: 50.0) }
+        try layer.set("x", to: 7.0)
+        #expect(results == [false])
+        #expect(Self.x(layer) == -100 && layer.modelValue(forKey: "x", as: Double.self) == -100)
+        #expect(animator.animationCount == 0)
+    }
+
+    @Test("a layer's animation removed through the animator gives way to the model value")
+    func removedBehindTheLayer() throws {
+        let (animator, layer) = try Self.layer()
+        try animator.transaction(duration: 1, timing: .linear) { try layer.set("x", to: 10.0) }
+        animator.tick(at: 0.5)
+        #expect(abs(Self.x(layer) - 5) < 1e-12)
+        animator.removeAnimation(forKey: "x", on: layer.target)
+        #expect(Self.x(layer) == 10)
+    }
+
     @Test("a delayed additive change without a backwards fill shows the new value during the delay")
     func additiveDelay() throws {
         let (animator, layer) = try Self.layer()

@@ -78,6 +78,11 @@ public final class Animator {
     var transactionStack: [Transaction] = []
     /// The keyframe blocks being captured, innermost last.
     var keyframeBlocks: [KeyframeBlock] = []
+    /// How deep in implicit-layer operations the caller is, and the
+    /// transaction completions (and explicit animations' stop callbacks)
+    /// held back until the outermost one returns.
+    var implicitDepth = 0
+    var deferredCallbacks: [() -> Void] = []
     /// How many animations were ever registered under a key.
     private var registrations = 0
     private var nextSequence: UInt64 = 0

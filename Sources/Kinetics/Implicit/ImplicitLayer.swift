@@ -37,7 +37,9 @@ public enum ActionAnswer: Sendable, Equatable {
 /// removed (their stop events say cancelled) and the value is written at
 /// once. Transactions also set the ``FillMode`` of delayed and finished
 /// animations and can make changes additive; ``add(_:forKey:fillMode:)``
-/// runs an explicit animation that leaves the model value alone.
+/// runs an explicit animation that leaves the model value alone. A layer's
+/// animation removed by other code (through the animator) gives way to the
+/// model value, as a removed animation does in Core Animation.
 public final class ImplicitLayer {
     /// The animator that runs the layer's animations.
     public let animator: Animator
@@ -131,6 +133,10 @@ public final class ImplicitLayer {
     /// - Throws: ``ParameterError`` for a value that is not finite, or an
     ///   action the animator refuses.
     public func set<Value: AnimatableVector>(_ key: String, to value: Value) throws(ParameterError) {
+        try animator.implicitOperation { () throws(ParameterError) in try change(key, to: value) }
+    }
+
+    private func change<Value: AnimatableVector>(_ key: String, to value: Value) throws(ParameterError) {
         guard value.isFinite else {
             throw ParameterError(parameter: key, value: value.packed.max(), accepted: "finite in every component")
         }
@@ -204,6 +210,12 @@ public final class ImplicitLayer {
     public func add<Value: AnimatableVector>(
         _ animation: Animation<Value>, forKey key: String, fillMode: FillMode = .removed
     ) throws(ParameterError) -> AnimationHandle {
+        try animator.implicitOperation { () throws(ParameterError) in try addNow(animation, forKey: key, fillMode: fillMode) }
+    }
+
+    private func addNow<Value: AnimatableVector>(
+        _ animation: Animation<Value>, forKey key: String, fillMode: FillMode
+    ) throws(ParameterError) -> AnimationHandle {
         let first = Self.startValue(of: animation) ?? .zero
         let property = animator.property(key, of: target, initial: first)
         if models[key] == nil {
@@ -220,8 +232,10 @@ public final class ImplicitLayer {
     /// Animation's `removeAnimation(forKey:)`.
     public func removeAnimation(forKey key: String) {
         guard models[key] != nil else { return }
-        removeAnimations(forKey: key)
-        showModel[key]?()
+        animator.implicitOperation {
+            removeAnimations(forKey: key)
+            showModel[key]?()
+        }
     }
 
     /// Keeps how to show `key`'s model value, for a key's first set.
@@ -244,13 +258,18 @@ public final class ImplicitLayer {
         let own = animation.callbacks.onStop
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
+            // The layer forgets an animation before it replaces or removes
+            // it; one still listed stopped by itself or was removed by
+            // other code.
             if let self, self.links[key]?.handle == handle {
                 self.links[key] = nil
-                // Without a forwards fill a finished animation gives way to the model value.
-                if finished, !fillMode.fillsForwards, let model = self.models[key] { animator[property] = Value(packed: model) }
+                // Without a forwards fill a finished animation gives way to
+                // the model value; so does a removed one, as in Core Animation.
+                if !(finished && fillMode.fillsForwards), let model = self.models[key] { animator[property] = Value(packed: model) }
             }
-            own?(animator, handle, finished)
+            if let own { animator.runOrDefer { own(animator, handle, finished) } }
         }
+        links[key] = nil
         let handle = try animator.add(animation, to: property, forKey: key)
         links[key] = (handle, link)
         if animation.beginTime > animator.time {
@@ -292,8 +311,10 @@ public final class ImplicitLayer {
             guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else { return }
             running.remove(at: index)
             self.additions[key] = running.isEmpty ? nil : running
-            // The sum of the changes is the model value, up to rounding: make it exact.
-            if running.isEmpty, finished, let model = self.models[key] { animator[property] = Value(packed: model) }
+            // The sum of the changes is the model value, up to rounding: make
+            // it exact. (If other code removed one of them, the sum falls
+            // short until this snap.)
+            if running.isEmpty, let model = self.models[key] { animator[property] = Value(packed: model) }
         }
         additionCount += 1
         let handle = try animator.add(animation, to: property, forKey: "\(key) (additive \(additionCount))")

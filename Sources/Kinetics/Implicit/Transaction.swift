@@ -21,6 +21,7 @@ public enum FillMode: String, Sendable, CaseIterable {
 /// A transaction's settings and its bookkeeping: the animations started
 /// inside it that have not stopped yet, and its completion.
 final class Transaction {
+    unowned let animator: Animator
     let duration: Double
     let timing: TimingFunction
     let spring: SpringParameters?
@@ -34,9 +35,10 @@ final class Transaction {
     private var completion: ((Bool) -> Void)?
 
     init(
-        duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double, disableActions: Bool,
+        animator: Animator, duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double, disableActions: Bool,
         fillMode: FillMode, additive: Bool, completion: ((Bool) -> Void)?
     ) {
+        self.animator = animator
         self.duration = duration
         self.timing = timing
         self.spring = spring
@@ -67,7 +69,8 @@ final class Transaction {
     private func finishIfDone() {
         guard bodyDone, pending == 0, let completion else { return }
         self.completion = nil
-        completion(!cancelled)
+        let finished = !cancelled
+        animator.runOrDefer { completion(finished) }
     }
 }
 
@@ -115,7 +118,7 @@ extension Animator {
         }
         let outer = transactionStack.last
         let transaction = Transaction(
-            duration: duration ?? outer?.duration ?? Self.defaultTransactionDuration,
+            animator: self, duration: duration ?? outer?.duration ?? Self.defaultTransactionDuration,
             timing: timing ?? outer?.timing ?? .default,
             // A duration or timing given here overrides an outer spring.
             spring: spring ?? (duration == nil && timing == nil ? outer?.spring : nil),
@@ -130,6 +133,28 @@ extension Animator {
             transaction.bodyEnded()
         }
         try body()
+    }
+
+    /// Runs `body`, an implicit-layer operation: completions that its
+    /// removals and replacements bring about run after the outermost such
+    /// operation returns, not in the middle of it (where a completion that
+    /// sets a value would be overtaken by the operation it interrupted).
+    /// Core Animation, too, calls completions after the change that caused
+    /// them.
+    func implicitOperation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        implicitDepth += 1
+        defer {
+            implicitDepth -= 1
+            if implicitDepth == 0 {
+                while !deferredCallbacks.isEmpty { deferredCallbacks.removeFirst()() }
+            }
+        }
+        return try body()
+    }
+
+    /// Runs `work` now, or after the current implicit-layer operation.
+    func runOrDefer(_ work: @escaping () -> Void) {
+        if implicitDepth > 0 { deferredCallbacks.append(work) } else { work() }
     }
 
     /// The innermost open transaction.
