@@ -163,7 +163,7 @@ public final class ImplicitLayer {
         }
         let transaction = animator.currentTransaction
         if transaction?.additive == true {
-            try add(action, key: key, property: property, change: value - settledValue(key, property: property, oldModel: Value(packed: oldModel)))
+            try startAdditive(action, key: key, property: property, change: value - settledValue(key, property: property, oldModel: Value(packed: oldModel)))
             return
         }
         removeAdditions(forKey: key)
@@ -285,7 +285,7 @@ public final class ImplicitLayer {
 
     /// Starts an additive animation of `change` on `key` with `action`'s
     /// duration and curve or spring.
-    private func add<Value: AnimatableVector>(
+    private func startAdditive<Value: AnimatableVector>(
         _ action: ImplicitAction, key: String, property: PropertyHandle<Value>, change: Value
     ) throws(ParameterError) {
         let transaction = animator.currentTransaction

@@ -124,9 +124,13 @@ extension Animator {
         keyframeBlocks.removeLast()
         // One transaction carries the block's delay and completion.
         try transaction(duration: duration, delay: delay, fillMode: fillMode, completion: completion) {
-            for (_, _, track) in block.tracks {
-                let frames = KeyframeBlock.frames(track)
-                try track.make(frames.values, frames.keyTimes, frames.timings)
+            // As one layer operation: completions of the animations these
+            // replace run once all of them have started.
+            try self.implicitOperation { () throws(ParameterError) in
+                for (_, _, track) in block.tracks {
+                    let frames = KeyframeBlock.frames(track)
+                    try track.make(frames.values, frames.keyTimes, frames.timings)
+                }
             }
         }
     }
