@@ -205,15 +205,7 @@ public final class ScenarioRunner {
             }
             return existing
         }
-        let kind = Self.kind(of: key)
-        let reference: PropertyRef = switch value.count {
-        case 1: .scalar(animator.property(key, of: target, initial: value[0], kind: kind))
-        case 2: .pair(animator.property(key, of: target, initial: SIMD2(value[0], value[1]), kind: kind))
-        case 3: .triple(animator.property(key, of: target, initial: SIMD3(value[0], value[1], value[2]), kind: kind))
-        default: .quad(animator.property(key, of: target, initial: SIMD4(value[0], value[1], value[2], value[3]), kind: kind))
-        }
-        properties[key] = reference
-        return reference
+        return makeProperty(key, initial: value)
     }
 
     /// A transaction around its sets, or a keyframe block; its completion is
@@ -320,9 +312,14 @@ public final class ScenarioRunner {
         if let initial, initial.count != width {
             throw ScenarioError(path: "$.initial.\(name)", message: "has \(initial.count) components, the animation \(width)")
         }
-        let start = initial ?? Array(repeating: 0, count: width)
+        return makeProperty(name, initial: initial ?? Array(repeating: 0, count: width))
+    }
+
+    /// Creates property `name` with as many components as `initial` has
+    /// (1 to 4), at that value, with Pop's kind for its name.
+    private func makeProperty(_ name: String, initial start: [Double]) -> PropertyRef {
         let kind = Self.kind(of: name)
-        let reference: PropertyRef = switch width {
+        let reference: PropertyRef = switch start.count {
         case 1: .scalar(animator.property(name, of: target, initial: start[0], kind: kind))
         case 2: .pair(animator.property(name, of: target, initial: SIMD2(start[0], start[1]), kind: kind))
         case 3: .triple(animator.property(name, of: target, initial: SIMD3(start[0], start[1], start[2]), kind: kind))
