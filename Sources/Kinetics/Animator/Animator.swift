@@ -56,10 +56,8 @@ public final class Animator {
 
     var records: [AnimationRecord] = []
     private var freeRecords: [Int32] = []
-    private var registry: [RegistryKey: AnimationHandle] = [:]
-    /// Each target's keys with the sequence number of their animation, so a
-    /// removal is O(1) and `keys(on:)` can still list them in order.
-    private var keysByTarget: [TargetID: TargetKeys] = [:]
+    /// The keys of registered records, per target in the order added.
+    private var registry = KeyRegistry()
     /// Boxes of freed animations, by type, for new animations to reuse (so
     /// that adding an animation allocates nothing once the animator has
     /// grown), and those freed since the last safe point.
@@ -233,30 +231,21 @@ public final class Animator {
     private func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle) -> AnimationHandle {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
-        let registryKey = RegistryKey(target: target, key: key)
-        if let existing = registry[registryKey], let index = liveIndex(existing) {
-            if records[index].id == id { return existing }
+        if let existing = registry.find(target, key) {
+            if records[Int(existing)].id == id { return registeredHandle(existing) }
             let registered = registrations
-            cancel(existing)
+            cancel(registeredHandle(existing))
             // The replaced animation's stop callback may have added another
             // animation under the same key; this one, added last by the
             // caller, replaces that too. (Looked up again only if anything
             // was added: a lookup hashes the key.)
             if registrations != registered {
-                while let again = registry[registryKey], liveIndex(again) != nil { cancel(again) }
+                while let again = registry.find(target, key) { cancel(registeredHandle(again)) }
             }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
-        registry[registryKey] = handle
+        registry.insert(handle.index, target: target, key: key)
         registrations &+= 1
-        if let keys = keysByTarget[target] {
-            keys.sequences[key] = nextSequence
-        } else {
-            let keys = TargetKeys()
-            keys.sequences[key] = nextSequence
-            keysByTarget[target] = keys
-        }
-        records[Int(handle.index)].registered = true
         startIfDue(handle, at: time)
         return handle
     }
@@ -285,16 +274,18 @@ public final class Animator {
 
     /// The handle of the animation under `key` on `target`.
     public func animation(forKey key: String, on target: TargetID) -> AnimationHandle? {
-        guard let handle = registry[RegistryKey(target: target, key: key)], liveIndex(handle) != nil else { return nil }
-        return handle
+        registry.find(target, key).map(registeredHandle)
+    }
+
+    /// The handle of registered record `index` (registered records are live).
+    private func registeredHandle(_ index: Int32) -> AnimationHandle {
+        AnimationHandle(index: index, generation: records[Int(index)].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.
     ///
-    /// - Complexity: O(k log k) for k keys.
-    public func keys(on target: TargetID) -> [String] {
-        (keysByTarget[target]?.sequences ?? [:]).sorted { $0.value < $1.value }.map(\.key)
-    }
+    /// - Complexity: O(k) for k keys.
+    public func keys(on target: TargetID) -> [String] { registry.keys(on: target) }
 
     /// Whether `handle` is an animation of this animator that has not been removed.
     public func contains(_ handle: AnimationHandle) -> Bool { liveIndex(handle) != nil }
@@ -343,7 +334,7 @@ public final class Animator {
 
     /// Removes every animation.
     public func removeAllAnimations() {
-        for target in Array(keysByTarget.keys) { removeAllAnimations(on: target) }
+        for target in registry.targets { removeAllAnimations(on: target) }
     }
 
     /// Stops `handle` as cancelled and frees it: not started yet → start then
@@ -374,21 +365,11 @@ public final class Animator {
         free(handle)
     }
 
-    private func unregister(_ index: Int) {
-        guard records[index].registered else { return }
-        records[index].registered = false
-        let target = records[index].target
-        let key = records[index].key
-        registry[RegistryKey(target: target, key: key)] = nil
-        // Through the table's reference: a nested dictionary would be changed
-        // through a coroutine that allocates. The (possibly empty) table
-        // stays for the next key.
-        keysByTarget[target]?.sequences.removeValue(forKey: key)
-    }
+    private func unregister(_ index: Int) { registry.remove(Int32(index)) }
 
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }
-        if records[index].registered { unregister(index) }
+        unregister(index)
         records[index].live = false
         if let box = records[index].box, box.isReusable { retiredBoxes.append(box) }
         if phase == .idle && retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
@@ -651,11 +632,6 @@ enum TickPhase {
     case events
 }
 
-struct RegistryKey: Hashable {
-    let target: TargetID
-    let key: String
-}
-
 struct PropertyKey: Hashable {
     let target: TargetID
     let name: String
@@ -703,12 +679,6 @@ struct LifeCycle {
     }
 }
 
-/// A target's keys, with the sequence number of each one's animation (so
-/// that ``Animator/keys(on:)`` lists them in the order they were added).
-final class TargetKeys {
-    var sequences: [String: UInt64] = [:]
-}
-
 /// Free boxes of one type.
 final class BoxPool {
     var boxes: [AnimationBox] = []
@@ -720,7 +690,6 @@ struct AnimationRecord {
     var live = false
     var id = AnimationID(rawValue: 0)
     var key = ""
-    var registered = false
     var target = TargetID(0)
     var life = LifeCycle(Animation<Double>.custom { _ in true })
     var phase = Animator.Phase.waiting
@@ -763,11 +732,11 @@ extension Animator {
     /// records, for tests that drive random operations and check after each.
     ///
     /// It checks that the free list holds distinct dead records and the rest
-    /// are live; that the registry, the per-target key lists and the records'
-    /// `registered` flags name the same animations; that every batch element
-    /// is owned by a live running or paused record that points back at it,
-    /// and every record holding an element is such an owner; and that every
-    /// waiting record is queued to start.
+    /// are live; that the registry is consistent and names live records by
+    /// their keys; that every batch element is owned by a live running or
+    /// paused record that points back at it, and every record holding an
+    /// element is such an owner; and that every waiting record is queued to
+    /// start.
     package func invariantViolations() -> [String] {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: records.count)
@@ -782,27 +751,14 @@ extension Animator {
             problems.append("record \(i) is neither live nor free")
         }
 
-        // The registry and the key lists.
-        var registeredCount = 0
-        for (key, handle) in registry {
-            guard let i = liveIndex(handle) else { problems.append("registry key \(key.key) holds a dead handle"); continue }
-            if !records[i].registered || records[i].key != key.key || records[i].target != key.target {
-                problems.append("registry key \(key.key) and record \(i) disagree")
+        // The registry: consistent in itself, and naming live records by their keys.
+        problems += registry.violations()
+        for i in registry.entries.indices where registry.contains(Int32(i)) {
+            let entry = registry.entries[i]
+            if i >= records.count || !records[i].live { problems.append("registry key \(entry.key) names a dead record"); continue }
+            if records[i].key != entry.key || records[i].target != entry.target {
+                problems.append("registry key \(entry.key) and record \(i) disagree")
             }
-            if keysByTarget[key.target]?.sequences[key.key] == nil {
-                problems.append("registry key \(key.key) missing from its target's key list")
-            }
-        }
-        for i in records.indices where records[i].live && records[i].registered {
-            registeredCount += 1
-            let handle = AnimationHandle(index: Int32(i), generation: records[i].generation)
-            if registry[RegistryKey(target: records[i].target, key: records[i].key)] != handle {
-                problems.append("registered record \(i) is not in the registry")
-            }
-        }
-        let listed = keysByTarget.values.reduce(0) { $0 + $1.sequences.count }
-        if listed != registry.count || registeredCount != registry.count {
-            problems.append("\(registry.count) registry keys, \(listed) listed keys, \(registeredCount) registered records")
         }
 
         // Batch elements and their owners.
