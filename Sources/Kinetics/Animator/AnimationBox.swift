@@ -9,6 +9,9 @@ class AnimationBox {
     /// Drops what a freed box holds (callbacks may capture anything), at a
     /// point where none of its methods is running.
     func retire() {}
+    /// Forgets the element and table entries of a run that finished quietly
+    /// (its batch removed the element and gave the entries back).
+    func forgetRun() {}
 
     func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {}
     func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {}
@@ -84,6 +87,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit)
     }
 
+    override func forgetRun() {
+        installed = false
+        shared = -1
+        forwardTrack = -1
+        backwardTrack = -1
+        parkedClock = nil
+    }
+
     /// Makes a freed box (its element and table entries already given back)
     /// the box of `animation` on `slot`, as new.
     @_specialize(where Value == Double, Stored == Double)
@@ -130,7 +141,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// The element's index in its batch, if it has one.
     private func element(_ animator: Animator, _ handle: AnimationHandle) -> Int? {
         guard installed, let index = animator.liveIndex(handle) else { return nil }
-        return Int(animator.records[index].element)
+        return Int(animator.status[index].element)
     }
 
     // MARK: Start and removal
@@ -191,11 +202,28 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
             wantsEvents: wantsEvents(animator, handle))
         if case .spring = animation.kind { common.setFlag(Int(element), ElementFlag.unwritten, true) }
+        if isQuiet(animator, index) { common.setFlag(Int(element), ElementFlag.quiet, true) }
         distance = to - from
-        animator.records[index].element = element
+        animator.status[index].element = element
         animator.records[index].reached = false
         animator.records[index].nextMarker = 0
         installed = true
+    }
+
+    /// Whether nothing observes the end of this run, so its batch may
+    /// finish it (``ElementFlag/quiet``): no callbacks at all, no markers,
+    /// no tracer, no group; not additive, rounded or custom; the last run,
+    /// removed on completion.
+    private func isQuiet(_ animator: Animator, _ index: Int) -> Bool {
+        let callbacks = animation.callbacks
+        let life = animator.records[index].life
+        guard callbacks.onStart == nil, callbacks.onStop == nil, callbacks.onApply == nil,
+            callbacks.onReachToValue == nil, callbacks.onProgressMarker == nil, animation.progressMarkers.isEmpty,
+            animator.tracer == nil, animator.records[index].parent == nil, !animation.additive,
+            animation.roundingFactor == 0, life.removedOnCompletion, !life.repeatForever, life.repeatRemaining <= 1
+        else { return false }
+        if case .custom = animation.kind { return false }
+        return true
     }
 
     /// Whether the element must report every frame: for progress markers,
@@ -261,9 +289,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .custom: moved = lane.customs.remove(at: element)
         }
         if let moved, let movedIndex = animator.liveIndex(moved) {
-            animator.records[movedIndex].element = Int32(element)
+            animator.status[movedIndex].element = Int32(element)
         }
-        animator.records[index].element = -1
+        animator.status[index].element = -1
         installed = false
     }
 
@@ -477,7 +505,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool {
         guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else { return false }
-        let element = Int(animator.records[index].element)
+        let element = Int(animator.status[index].element)
         let newTarget = Stored(packed: target)
         let batch = lane.springs[method.index]
         batch.retarget(element, to: newTarget)

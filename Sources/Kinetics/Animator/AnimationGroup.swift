@@ -136,7 +136,7 @@ final class GroupBox: AnimationBox {
         running.removeAll { animator.liveIndex($0) == nil }
         if group.mode == .sequence && nextChild < group.children.count {
             startNextChild(animator, handle, time: time)
-        } else if running.isEmpty, let index = animator.liveIndex(handle), animator.records[index].phase == .running {
+        } else if running.isEmpty, let index = animator.liveIndex(handle), animator.status[index].phase == .running {
             animator.complete(handle, at: time)
         }
     }

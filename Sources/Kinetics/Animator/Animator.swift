@@ -25,7 +25,12 @@
 /// advances and writes its value (no callbacks run here); animations whose
 /// begin time has come start and write their first value; then events fire:
 /// per-frame events (progress markers, reached-to-value, apply) in batch
-/// order, then completions (final value, repeat or stop). Callbacks may add,
+/// order, then completions (final value, repeat or stop). An animation that
+/// nothing observes (no callbacks, markers or tracer, not in a group, not
+/// additive or rounded, not repeating, removed on completion) finishes
+/// quietly in the first phase: its batch writes its exact target and
+/// removes it, and it is gone from the registry before any callback of the
+/// tick runs. Callbacks may add,
 /// remove, replace, pause or retarget any animation, their own included:
 /// - an animation added during a tick writes its first value at once (its
 ///   start event fires inside the callback that added it) and advances from
@@ -47,7 +52,18 @@ public final class Animator {
     /// Ticks ignored because their time went backwards or was not finite.
     public private(set) var ignoredTicks = 0
     /// Records the events of traced animations when set.
-    public var tracer: AnimationTracer?
+    ///
+    /// Setting a tracer makes every running animation report its events
+    /// from then on, the end of those that would have finished quietly
+    /// included.
+    public var tracer: AnimationTracer? {
+        didSet {
+            guard tracer != nil else { return }
+            lane1.clearQuietFlags()
+            lane2.clearQuietFlags()
+            lane4.clearQuietFlags()
+        }
+    }
 
     let lane1 = Lane<Double>()
     let lane2 = Lane<SIMD2<Double>>()
@@ -55,6 +71,8 @@ public final class Animator {
     let shared = SharedTables()
 
     var records: [AnimationRecord] = []
+    /// The records' hot fields, by the same index.
+    var status: [RecordStatus] = []
     private var freeRecords: [Int32] = []
     /// The keys of registered records, per target in the order added.
     private var registry = KeyRegistry()
@@ -94,6 +112,7 @@ public final class Animator {
         self.time = time
         output.events.reserveCapacity(64)
         output.finished.reserveCapacity(64)
+        output.collectsQuiet = true
     }
 
     // MARK: Targets and properties
@@ -261,12 +280,19 @@ public final class Animator {
         } else {
             index = Int32(records.count)
             records.append(AnimationRecord())
+            status.append(RecordStatus())
+            output.reserveQuiet(records.capacity)
+            freeRecords.reserveCapacity(records.capacity)
         }
         nextSequence += 1
-        let generation = records[Int(index)].generation &+ 1
-        records[Int(index)] = AnimationRecord(
-            generation: generation, live: true, id: id, key: key, target: target, life: life, box: box,
-            parent: parent)
+        // A quietly finished animation left its box here.
+        if let left = records[Int(index)].box {
+            left.forgetRun()
+            if left.isReusable { retiredBoxes.append(left) }
+        }
+        let generation = status[Int(index)].generation &+ 1
+        status[Int(index)] = RecordStatus(generation: generation, live: true)
+        records[Int(index)] = AnimationRecord(id: id, key: key, target: target, life: life, box: box, parent: parent)
         return AnimationHandle(index: index, generation: generation)
     }
 
@@ -279,7 +305,7 @@ public final class Animator {
 
     /// The handle of registered record `index` (registered records are live).
     private func registeredHandle(_ index: Int32) -> AnimationHandle {
-        AnimationHandle(index: index, generation: records[Int(index)].generation)
+        AnimationHandle(index: index, generation: status[Int(index)].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.
@@ -304,7 +330,7 @@ public final class Animator {
 
     /// The phase of `handle`, or nil if it was removed.
     public func phase(of handle: AnimationHandle) -> Phase? {
-        liveIndex(handle).map { records[$0].phase }
+        liveIndex(handle).map { status[$0].phase }
     }
 
     /// The number of animations (waiting, running, paused or finished and
@@ -343,14 +369,14 @@ public final class Animator {
     func cancel(_ handle: AnimationHandle) {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), let box = records[index].box else { return }
-        let recordPhase = records[index].phase
+        let recordPhase = status[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
         box.cancelChildren(self, handle)
         // A child's stop callback may have removed this animation already,
         // and its record may hold a new animation now.
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        records[index].phase = .finished
+        status[index].phase = .finished
         withCallbacks {
             switch recordPhase {
             case .waiting:
@@ -370,7 +396,7 @@ public final class Animator {
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        records[index].live = false
+        status[index].live = false
         if let box = records[index].box, box.isReusable { retiredBoxes.append(box) }
         if phase == .idle && retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
         records[index].box = nil
@@ -381,6 +407,13 @@ public final class Animator {
     /// callbacks, so that no box in use is on the stack.
     func reusableBox<Box: AnimationBox>(_ type: Box.Type) -> Box? {
         guard phase == .idle else { return nil }
+        // The record the next animation gets may hold a box of this type,
+        // left by a quietly finished animation.
+        if let next = freeRecords.last, let left = records[Int(next)].box as? Box {
+            records[Int(next)].box = nil
+            left.forgetRun()
+            return left
+        }
         recycleRetiredBoxes()
         return boxPools[ObjectIdentifier(type)]?.boxes.popLast() as? Box
     }
@@ -404,7 +437,7 @@ public final class Animator {
     @inline(__always)
     func liveIndex(_ handle: AnimationHandle) -> Int? {
         let index = Int(handle.index)
-        guard index >= 0, index < records.count, records[index].live, records[index].generation == handle.generation
+        guard index >= 0, index < records.count, status[index].live, status[index].generation == handle.generation
         else { return nil }
         return index
     }
@@ -417,8 +450,8 @@ public final class Animator {
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), records[index].phase == .running, let box = records[index].box else { return false }
-        records[index].phase = .paused
+        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else { return false }
+        status[index].phase = .paused
         records[index].pausedAt = time
         box.setPaused(self, handle, true)
         return true
@@ -428,8 +461,8 @@ public final class Animator {
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), records[index].phase == .paused, let box = records[index].box else { return false }
-        records[index].phase = .running
+        guard let index = liveIndex(handle), status[index].phase == .paused, let box = records[index].box else { return false }
+        status[index].phase = .running
         box.shiftStart(self, handle, by: time - records[index].pausedAt)
         box.setPaused(self, handle, false)
         return true
@@ -485,6 +518,7 @@ public final class Animator {
             lane1.advance(context, shared: shared, output: &output)
             lane2.advance(context, shared: shared, output: &output)
             lane4.advance(context, shared: shared, output: &output)
+            retireQuietlyFinished()
         }
         phase = .events
         startWaiting(at: time)
@@ -493,7 +527,7 @@ public final class Animator {
         var index = 0
         while index < output.events.count {
             let handle = output.events[index]
-            if let record = liveIndex(handle), records[record].phase == .running, let box = records[record].box {
+            if let record = liveIndex(handle), status[record].phase == .running, let box = records[record].box {
                 box.frameEvents(self, handle)
             }
             index += 1
@@ -507,11 +541,38 @@ public final class Animator {
         recycleRetiredBoxes()
     }
 
+    /// Frees the records of the quiet animations that finished in this
+    /// tick's advance (their batches wrote their targets and removed their
+    /// elements), and points the records of elements those removals moved
+    /// at their new places. No callback has run yet in the tick, so none
+    /// sees them half-finished.
+    ///
+    /// A quiet animation's box stays in its freed record (it holds no
+    /// callbacks) and is reused with the record or pooled then.
+    private func retireQuietlyFinished() {
+        let quiet = output.quiet
+        let moved = output.moved
+        guard quiet.count > 0 else { return }
+        registry.remove(quiet.base, count: quiet.count)
+        status.withUnsafeMutableBufferPointer { status in
+            for position in 0 ..< moved.count {
+                status[Int(moved.base[position].owner.index)].element = moved.base[position].element
+            }
+            for position in 0 ..< quiet.count {
+                let index = Int(quiet.base[position].index)
+                status[index].live = false
+                status[index].phase = .finished
+                status[index].element = -1
+            }
+        }
+        freeRecords.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count).lazy.map(\.index))
+    }
+
     /// Every running element's owner, for the 30 s shutdown.
     private func collectRunning(into list: inout [AnimationHandle]) {
-        for index in records.indices where records[index].live && records[index].phase == .running {
+        for index in records.indices where status[index].live && status[index].phase == .running {
             if records[index].box?.hasElement == true {
-                list.append(AnimationHandle(index: Int32(index), generation: records[index].generation))
+                list.append(AnimationHandle(index: Int32(index), generation: status[index].generation))
             }
         }
     }
@@ -522,7 +583,7 @@ public final class Animator {
         var due: [AnimationHandle] = []
         swap(&due, &waiting)
         for handle in due {
-            guard let index = liveIndex(handle), records[index].phase == .waiting else { continue }
+            guard let index = liveIndex(handle), status[index].phase == .waiting else { continue }
             if records[index].life.beginTime <= time {
                 start(handle, at: time)
             } else {
@@ -544,11 +605,11 @@ public final class Animator {
     /// Starts a waiting animation: start event, first frame written at once.
     private func start(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle), let box = records[index].box else { return }
-        records[index].phase = .running
+        status[index].phase = .running
         records[index].startTime = time
         withCallbacks {
             box.fireStart(self, handle)
-            guard liveIndex(handle) != nil, records[index].phase == .running else { return }
+            guard liveIndex(handle) != nil, status[index].phase == .running else { return }
             box.start(self, handle, time: time)
             render(handle, at: time)
         }
@@ -575,7 +636,7 @@ public final class Animator {
         var position = 0
         while position < immediateOutputs[depth].events.count {
             let event = immediateOutputs[depth].events[position]
-            if let record = liveIndex(event), records[record].phase == .running { records[record].box?.frameEvents(self, event) }
+            if let record = liveIndex(event), status[record].phase == .running { records[record].box?.frameEvents(self, event) }
             position += 1
         }
         position = 0
@@ -587,9 +648,9 @@ public final class Animator {
 
     /// A running animation finished: final value, then a repeat or a stop.
     func complete(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), records[index].phase == .running, let box = records[index].box else { return }
+        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else { return }
         box.finalFrame(self, handle)
-        guard let index = liveIndex(handle), records[index].phase == .running else { return }
+        guard let index = liveIndex(handle), status[index].phase == .running else { return }
         records[index].life.repeatRemaining -= 1
         if records[index].life.repeatForever || records[index].life.repeatRemaining > 0 {
             trace(handle, .repeated)
@@ -597,7 +658,7 @@ public final class Animator {
             return
         }
         box.removeElement(self, handle)
-        records[index].phase = .finished
+        status[index].phase = .finished
         // As Pop does: out of the registry first, then the stop event, so a
         // stop callback may add a new animation under the same key.
         let parent = records[index].parent
@@ -684,32 +745,36 @@ final class BoxPool {
     var boxes: [AnimationBox] = []
 }
 
-/// The cold, per-animation part of the animator's state.
-struct AnimationRecord {
+/// The fields of a record that handle checks and completions touch, kept
+/// apart from the rest (12 bytes instead of a record's 120), so that a
+/// frame in which many animations finish touches little memory.
+struct RecordStatus {
     var generation: UInt32 = 0
     var live = false
+    var phase = Animator.Phase.waiting
+    /// The element's index in its batch, or -1.
+    var element: Int32 = -1
+}
+
+/// The cold, per-animation part of the animator's state.
+struct AnimationRecord {
     var id = AnimationID(rawValue: 0)
     var key = ""
     var target = TargetID(0)
     var life = LifeCycle(Animation<Double>.custom { _ in true })
-    var phase = Animator.Phase.waiting
     var startTime = 0.0
     var pausedAt = 0.0
     var box: AnimationBox?
     var parent: AnimationHandle?
-    /// The element's index in its batch, or -1.
-    var element: Int32 = -1
     var nextMarker = 0
     var reached = false
 
     init() {}
 
     init(
-        generation: UInt32, live: Bool, id: AnimationID, key: String, target: TargetID, life: LifeCycle,
+        id: AnimationID, key: String, target: TargetID, life: LifeCycle,
         box: AnimationBox, parent: AnimationHandle?
     ) {
-        self.generation = generation
-        self.live = live
         self.id = id
         self.key = key
         self.target = target
@@ -745,9 +810,9 @@ extension Animator {
             guard i >= 0 && i < records.count else { problems.append("free record \(i) out of range"); continue }
             if isFree[i] { problems.append("record \(i) is free twice") }
             isFree[i] = true
-            if records[i].live { problems.append("free record \(i) is live") }
+            if status[i].live { problems.append("free record \(i) is live") }
         }
-        for i in records.indices where !isFree[i] && !records[i].live {
+        for i in records.indices where !isFree[i] && !status[i].live {
             problems.append("record \(i) is neither live nor free")
         }
 
@@ -755,7 +820,7 @@ extension Animator {
         problems += registry.violations()
         for i in registry.entries.indices where registry.contains(Int32(i)) {
             let entry = registry.entries[i]
-            if i >= records.count || !records[i].live { problems.append("registry key \(entry.key) names a dead record"); continue }
+            if i >= records.count || !status[i].live { problems.append("registry key \(entry.key) names a dead record"); continue }
             if records[i].key != entry.key || records[i].target != entry.target {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
@@ -770,11 +835,11 @@ extension Animator {
                     guard let i = liveIndex(owner) else { problems.append("an element's owner is dead"); continue }
                     if owned[i] { problems.append("record \(i) owns two elements") }
                     owned[i] = true
-                    if records[i].element != Int32(element) {
-                        problems.append("record \(i) points at element \(records[i].element), owns \(element)")
+                    if status[i].element != Int32(element) {
+                        problems.append("record \(i) points at element \(status[i].element), owns \(element)")
                     }
-                    if records[i].phase != .running && records[i].phase != .paused {
-                        problems.append("record \(i) owns an element while \(records[i].phase)")
+                    if status[i].phase != .running && status[i].phase != .paused {
+                        problems.append("record \(i) owns an element while \(status[i].phase)")
                     }
                 }
             }
@@ -782,14 +847,14 @@ extension Animator {
         checkColumns(lane1.allColumns)
         checkColumns(lane2.allColumns)
         checkColumns(lane4.allColumns)
-        for i in records.indices where records[i].live && records[i].box?.hasElement == true && !owned[i] {
+        for i in records.indices where status[i].live && records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
 
         // Waiting records are queued.
         let queued = Set(waiting)
-        for i in records.indices where records[i].live && records[i].phase == .waiting {
-            if !queued.contains(AnimationHandle(index: Int32(i), generation: records[i].generation)) {
+        for i in records.indices where status[i].live && status[i].phase == .waiting {
+            if !queued.contains(AnimationHandle(index: Int32(i), generation: status[i].generation)) {
                 problems.append("waiting record \(i) is not queued")
             }
         }

@@ -25,6 +25,7 @@ package final class BatchSet {
     package init() {
         output.events.reserveCapacity(1_024)
         output.finished.reserveCapacity(1_024)
+        output.collectsQuiet = true
     }
 
     /// The number of elements.
@@ -51,6 +52,8 @@ package final class BatchSet {
     private func newID() -> Int32 {
         if let id = freeIDs.popLast() { return id }
         positions.append(nil)
+        output.reserveQuiet(positions.capacity)
+        freeIDs.reserveCapacity(positions.capacity)
         return Int32(positions.count - 1)
     }
 
@@ -62,6 +65,8 @@ package final class BatchSet {
         common.append(
             owner: AnimationHandle(index: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
             roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
+        // Nothing here observes an end: every element finishes quietly.
+        common.setFlag(common.count - 1, ElementFlag.quiet, true)
     }
 
     private func lane<V: AnimatableVector>(_ type: V.Type) -> Lane<V> {
@@ -156,8 +161,9 @@ package final class BatchSet {
         }
     }
 
-    /// Advances every element to `time`; finished elements are removed.
-    /// Returns how many finished.
+    /// Advances every element to `time`; finished elements are removed (by
+    /// their batches, as the animator's quiet animations are). Returns how
+    /// many finished.
     @discardableResult
     package func advance(to time: Double) -> Int {
         let dt = time - self.time
@@ -168,13 +174,17 @@ package final class BatchSet {
         let context = FrameContext(time: time, dt: dt)
         scalars.advance(context, shared: shared, output: &output)
         points.advance(context, shared: shared, output: &output)
-        let finished = output.finished.count
-        var index = 0
-        while index < finished {
-            remove(output.finished[index].index)
-            index += 1
+        precondition(output.finished.isEmpty, "every element of a batch set is quiet")
+        let quiet = output.quiet
+        let moved = output.moved
+        positions.withUnsafeMutableBufferPointer { positions in
+            for index in 0 ..< moved.count {
+                positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element
+            }
+            for index in 0 ..< quiet.count { positions[Int(quiet.base[index].index)] = nil }
         }
-        return finished
+        freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count).lazy.map(\.index))
+        return quiet.count
     }
 
     /// Moves the spring `id`'s target, keeping its value and velocity; a

@@ -7,7 +7,7 @@
 final class Column<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int = 16) {
         self.capacity = capacity
@@ -21,16 +21,24 @@ final class Column<Element> {
 
     /// Appends, doubling the capacity when full.
     func append(_ element: Element) {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = grown
-            capacity *= 2
-        }
+        if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)
         count += 1
     }
+
+    /// Makes room for `minimum` elements without allocating again.
+    func reserve(_ minimum: Int) {
+        if minimum > capacity { grow(to: max(minimum, capacity * 2)) }
+    }
+
+    private func grow(to newCapacity: Int) {
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
 
     /// Moves the last element into `index` and shrinks by one.
     func removeSwapping(at index: Int) {
@@ -42,6 +50,20 @@ final class Column<Element> {
             (base + last).deinitialize(count: 1)
         }
         count -= 1
+    }
+
+    /// Drops every element from `newCount` on.
+    func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= count, "column size \(newCount) out of 0...\(count)")
+        (base + newCount).deinitialize(count: count - newCount)
+        count = newCount
+    }
+
+    /// Copies element `source` over element `destination`.
+    @inline(__always)
+    func copy(from source: Int, to destination: Int) {
+        precondition(source >= 0 && source < count && destination >= 0 && destination < count, "column index out of 0..<\(count)")
+        base[destination] = base[source]
     }
 
     subscript(index: Int) -> Element {
@@ -75,6 +97,12 @@ enum ElementFlag {
     static let unwritten: UInt8 = 32
     /// Any of clamping, rounding and additive writing: the slow write path.
     static let special: UInt8 = clamps | rounds | additive
+    /// Finishes quietly: nothing observes its end (no callbacks, markers,
+    /// tracing, repeats or group; not additive or rounded; removed on
+    /// completion), so its batch writes its target and removes it at the
+    /// end of the tick's advance (``ElementColumns/finishQuietly``). The
+    /// only flag the straight paths ignore.
+    static let quiet: UInt8 = 64
 }
 
 /// The columns every kind of element has: where it writes, its ends, the
@@ -94,6 +122,8 @@ final class ElementColumns<V: AnimatableVector> {
     let flags = Column<UInt8>()
     let roundingScale = Column<Double>()
     let clamp = Column<ClampMode>()
+    /// The quiet elements that finished in this tick's advance, ascending.
+    let quietlyFinished = Column<Int32>()
 
     var count: Int { owner.count }
 
@@ -102,6 +132,8 @@ final class ElementColumns<V: AnimatableVector> {
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
     ) {
         owner.append(handle)
+        // Room for every element to finish in one frame without allocating.
+        quietlyFinished.reserve(owner.capacity)
         slot.append(index)
         from.append(start)
         to.append(end)
@@ -130,6 +162,79 @@ final class ElementColumns<V: AnimatableVector> {
         roundingScale.removeSwapping(at: index)
         clamp.removeSwapping(at: index)
         return moved
+    }
+
+    /// Reports element `index` finished: to the animator, or, if it is quiet
+    /// and the output collects quiet ones (a tick's advance), to the list
+    /// ``finishQuietly`` works through. Out of line, so that the loops that
+    /// call it on their rare finishing branch stay small.
+    @inline(never)
+    func reportFinished(_ index: Int, bits: UInt8, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        if bits & ElementFlag.quiet != 0 && output.collectsQuiet {
+            // Pop's final frame: the exact target (a quiet element is
+            // neither rounded nor additive).
+            values[Int(slot.base[index])] = to.base[index]
+            quietlyFinished.append(Int32(index))
+            output.quiet.append(owner.base[index])
+        } else {
+            output.finished.append(owner.base[index])
+        }
+    }
+
+    /// Completes the quiet elements that finished in this advance (their
+    /// targets written and owners reported in `output.quiet` by
+    /// ``reportFinished``), in one pass: `release` gives back each one's
+    /// shared table entries, and it is removed by moving the last element
+    /// into its place.
+    ///
+    /// Taking them in descending order, the last element is never one that
+    /// finished, so each removal moves at most one survivor (reported in
+    /// `output.moved`, with `move` copying the batch's own columns), and when
+    /// every element finishes none moves. The caller truncates its own
+    /// columns to the count returned.
+    @inline(__always)
+    func finishQuietly(output: inout FrameOutput, release: (Int) -> Void, move: (Int, Int) -> Void) -> Int {
+        let finished = quietlyFinished.base
+        var end = count
+        var position = quietlyFinished.count
+        while position > 0 {
+            position -= 1
+            let element = Int(finished[position])
+            release(element)
+            end -= 1
+            if element != end {
+                copyElement(from: end, to: element)
+                move(end, element)
+                output.moved.append(MovedElement(owner: owner.base[element], element: Int32(element)))
+            }
+        }
+        truncate(to: end)
+        quietlyFinished.truncate(to: 0)
+        return end
+    }
+
+    private func copyElement(from source: Int, to destination: Int) {
+        owner.copy(from: source, to: destination)
+        slot.copy(from: source, to: destination)
+        from.copy(from: source, to: destination)
+        to.copy(from: source, to: destination)
+        previous.copy(from: source, to: destination)
+        threshold.copy(from: source, to: destination)
+        flags.copy(from: source, to: destination)
+        roundingScale.copy(from: source, to: destination)
+        clamp.copy(from: source, to: destination)
+    }
+
+    private func truncate(to newCount: Int) {
+        owner.truncate(to: newCount)
+        slot.truncate(to: newCount)
+        from.truncate(to: newCount)
+        to.truncate(to: newCount)
+        previous.truncate(to: newCount)
+        threshold.truncate(to: newCount)
+        flags.truncate(to: newCount)
+        roundingScale.truncate(to: newCount)
+        clamp.truncate(to: newCount)
     }
 
     func setFlag(_ index: Int, _ flag: UInt8, _ on: Bool) {

@@ -60,6 +60,8 @@ final class DecayConfigurations {
         } else {
             index = Int32(keys.count)
             keys.append(key)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(keys.capacity)
             users.append(1)
             factors.append(DecayFactors())
         }
@@ -68,8 +70,8 @@ final class DecayConfigurations {
         return index
     }
 
-    func release(_ index: Int32) {
-        users[Int(index)] -= 1
+    func release(_ index: Int32, count released: Int = 1) {
+        users[Int(index)] -= released
         if users[Int(index)] == 0 {
             lookup[keys[Int(index)]] = nil
             free.append(index)
@@ -107,6 +109,24 @@ final class DecayBatch<V: AnimatableVector> {
         velocity.removeSwapping(at: index)
         configuration.removeSwapping(at: index)
         return common.remove(at: index)
+    }
+
+    /// Completes the quiet decays that finished in this advance
+    /// (``ElementColumns/finishQuietly``), giving back their configurations.
+    func finishQuietly(_ configurations: DecayConfigurations, output: inout FrameOutput) {
+        func give(_ entry: Int32, _ users: Int) { configurations.release(entry, count: users) }
+        var releases = ReleaseRuns()
+        let end = common.finishQuietly(
+            output: &output, release: { releases.add(configuration.base[$0], release: give) },
+            move: { source, destination in
+                value.copy(from: source, to: destination)
+                velocity.copy(from: source, to: destination)
+                configuration.copy(from: source, to: destination)
+            })
+        releases.flush(give)
+        value.truncate(to: end)
+        velocity.truncate(to: end)
+        configuration.truncate(to: end)
     }
 
     func advance(_ context: FrameContext, configurations: DecayConfigurations, values: UnsafeMutablePointer<V>,
@@ -163,7 +183,7 @@ final class DecayBatch<V: AnimatableVector> {
             done = false
         }
         if done {
-            output.finished.append(common.owner.base[index])
+            common.reportFinished(index, bits: bits, values: values, output: &output)
         } else if bits & ElementFlag.wantsEvents != 0 {
             output.events.append(common.owner.base[index])
         }

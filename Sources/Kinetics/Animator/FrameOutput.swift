@@ -4,11 +4,36 @@ struct FrameOutput {
     var events: [AnimationHandle] = []
     /// Elements that finished this frame.
     var finished: [AnimationHandle] = []
+    /// Whether batches complete quiet elements themselves
+    /// (``ElementColumns/finishQuietly``): in a tick's advance, not in an
+    /// element's immediate first frame.
+    var collectsQuiet = false
+    /// Quiet elements that finished and were removed from their batches.
+    /// (Columns: appended to through a pointer, with no copy-on-write check
+    /// per element; their owner reserves room for every element it has.)
+    let quiet = Column<AnimationHandle>()
+    /// Elements moved to a new index by those removals, in order (one may
+    /// move more than once; the last move holds).
+    let moved = Column<MovedElement>()
+
+    /// Makes room for `count` quiet elements finishing in one frame.
+    func reserveQuiet(_ count: Int) {
+        quiet.reserve(count)
+        moved.reserve(count)
+    }
 
     mutating func reset() {
         events.removeAll(keepingCapacity: true)
         finished.removeAll(keepingCapacity: true)
+        quiet.truncate(to: 0)
+        moved.truncate(to: 0)
     }
+}
+
+/// An element that a removal moved, and its new index.
+struct MovedElement {
+    let owner: AnimationHandle
+    let element: Int32
 }
 
 /// What a batch needs to know about the frame.
@@ -17,4 +42,27 @@ struct FrameContext {
     let time: Double
     /// The frame length (0 for an element's first, immediate frame).
     let dt: Double
+}
+
+/// Counts the users of shared table entries in runs, to give them back a
+/// run at a time: elements that finish together mostly share one entry.
+struct ReleaseRuns {
+    private var entry: Int32 = -1
+    private var users = 0
+
+    /// Counts one user of `index`; a different entry first ends the run so far.
+    @inline(__always)
+    mutating func add(_ index: Int32, release: (Int32, Int) -> Void) {
+        if index != entry {
+            flush(release)
+            entry = index
+        }
+        users += 1
+    }
+
+    /// Gives back the run so far.
+    mutating func flush(_ release: (Int32, Int) -> Void) {
+        if users > 0 { release(entry, users) }
+        users = 0
+    }
 }

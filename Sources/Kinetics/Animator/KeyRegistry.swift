@@ -3,19 +3,27 @@
 ///
 /// Registered animations are named by their record index. The table is open
 /// addressing with linear probing, mapping (target, key) to a record index.
-/// The entry of a registered record keeps its key's hash and its place in
-/// its target's list (a doubly linked list through the entries), so removing
-/// a record hashes nothing and compares no strings: it walks the probe
-/// sequence from the stored hash to the bucket that holds the record, marks
-/// that bucket removed and unlinks the entry. Removed buckets are reclaimed
-/// when the table is rebuilt (from the stored hashes), which happens when
-/// entries and removed buckets together fill three quarters of it.
+/// Each registered record has an entry (its target, key and the key's hash)
+/// and a link: its bucket and its place in its target's list (a doubly
+/// linked list through the links). Removing a record only touches links:
+/// no hashing, no string comparison, no visit to the table, and 16 bytes
+/// per record (so a frame that removes many stays cheap). A bucket counts as
+/// taken only if a live link names it back, so the buckets of removed
+/// records read as free to insertions; they are reclaimed for good when the
+/// table is rebuilt from the entries, which happens when buckets that were
+/// ever used fill three quarters of it.
 struct KeyRegistry {
-    /// A record's registration; `list` is -1 when the record is not registered.
+    /// A record's key.
     struct Entry {
         var target = TargetID(0)
         var key = ""
         var hash = 0
+    }
+
+    /// A record's place: its bucket and its neighbours in its target's
+    /// list; `list` is -1 when the record is not registered.
+    struct Link {
+        var bucket: Int32 = -1
         var previous: Int32 = -1
         var next: Int32 = -1
         var list: Int32 = -1
@@ -30,13 +38,14 @@ struct KeyRegistry {
     }
 
     private static let empty: Int32 = -1
-    private static let removed: Int32 = -2
 
-    /// By record index; grown on demand.
+    /// By record index; grown on demand. An entry stays after removal until
+    /// its record registers again (clearing the key would release a string).
     private(set) var entries: [Entry] = []
-    /// Record indices, `empty` or `removed`; the count is a power of two.
+    private var links: [Link] = []
+    /// Record indices or `empty`; the count is a power of two.
     private var buckets = [Int32](repeating: empty, count: 16)
-    /// Buckets that are not empty (entries and removed ones).
+    /// Buckets that are not empty (live or left by removed records).
     private var occupied = 0
     /// The number of registered records.
     private(set) var count = 0
@@ -53,7 +62,12 @@ struct KeyRegistry {
 
     /// Whether `record` is registered.
     func contains(_ record: Int32) -> Bool {
-        Int(record) < entries.count && entries[Int(record)].list >= 0
+        Int(record) < links.count && links[Int(record)].list >= 0
+    }
+
+    /// Whether `bucket`, holding `record`, belongs to a registered record.
+    private func isLive(_ bucket: Int, holding record: Int32) -> Bool {
+        links[Int(record)].list >= 0 && Int(links[Int(record)].bucket) == bucket
     }
 
     /// The record registered under `key` on `target`.
@@ -64,7 +78,7 @@ struct KeyRegistry {
         while true {
             let record = buckets[bucket]
             if record == Self.empty { return nil }
-            if record >= 0 {
+            if isLive(bucket, holding: record) {
                 let entry = entries[Int(record)]
                 if entry.hash == hash && entry.target == target && entry.key == key { return record }
             }
@@ -77,15 +91,18 @@ struct KeyRegistry {
     /// - Precondition: the key is free on the target and the record is not registered.
     mutating func insert(_ record: Int32, target: TargetID, key: String) {
         precondition(!contains(record), "record \(record) is registered already")
+        while links.count <= Int(record) {
+            links.append(Link())
+            entries.append(Entry())
+        }
         if (occupied + 1) * 4 > buckets.count * 3 { rebuild() }
         let hash = Self.hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
-        while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }
+        while buckets[bucket] != Self.empty && isLive(bucket, holding: buckets[bucket]) { bucket = (bucket + 1) & mask }
         if buckets[bucket] == Self.empty { occupied += 1 }
         buckets[bucket] = record
         count += 1
-        while entries.count <= Int(record) { entries.append(Entry()) }
 
         let list: Int32
         if let existing = listOfTarget[target] {
@@ -98,43 +115,44 @@ struct KeyRegistry {
             } else {
                 list = Int32(lists.count)
                 lists.append(fresh)
+                freeLists.reserveCapacity(lists.capacity)
             }
             listOfTarget[target] = list
         }
         let tail = lists[Int(list)].tail
-        entries[Int(record)] = Entry(target: target, key: key, hash: hash, previous: tail, next: -1, list: list)
-        if tail >= 0 { entries[Int(tail)].next = record } else { lists[Int(list)].head = record }
+        entries[Int(record)] = Entry(target: target, key: key, hash: hash)
+        links[Int(record)] = Link(bucket: Int32(bucket), previous: tail, next: -1, list: list)
+        if tail >= 0 { links[Int(tail)].next = record } else { lists[Int(list)].head = record }
         lists[Int(list)].tail = record
         lists[Int(list)].count += 1
     }
 
     /// Unregisters `record`; does nothing if it is not registered.
     mutating func remove(_ record: Int32) {
-        guard contains(record) else { return }
-        let entry = entries[Int(record)]
-        let mask = buckets.count - 1
-        var bucket = entry.hash & mask
-        while buckets[bucket] != record { bucket = (bucket + 1) & mask }
-        buckets[bucket] = Self.removed
-        count -= 1
-
-        let list = Int(entry.list)
-        if entry.previous >= 0 { entries[Int(entry.previous)].next = entry.next } else { lists[list].head = entry.next }
-        if entry.next >= 0 { entries[Int(entry.next)].previous = entry.previous } else { lists[list].tail = entry.previous }
-        lists[list].count -= 1
-        if lists[list].count == 0 {
-            listOfTarget[entry.target] = nil
-            freeLists.append(Int32(list))
-        }
-        entries[Int(record)] = Entry()
+        withUnsafePointer(to: AnimationHandle(index: record, generation: 0)) { remove($0, count: 1) }
     }
 
-    /// Unregisters the records of `handles` in one pass.
-    mutating func remove(_ handles: [AnimationHandle]) {
-        var index = 0
-        while index < handles.count {
-            remove(handles[index].index)
-            index += 1
+    /// Unregisters the records of `count` handles from `handles` (those
+    /// registered), in one pass over the links.
+    mutating func remove(_ handles: UnsafePointer<AnimationHandle>, count removing: Int) {
+        links.withUnsafeMutableBufferPointer { links in
+            lists.withUnsafeMutableBufferPointer { lists in
+                for position in 0 ..< removing {
+                    let record = handles[position].index
+                    guard Int(record) < links.count, links[Int(record)].list >= 0 else { continue }
+                    let link = links[Int(record)]
+                    let list = Int(link.list)
+                    if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { lists[list].head = link.next }
+                    if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { lists[list].tail = link.previous }
+                    lists[list].count -= 1
+                    if lists[list].count == 0 {
+                        listOfTarget[lists[list].target] = nil
+                        freeLists.append(Int32(list))
+                    }
+                    links[Int(record)].list = -1
+                    count -= 1
+                }
+            }
         }
     }
 
@@ -146,7 +164,7 @@ struct KeyRegistry {
         var record = lists[Int(list)].head
         while record >= 0 {
             keys.append(entries[Int(record)].key)
-            record = entries[Int(record)].next
+            record = links[Int(record)].next
         }
         return keys
     }
@@ -154,19 +172,19 @@ struct KeyRegistry {
     /// The targets with at least one key.
     var targets: [TargetID] { Array(listOfTarget.keys) }
 
-    /// Rebuilds the table from the stored hashes, at twice the entries'
-    /// count rounded up to a power of two (at least 16): removed buckets go,
-    /// and a table that has emptied shrinks.
+    /// Rebuilds the table from the registered records, at twice their count
+    /// rounded up to a power of two (at least 16): the buckets of removed
+    /// records go, and a table that has emptied shrinks.
     private mutating func rebuild() {
         var capacity = 16
         while capacity < (count + 1) * 2 { capacity *= 2 }
-        let old = buckets
         buckets = [Int32](repeating: Self.empty, count: capacity)
         let mask = capacity - 1
-        for record in old where record >= 0 {
-            var bucket = entries[Int(record)].hash & mask
+        for record in links.indices where links[record].list >= 0 {
+            var bucket = entries[record].hash & mask
             while buckets[bucket] != Self.empty { bucket = (bucket + 1) & mask }
-            buckets[bucket] = record
+            buckets[bucket] = Int32(record)
+            links[record].bucket = Int32(bucket)
         }
         occupied = count
     }
@@ -174,15 +192,13 @@ struct KeyRegistry {
     /// Every way the table and the lists disagree, as sentences (a test hook).
     func violations() -> [String] {
         var problems: [String] = []
-        var inTable = 0
-        for record in buckets where record >= 0 {
-            inTable += 1
-            guard contains(record) else { problems.append("bucket holds unregistered record \(record)"); continue }
-            let entry = entries[Int(record)]
-            if find(entry.target, entry.key) != record { problems.append("key \(entry.key) does not find record \(record)") }
+        for record in links.indices where links[record].list >= 0 {
+            let entry = entries[record]
+            if find(entry.target, entry.key) != Int32(record) { problems.append("key \(entry.key) does not find record \(record)") }
             if entry.hash != Self.hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
         }
-        if inTable != count { problems.append("\(inTable) records in the table, count \(count)") }
+        let inTable = buckets.indices.filter { buckets[$0] != Self.empty && isLive($0, holding: buckets[$0]) }.count
+        if inTable != count { problems.append("\(inTable) live buckets, count \(count)") }
         if occupied < count || occupied > buckets.count { problems.append("occupied \(occupied) of \(buckets.count)") }
         var listed = 0
         for (target, list) in listOfTarget {
@@ -192,12 +208,12 @@ struct KeyRegistry {
             var previous: Int32 = -1
             var length = 0
             while record >= 0 && length <= count {
-                let entry = entries[Int(record)]
-                if entry.list != list || entry.target != target || entry.previous != previous {
+                let link = links[Int(record)]
+                if link.list != list || entries[Int(record)].target != target || link.previous != previous {
                     problems.append("record \(record) is misplaced in the list of \(target)")
                 }
                 previous = record
-                record = entry.next
+                record = link.next
                 length += 1
             }
             if previous != keyList.tail || length != keyList.count {

@@ -14,7 +14,8 @@ final class Lane<V: AnimatableVector> {
     let tracks = KeyframeTracks<V>()
     let customs = CustomBatch<V>()
 
-    /// Advances every batch, springs first.
+    /// Advances every batch, springs first; each batch then completes its
+    /// quiet elements that finished, if the output collects them.
     ///
     /// The loops over batches count indices rather than iterate the arrays:
     /// an unspecialised `IndexingIterator` (debug builds) allocates.
@@ -23,20 +24,39 @@ final class Lane<V: AnimatableVector> {
             guard let pointer = buffer.baseAddress else { return }
             var index = 0
             while index < springs.count {
-                if springs[index].count > 0 {
-                    springs[index].advance(shared.springGroups[index], values: pointer, output: &output)
+                let batch = springs[index]
+                if batch.count > 0 {
+                    batch.advance(shared.springGroups[index], values: pointer, output: &output)
+                    if batch.common.quietlyFinished.count > 0 {
+                        batch.finishQuietly(shared.springGroups[index], configurations: shared.springs, output: &output)
+                    }
                 }
                 index += 1
             }
             index = 0
             while index < decays.count {
-                if decays[index].count > 0 {
-                    decays[index].advance(context, configurations: shared.decays, values: pointer, output: &output)
+                let batch = decays[index]
+                if batch.count > 0 {
+                    batch.advance(context, configurations: shared.decays, values: pointer, output: &output)
+                    if batch.common.quietlyFinished.count > 0 {
+                        batch.finishQuietly(shared.decays, output: &output)
+                    }
                 }
                 index += 1
             }
-            if basics.count > 0 { basics.advance(context, timings: shared.timings, values: pointer, output: &output) }
-            if keyframes.count > 0 { keyframes.advance(context, timings: shared.timings, tracks: tracks, values: pointer, output: &output) }
+            if basics.count > 0 {
+                basics.advance(context, timings: shared.timings, values: pointer, output: &output)
+                if basics.common.quietlyFinished.count > 0 {
+                    basics.finishQuietly(shared.timings, output: &output)
+                }
+            }
+            if keyframes.count > 0 {
+                keyframes.advance(context, timings: shared.timings, tracks: tracks, values: pointer, output: &output)
+                if keyframes.common.quietlyFinished.count > 0 {
+                    keyframes.finishQuietly(tracks, timings: shared.timings, output: &output)
+                }
+            }
+            // Custom animations are never quiet: their steps are closures.
             if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
         }
     }
@@ -84,6 +104,13 @@ enum ElementKind: Equatable, Sendable {
 }
 
 extension Lane {
+    /// Makes every element report its end to the animator (when a tracer is set).
+    func clearQuietFlags() {
+        for common in allColumns {
+            for index in 0 ..< common.count { common.setFlag(index, ElementFlag.quiet, false) }
+        }
+    }
+
     /// The columns of every batch in the lane, for the invariant check.
     var allColumns: [ElementColumns<V>] {
         springs.map(\.common) + decays.map(\.common) + [basics.common, keyframes.common, customs.common]

@@ -54,6 +54,36 @@ final class SpringBatch<V: AnimatableVector> {
         return common.remove(at: index)
     }
 
+    /// Completes the quiet springs that finished in this advance
+    /// (``ElementColumns/finishQuietly``), leaving their groups.
+    func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
+        func give(_ entry: Int32, _ users: Int) { groups.release(entry, count: users, configurations: configurations) }
+        var releases = ReleaseRuns()
+        let end = common.finishQuietly(
+            output: &output, release: { releases.add(group.base[$0], release: give) },
+            move: { source, destination in
+                state.copy(from: source, to: destination)
+                group.copy(from: source, to: destination)
+                switch method {
+                case .pop: slope.copy(from: source, to: destination)
+                case .fixed:
+                    outputValue.copy(from: source, to: destination)
+                    outputVelocity.copy(from: source, to: destination)
+                case .rk4, .analytic: break
+                }
+            })
+        releases.flush(give)
+        state.truncate(to: end)
+        group.truncate(to: end)
+        switch method {
+        case .pop: slope.truncate(to: end)
+        case .fixed:
+            outputValue.truncate(to: end)
+            outputVelocity.truncate(to: end)
+        case .rk4, .analytic: break
+        }
+    }
+
     /// The current value of element `index`.
     func value(_ index: Int) -> V {
         method == .fixed ? outputValue[index] : common.to[index] + state[index].displacement
@@ -151,7 +181,7 @@ final class SpringBatch<V: AnimatableVector> {
         output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
     ) {
         let bits = p.flags[index]
-        if bits != 0 {
+        if bits & ~ElementFlag.quiet != 0 {
             if bits & ElementFlag.paused == 0 {
                 advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
             }
@@ -184,7 +214,7 @@ final class SpringBatch<V: AnimatableVector> {
         }
         values[Int(p.slot[index])] = current
         if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
-            output.finished.append(p.owner[index])
+            common.reportFinished(index, bits: bits, values: values, output: &output)
         }
     }
 
@@ -264,7 +294,7 @@ final class SpringBatch<V: AnimatableVector> {
             done = Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
         }
         if done {
-            output.finished.append(p.owner[index])
+            common.reportFinished(index, bits: bits, values: values, output: &output)
         } else if bits & ElementFlag.wantsEvents != 0 {
             output.events.append(p.owner[index])
         }
@@ -324,7 +354,7 @@ extension SpringBatch where V == Double {
         let states = UnsafeMutableRawPointer(p.state)
         for index in 0 ..< count {
             let bits = p.flags[index]
-            if bits != 0 {
+            if bits & ~ElementFlag.quiet != 0 {
                 if bits & ElementFlag.paused == 0 {
                     advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
                 }
@@ -356,7 +386,7 @@ extension SpringBatch where V == Double {
             if abs(current - target) < f.pointee.nearBound
                 && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
             {
-                output.finished.append(p.owner[index])
+                common.reportFinished(index, bits: bits, values: values, output: &output)
             }
         }
     }

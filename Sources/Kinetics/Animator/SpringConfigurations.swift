@@ -60,6 +60,8 @@ final class SpringConfigurations {
         } else {
             index = Int32(entries.count)
             entries.append(entry)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(entries.capacity)
             frameMaps.append(FrameMaps())
         }
         lookup[key] = index
@@ -225,6 +227,8 @@ final class SpringGroups {
         } else {
             index = Int32(groups.count)
             groups.append(group)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(groups.capacity)
             frames.append(Frame())
         }
         joinable[key] = index
@@ -234,9 +238,9 @@ final class SpringGroups {
     }
 
     /// Counts one user fewer; the group is recycled at zero.
-    func release(_ index: Int32, configurations: SpringConfigurations) {
+    func release(_ index: Int32, count users: Int = 1, configurations: SpringConfigurations) {
         let position = Int(index)
-        groups[position].users -= 1
+        groups[position].users -= users
         guard groups[position].users == 0 else { return }
         let group = groups[position]
         let key = Key(

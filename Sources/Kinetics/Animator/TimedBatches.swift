@@ -30,6 +30,9 @@ struct TimingEvaluator {
                 return BezierTable.evaluate(
                     x, segments: segments, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
             }
+            // The ends, as ``BezierTable/solve(_:)`` gives them: every
+            // animation's last frame is at x = 1.
+            if x >= 1 { return 1 }
             return timings.evaluateSlowly(index, x)
         case .slow:
             return timings.evaluateSlowly(index, x)
@@ -100,6 +103,8 @@ final class TimingTable {
         }
         if Int(index) == keys.count {
             keys.append(key)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(keys.capacity)
             users.append(1)
             tables.append(table)
             evaluators.append(evaluator)
@@ -115,8 +120,8 @@ final class TimingTable {
 
     /// Counts one user fewer; at zero the entry waits, idle, for a new user
     /// and is recycled when too many others wait.
-    func release(_ index: Int32) {
-        users[Int(index)] -= 1
+    func release(_ index: Int32, count released: Int = 1) {
+        users[Int(index)] -= released
         guard users[Int(index)] == 0 else { return }
         idle.append(index)
         if idle.count > Self.idleLimit { recycle(idle.removeFirst()) }
@@ -166,6 +171,24 @@ final class BasicBatch<V: AnimatableVector> {
         duration.removeSwapping(at: index)
         timing.removeSwapping(at: index)
         return common.remove(at: index)
+    }
+
+    /// Completes the quiet animations that finished in this advance
+    /// (``ElementColumns/finishQuietly``), giving back their timing functions.
+    func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
+        func give(_ entry: Int32, _ users: Int) { timings.release(entry, count: users) }
+        var releases = ReleaseRuns()
+        let end = common.finishQuietly(
+            output: &output, release: { releases.add(timing.base[$0], release: give) },
+            move: { source, destination in
+                start.copy(from: source, to: destination)
+                duration.copy(from: source, to: destination)
+                timing.copy(from: source, to: destination)
+            })
+        releases.flush(give)
+        start.truncate(to: end)
+        duration.truncate(to: end)
+        timing.truncate(to: end)
     }
 
     /// The eased progress at `time` (Pop's progress of a basic animation).
@@ -238,7 +261,7 @@ final class BasicBatch<V: AnimatableVector> {
             index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
             to: p.to, threshold: p.threshold)
         if t + timeProgressThreshold >= 1 {
-            output.finished.append(p.owner[index])
+            common.reportFinished(index, bits: bits, values: values, output: &output)
         } else if bits & ElementFlag.wantsEvents != 0 {
             output.events.append(p.owner[index])
         }
@@ -372,15 +395,17 @@ final class KeyframeTracks<V: AnimatableVector> {
             index = Int32(entries.count)
             entries.append(entry)
             tracks.append(track)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(entries.capacity)
         }
         buckets[hash] = index
         return index
     }
 
     /// Counts one user fewer; at zero the track's storage and timing functions are released.
-    func release(_ index: Int32, timings: TimingTable) {
+    func release(_ index: Int32, count released: Int = 1, timings: TimingTable) {
         let position = Int(index)
-        entries[position].users -= 1
+        entries[position].users -= released
         guard entries[position].users == 0 else { return }
         let entry = entries[position]
         // Unlink from its hash chain.
@@ -428,6 +453,28 @@ final class KeyframeBatch<V: AnimatableVector> {
         track.removeSwapping(at: index)
         cursor.removeSwapping(at: index)
         return common.remove(at: index)
+    }
+
+    /// Completes the quiet animations that finished in this advance
+    /// (``ElementColumns/finishQuietly``), giving back their tracks.
+    func finishQuietly(
+        _ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput
+    ) {
+        func give(_ entry: Int32, _ users: Int) { tracks.release(entry, count: users, timings: timings) }
+        var releases = ReleaseRuns()
+        let end = common.finishQuietly(
+            output: &output, release: { releases.add(track.base[$0], release: give) },
+            move: { source, destination in
+                start.copy(from: source, to: destination)
+                duration.copy(from: source, to: destination)
+                track.copy(from: source, to: destination)
+                cursor.copy(from: source, to: destination)
+            })
+        releases.flush(give)
+        start.truncate(to: end)
+        duration.truncate(to: end)
+        track.truncate(to: end)
+        cursor.truncate(to: end)
     }
 
     /// The time fraction at `time`.
@@ -494,7 +541,7 @@ final class KeyframeBatch<V: AnimatableVector> {
             index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
             to: p.to, threshold: p.threshold)
         if t + timeProgressThreshold >= 1 {
-            output.finished.append(p.owner[index])
+            common.reportFinished(index, bits: bits, values: values, output: &output)
         } else if bits & ElementFlag.wantsEvents != 0 {
             output.events.append(p.owner[index])
         }

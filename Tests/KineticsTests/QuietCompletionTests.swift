@@ -1,0 +1,198 @@
+@testable import Kinetics
+import Testing
+
+/// Animations that nothing observes finish inside their batches
+/// (`ElementFlag.quiet`); the same animations with a stop callback finish
+/// through the animator's general completion. Both must give the same
+/// values on every frame, bit for bit.
+@Suite("Animator: quiet completions")
+struct QuietCompletionTests {
+    /// A workload of `count` animations of every kind, with ends spread over
+    /// frames so that most completions leave survivors to move; `observe`
+    /// gives every animation whose index it accepts a stop callback.
+    static func animator(count: Int, observe: (Int) -> Bool) throws -> (Animator, [PropertyHandle<Double>], [PropertyHandle<SIMD2<Double>>]) {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        var scalars: [PropertyHandle<Double>] = []
+        var points: [PropertyHandle<SIMD2<Double>>] = []
+        let keyframes = try Keyframes<Double>(values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeIn], duration: 0.45)
+        let stop: (Animator, AnimationHandle, Bool) -> Void = { _, _, _ in }
+        for index in 0 ..< count {
+            let spread = Double(index % 13)
+            switch index % 6 {
+            case 0, 1:
+                let x = animator.property("s\(index)", of: target, initial: spread)
+                var animation = Animation<Double>.spring(
+                    try SpringParameters(tension: 200 + 20 * spread, friction: 12 + spread), method: index % 2 == 0 ? .pop : .analytic,
+                    to: 100 - spread)
+                if observe(index) { animation.callbacks.onStop = stop }
+                try animator.add(animation, to: x, forKey: "k\(index)")
+                scalars.append(x)
+            case 2:
+                let p = animator.property("p\(index)", of: target, initial: SIMD2(spread, -spread))
+                var animation = Animation<SIMD2<Double>>.spring(.popDefault, to: SIMD2(50, 20 + spread))
+                if observe(index) { animation.callbacks.onStop = stop }
+                try animator.add(animation, to: p, forKey: "k\(index)")
+                points.append(p)
+            case 3:
+                let x = animator.property("d\(index)", of: target, initial: spread)
+                var animation = Animation<Double>.decay(velocity: 300 + 40 * spread, parameters: .popDefault)
+                if observe(index) { animation.callbacks.onStop = stop }
+                try animator.add(animation, to: x, forKey: "k\(index)")
+                scalars.append(x)
+            case 4:
+                let x = animator.property("b\(index)", of: target, initial: 0.0)
+                var animation = Animation<Double>.basic(
+                    duration: 0.2 + 0.05 * spread, timing: .easeInEaseOut, bezier: index % 12 == 4 ? .fast : .webkit, to: 10 + spread)
+                if observe(index) { animation.callbacks.onStop = stop }
+                try animator.add(animation, to: x, forKey: "k\(index)")
+                scalars.append(x)
+            default:
+                let x = animator.property("f\(index)", of: target, initial: 0.0)
+                var animation = Animation<Double>.keyframes(keyframes)
+                animation.beginTime = spread / 60
+                if observe(index) { animation.callbacks.onStop = stop }
+                try animator.add(animation, to: x, forKey: "k\(index)")
+                scalars.append(x)
+            }
+        }
+        return (animator, scalars, points)
+    }
+
+    @Test("quiet and observed animations write the same values on every frame, and leave the same keys", arguments: [0, 1, 2])
+    func sameFrames(pattern: Int) throws {
+        // All quiet against all observed, and half of each against all observed.
+        let quiet: (Int) -> Bool = pattern == 0 ? { _ in false } : pattern == 1 ? { $0 % 2 == 0 } : { $0 % 3 == 0 }
+        let (a, scalarsA, pointsA) = try Self.animator(count: 600, observe: quiet)
+        let (b, scalarsB, pointsB) = try Self.animator(count: 600, observe: { _ in true })
+        let target = TargetID(1)
+        var frame = 1
+        while b.animationCount > 0 && frame < 600 {
+            // A jittered clock: the frame length changes every frame.
+            let time = Double(frame) / 60 + (frame % 3 == 0 ? 0.004 : 0)
+            a.tick(at: time)
+            b.tick(at: time)
+            for index in scalarsA.indices where a[scalarsA[index]] != b[scalarsB[index]] {
+                Issue.record("frame \(frame): scalar \(index) is \(a[scalarsA[index]]), observed \(b[scalarsB[index]])")
+                return
+            }
+            for index in pointsA.indices where a[pointsA[index]] != b[pointsB[index]] {
+                Issue.record("frame \(frame): point \(index) is \(a[pointsA[index]]), observed \(b[pointsB[index]])")
+                return
+            }
+            #expect(a.animationCount == b.animationCount, "frame \(frame)")
+            #expect(a.keys(on: target) == b.keys(on: target), "frame \(frame)")
+            if frame % 7 == 0 {
+                #expect(a.invariantViolations() == [], "frame \(frame)")
+            }
+            frame += 1
+        }
+        #expect(b.animationCount == 0 && a.animationCount == 0, "everything finished in \(frame) frames")
+        #expect(a.invariantViolations() == [])
+    }
+
+    @Test("a quiet animation reaches its exact target and frees its key; a new animation reuses its record and box")
+    func exactEndAndReuse() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        let first = try animator.add(.spring(.popDefault, to: 1.0 / 3), to: x, forKey: "x")
+        var time = 0.0
+        while animator.contains(first) {
+            time += 1 / 60
+            animator.tick(at: time)
+        }
+        #expect(animator[x] == 1.0 / 3)
+        #expect(animator.animation(forKey: "x", on: target) == nil)
+        #expect(animator.keys(on: target) == [])
+        let second = try animator.add(.basic(duration: 0.1, timing: .linear, to: 2), to: x, forKey: "x")
+        #expect(animator.animation(forKey: "x", on: target) == second)
+        #expect(animator.phase(of: first) == nil, "the old handle stays dead when its record is reused")
+        let third = try animator.add(.spring(.popDefault, to: 5), to: x, forKey: "y")
+        #expect(animator.keys(on: target) == ["x", "y"])
+        #expect(animator.invariantViolations() == [])
+        while animator.contains(second) || animator.contains(third) {
+            time += 1 / 60
+            animator.tick(at: time)
+        }
+        #expect(animator[x] == 5 || animator[x] == 2)
+        #expect(animator.invariantViolations() == [])
+    }
+
+    @Test("setting a tracer makes running animations report their stop")
+    func tracerSeesQuietEnds() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        try animator.add(.basic(duration: 0.1, timing: .linear, to: 1), to: x, forKey: "x")
+        animator.tick(at: 1 / 60)
+        let tracer = AnimationTracer(traceAll: true)
+        animator.tracer = tracer
+        var time = 1 / 60.0
+        while animator.animationCount > 0 {
+            time += 1 / 60
+            animator.tick(at: time)
+        }
+        #expect(tracer.events.contains { $0.key == "x" && $0.kind == .stop(finished: true) })
+    }
+}
+
+/// The animator's key registry against a dictionary, under random
+/// registrations and removals (with many keys per target and keys reused).
+@Suite("Animator: key registry")
+struct KeyRegistryTests {
+    @Test("random inserts and removals agree with a dictionary; order per target is the insertion order")
+    func againstDictionary() {
+        var registry = KeyRegistry()
+        var reference: [String: Int32] = [:]  // "target/key" → record
+        var order: [UInt64: [String]] = [:]
+        var freeRecords = Array((0 ..< 300).map(Int32.init).reversed())
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for step in 0 ..< 20_000 {
+            let target = UInt64(next(5))
+            let key = "key-\(next(80))"
+            let name = "\(target)/\(key)"
+            if let record = reference[name] {
+                #expect(registry.find(TargetID(target), key) == record)
+                if next(3) > 0 {
+                    registry.remove(record)
+                    reference[name] = nil
+                    order[target]?.removeAll { $0 == key }
+                    freeRecords.append(record)
+                }
+            } else {
+                #expect(registry.find(TargetID(target), key) == nil)
+                guard let record = freeRecords.popLast() else { continue }
+                registry.insert(record, target: TargetID(target), key: key)
+                reference[name] = record
+                order[target, default: []].append(key)
+            }
+            if step % 997 == 0 {
+                #expect(registry.violations() == [], "step \(step)")
+                for target in 0 ..< 5 {
+                    #expect(registry.keys(on: TargetID(UInt64(target))) == order[UInt64(target)] ?? [])
+                }
+            }
+        }
+        #expect(registry.count == reference.count)
+        #expect(registry.violations() == [])
+        #expect(Set(registry.targets.map(\.rawValue)) == Set(order.filter { !$0.value.isEmpty }.keys))
+    }
+
+    @Test("removing many at once leaves nothing behind, and the table shrinks back when refilled")
+    func bulkRemoval() {
+        var registry = KeyRegistry()
+        for record in 0 ..< 10_000 { registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)") }
+        let handles = (0 ..< 10_000).map { AnimationHandle(index: Int32($0), generation: 1) }
+        handles.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
+        #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])
+        for record in 0 ..< 100 { registry.insert(Int32(record), target: TargetID(7), key: "b\(record)") }
+        #expect(registry.find(TargetID(7), "b42") == 42)
+        #expect(registry.find(TargetID(0), "a0") == nil)
+        #expect(registry.keys(on: TargetID(7)).count == 100 && registry.violations() == [])
+    }
+}
