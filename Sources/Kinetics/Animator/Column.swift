@@ -39,7 +39,6 @@ final class Column<Element> {
         capacity = newCapacity
     }
 
-
     /// Moves the last element into `index` and shrinks by one.
     func removeSwapping(at index: Int) {
         precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")

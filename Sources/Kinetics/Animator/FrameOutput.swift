@@ -9,8 +9,8 @@ struct FrameOutput {
     /// element's immediate first frame.
     var collectsQuiet = false
     /// Quiet elements that finished and were removed from their batches.
-    /// (Columns: appended to through a pointer, with no copy-on-write check
-    /// per element; their owner reserves room for every element it has.)
+    /// (Columns, not arrays: no copy-on-write check per append; their owner
+    /// reserves room for every element it has, so no frame allocates.)
     let quiet = Column<AnimationHandle>()
     /// Elements moved to a new index by those removals, in order (one may
     /// move more than once; the last move holds).
