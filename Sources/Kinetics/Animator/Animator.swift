@@ -73,7 +73,7 @@ public final class Animator {
     var records: [AnimationRecord] = []
     /// The records' hot fields, by the same index.
     var status: [RecordStatus] = []
-    private var freeRecords: [Int32] = []
+    private let freeRecords = Column<Int32>()
     /// The keys of registered records, per target in the order added.
     private var registry = KeyRegistry()
     /// Boxes of freed animations, by type, for new animations to reuse (so
@@ -282,7 +282,7 @@ public final class Animator {
             records.append(AnimationRecord())
             status.append(RecordStatus())
             output.reserveQuiet(records.capacity)
-            freeRecords.reserveCapacity(records.capacity)
+            freeRecords.reserve(records.capacity)
         }
         nextSequence += 1
         // A quietly finished animation left its box here.
@@ -558,14 +558,16 @@ public final class Animator {
             for position in 0 ..< moved.count {
                 status[Int(moved.base[position].owner.index)].element = moved.base[position].element
             }
-            for position in 0 ..< quiet.count {
-                let index = Int(quiet.base[position].index)
-                status[index].live = false
-                status[index].phase = .finished
-                status[index].element = -1
+            freeRecords.append(count: quiet.count) { free in
+                for position in 0 ..< quiet.count {
+                    let index = quiet.base[position].index
+                    status[Int(index)].live = false
+                    status[Int(index)].phase = .finished
+                    status[Int(index)].element = -1
+                    free[position] = index
+                }
             }
         }
-        freeRecords.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count).lazy.map(\.index))
     }
 
     /// Every running element's owner, for the 30 s shutdown.
@@ -805,7 +807,7 @@ extension Animator {
     package func invariantViolations() -> [String] {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: records.count)
-        for index in freeRecords {
+        for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
             let i = Int(index)
             guard i >= 0 && i < records.count else { problems.append("free record \(i) out of range"); continue }
             if isFree[i] { problems.append("record \(i) is free twice") }

@@ -51,6 +51,25 @@ final class Column<Element> {
         count -= 1
     }
 
+    /// The last element, if any.
+    var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    /// Removes and returns the last element, if any.
+    func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return (base + count).move()
+    }
+
+    /// Appends the `added` elements that `body` initializes through the
+    /// pointer it is given (to the first of them).
+    @inline(__always)
+    func append(count added: Int, _ body: (UnsafeMutablePointer<Element>) -> Void) {
+        reserve(count + added)
+        body(base + count)
+        count += added
+    }
+
     /// Drops every element from `newCount` on.
     func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "column size \(newCount) out of 0...\(count)")

@@ -135,6 +135,7 @@ struct KeyRegistry {
     /// Unregisters the records of `count` handles from `handles` (those
     /// registered), in one pass over the links.
     mutating func remove(_ handles: UnsafePointer<AnimationHandle>, count removing: Int) {
+        var removed = 0
         links.withUnsafeMutableBufferPointer { links in
             lists.withUnsafeMutableBufferPointer { lists in
                 for position in 0 ..< removing {
@@ -150,10 +151,11 @@ struct KeyRegistry {
                         freeLists.append(Int32(list))
                     }
                     links[Int(record)].list = -1
-                    count -= 1
+                    removed += 1
                 }
             }
         }
+        count -= removed
     }
 
     /// The keys on `target`, in the order they were registered.
