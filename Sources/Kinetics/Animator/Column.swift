@@ -51,6 +51,13 @@ final class Column<Element> {
         count -= 1
     }
 
+    /// Appends where the capacity is known to suffice (no growth check).
+    @inline(__always)
+    func appendWithinCapacity(_ element: Element) {
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
     /// The last element, if any.
     var last: Element? { count > 0 ? base[count - 1] : nil }
 
@@ -193,17 +200,15 @@ final class ElementColumns<V: AnimatableVector> {
             // neither rounded nor additive).
             values[Int(slot.base[index])] = to.base[index]
             quietlyFinished.append(Int32(index))
-            output.quiet.append(owner.base[index])
         } else {
             output.finished.append(owner.base[index])
         }
     }
 
     /// Completes the quiet elements that finished in this advance (their
-    /// targets written and owners reported in `output.quiet` by
-    /// ``reportFinished``), in one pass: `release` gives back each one's
-    /// shared table entries, and it is removed by moving the last element
-    /// into its place.
+    /// targets already written), in one pass: each one's owner is reported
+    /// in `output.quiet`, `release` gives back its shared table entries, and
+    /// it is removed by moving the last element into its place.
     ///
     /// Taking them in descending order, the last element is never one that
     /// finished, so each removal moves at most one survivor (reported in
@@ -218,6 +223,7 @@ final class ElementColumns<V: AnimatableVector> {
         while position > 0 {
             position -= 1
             let element = Int(finished[position])
+            output.quiet.append(owner.base[element])
             release(element)
             end -= 1
             if element != end {

@@ -157,6 +157,7 @@ final class SpringBatch<V: AnimatableVector> {
         // Pop stores every slope; it reads the stored one only in a frame
         // where some group took no step.
         let storesSlope = storesSlope ?? keepsSlope
+        precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
         let frames = groups.frames.base
         let p = Pointers(self)
         if let scalars = self as? SpringBatch<Double> {
@@ -214,7 +215,13 @@ final class SpringBatch<V: AnimatableVector> {
         }
         values[Int(p.slot[index])] = current
         if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
-            common.reportFinished(index, bits: bits, values: values, output: &output)
+            if bits != 0 {
+                // Quiet, as in ``advanceScalars``.
+                values[Int(p.slot[index])] = target
+                common.quietlyFinished.appendWithinCapacity(Int32(index))
+            } else {
+                common.reportFinished(index, bits: bits, values: values, output: &output)
+            }
         }
     }
 
@@ -386,7 +393,15 @@ extension SpringBatch where V == Double {
             if abs(current - target) < f.pointee.nearBound
                 && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
             {
-                common.reportFinished(index, bits: bits, values: values, output: &output)
+                if bits != 0 {
+                    // Quiet, the one flag this path lets through; a tick's
+                    // advance collects quiet elements (checked above), and
+                    // the list has room for every element.
+                    values[Int(p.slot[index])] = target
+                    common.quietlyFinished.appendWithinCapacity(Int32(index))
+                } else {
+                    common.reportFinished(index, bits: bits, values: values, output: &output)
+                }
             }
         }
     }
