@@ -152,7 +152,7 @@ public enum BenchRunner {
         }
         var measured = result(
             configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
-            allocations: Double(allocations), steady: median(steady.map { UInt64($0) }), calibration: median(kernel))
+            allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
         measured.frameTimes = medians
         return measured
     }
@@ -189,12 +189,15 @@ public enum BenchRunner {
         return bytes * workload.count / sample
     }
 
-    static func median(_ values: [UInt64]) -> Double {
+    /// The median of `values` (0 for none).
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1
-            ? Double(sorted[sorted.count / 2]) : (Double(sorted[sorted.count / 2 - 1]) + Double(sorted[sorted.count / 2])) / 2
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
+
+    /// The median of times in nanoseconds.
+    static func median(_ values: [UInt64]) -> Double { median(values.map { Double($0) }) }
 }
 
 /// The calibration kernel: a loop that reads and writes every double of a

@@ -69,11 +69,11 @@ public enum BezierBench {
             }
             for (slot, method) in methods.enumerated() {
                 var result = BezierResult(
-                    curve: "\(name) \(curve)", method: method, nanoseconds: Self.median(times[slot]),
+                    curve: "\(name) \(curve)", method: method, nanoseconds: BenchRunner.median(times[slot]),
                     minimum: times[slot].min()!, maximum: times[slot].max()!, maxError: errors[slot])
                 if slot > 0 {
                     let ratios = zip(times[slot], times[0]).map { $0 / $1 }
-                    result.timesFast = Self.median(ratios)
+                    result.timesFast = BenchRunner.median(ratios)
                     result.timesFastMinimum = ratios.min()
                     result.timesFastMaximum = ratios.max()
                 }
@@ -81,11 +81,6 @@ public enum BezierBench {
             }
         }
         return results
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     // One function per method, kept out of line so that each loop is
