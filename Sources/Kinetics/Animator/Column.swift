@@ -196,19 +196,27 @@ final class ElementColumns<V: AnimatableVector> {
     @inline(never)
     func reportFinished(_ index: Int, bits: UInt8, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         if bits & ElementFlag.quiet != 0 && output.collectsQuiet {
-            // Pop's final frame: the exact target (a quiet element is
-            // neither rounded nor additive).
-            values[Int(slot.base[index])] = to.base[index]
-            quietlyFinished.append(Int32(index))
+            noteQuietFinish(index, target: to.base[index], slot: slot.base[index], values: values)
         } else {
             output.finished.append(owner.base[index])
         }
     }
 
+    /// Notes quiet element `index` finished, for ``finishQuietly``: Pop's
+    /// final frame writes its exact target into `slot` (a quiet element is
+    /// neither rounded nor additive). The list has room for every element.
+    @inline(__always)
+    func noteQuietFinish(_ index: Int, target: V, slot: Int32, values: UnsafeMutablePointer<V>) {
+        values[Int(slot)] = target
+        quietlyFinished.appendWithinCapacity(Int32(index))
+    }
+
     /// Completes the quiet elements that finished in this advance (their
     /// targets already written), in one pass: each one's owner is reported
-    /// in `output.quiet`, `release` gives back its shared table entries, and
-    /// it is removed by moving the last element into its place.
+    /// in `output.quiet`, the shared table entry it holds (`entry`) is given
+    /// back through `release` (entry, users) in runs, elements that finish
+    /// together mostly sharing one, and it is removed by moving the last
+    /// element into its place.
     ///
     /// Taking them in descending order, the last element is never one that
     /// finished, so each removal moves at most one survivor (reported in
@@ -216,15 +224,18 @@ final class ElementColumns<V: AnimatableVector> {
     /// every element finishes none moves. The caller truncates its own
     /// columns to the count returned.
     @inline(__always)
-    func finishQuietly(output: inout FrameOutput, release: (Int) -> Void, move: (Int, Int) -> Void) -> Int {
+    func finishQuietly(
+        output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void, move: (Int, Int) -> Void
+    ) -> Int {
         let finished = quietlyFinished.base
         var end = count
         var position = quietlyFinished.count
+        var releases = ReleaseRuns()
         while position > 0 {
             position -= 1
             let element = Int(finished[position])
             output.quiet.append(owner.base[element])
-            release(element)
+            releases.add(entry(element), release: release)
             end -= 1
             if element != end {
                 copyElement(from: end, to: element)
@@ -232,6 +243,7 @@ final class ElementColumns<V: AnimatableVector> {
                 output.moved.append(MovedElement(owner: owner.base[element], element: Int32(element)))
             }
         }
+        releases.flush(release)
         truncate(to: end)
         quietlyFinished.truncate(to: 0)
         return end

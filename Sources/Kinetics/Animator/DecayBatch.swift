@@ -114,16 +114,14 @@ final class DecayBatch<V: AnimatableVector> {
     /// Completes the quiet decays that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their configurations.
     func finishQuietly(_ configurations: DecayConfigurations, output: inout FrameOutput) {
-        func give(_ entry: Int32, _ users: Int) { configurations.release(entry, count: users) }
-        var releases = ReleaseRuns()
         let end = common.finishQuietly(
-            output: &output, release: { releases.add(configuration.base[$0], release: give) },
+            output: &output, entry: { configuration.base[$0] },
+            release: { entry, users in configurations.release(entry, count: users) },
             move: { source, destination in
                 value.copy(from: source, to: destination)
                 velocity.copy(from: source, to: destination)
                 configuration.copy(from: source, to: destination)
             })
-        releases.flush(give)
         value.truncate(to: end)
         velocity.truncate(to: end)
         configuration.truncate(to: end)

@@ -57,10 +57,9 @@ final class SpringBatch<V: AnimatableVector> {
     /// Completes the quiet springs that finished in this advance
     /// (``ElementColumns/finishQuietly``), leaving their groups.
     func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
-        func give(_ entry: Int32, _ users: Int) { groups.release(entry, count: users, configurations: configurations) }
-        var releases = ReleaseRuns()
         let end = common.finishQuietly(
-            output: &output, release: { releases.add(group.base[$0], release: give) },
+            output: &output, entry: { group.base[$0] },
+            release: { entry, users in groups.release(entry, count: users, configurations: configurations) },
             move: { source, destination in
                 state.copy(from: source, to: destination)
                 group.copy(from: source, to: destination)
@@ -72,7 +71,6 @@ final class SpringBatch<V: AnimatableVector> {
                 case .rk4, .analytic: break
                 }
             })
-        releases.flush(give)
         state.truncate(to: end)
         group.truncate(to: end)
         switch method {
@@ -217,8 +215,7 @@ final class SpringBatch<V: AnimatableVector> {
         if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
             if bits != 0 {
                 // Quiet, as in ``advanceScalars``.
-                values[Int(p.slot[index])] = target
-                common.quietlyFinished.appendWithinCapacity(Int32(index))
+                common.noteQuietFinish(index, target: target, slot: p.slot[index], values: values)
             } else {
                 common.reportFinished(index, bits: bits, values: values, output: &output)
             }
@@ -395,10 +392,8 @@ extension SpringBatch where V == Double {
             {
                 if bits != 0 {
                     // Quiet, the one flag this path lets through; a tick's
-                    // advance collects quiet elements (checked above), and
-                    // the list has room for every element.
-                    values[Int(p.slot[index])] = target
-                    common.quietlyFinished.appendWithinCapacity(Int32(index))
+                    // advance collects quiet elements (checked above).
+                    common.noteQuietFinish(index, target: target, slot: p.slot[index], values: values)
                 } else {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }

@@ -176,16 +176,14 @@ final class BasicBatch<V: AnimatableVector> {
     /// Completes the quiet animations that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their timing functions.
     func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
-        func give(_ entry: Int32, _ users: Int) { timings.release(entry, count: users) }
-        var releases = ReleaseRuns()
         let end = common.finishQuietly(
-            output: &output, release: { releases.add(timing.base[$0], release: give) },
+            output: &output, entry: { timing.base[$0] },
+            release: { entry, users in timings.release(entry, count: users) },
             move: { source, destination in
                 start.copy(from: source, to: destination)
                 duration.copy(from: source, to: destination)
                 timing.copy(from: source, to: destination)
             })
-        releases.flush(give)
         start.truncate(to: end)
         duration.truncate(to: end)
         timing.truncate(to: end)
@@ -460,17 +458,15 @@ final class KeyframeBatch<V: AnimatableVector> {
     func finishQuietly(
         _ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput
     ) {
-        func give(_ entry: Int32, _ users: Int) { tracks.release(entry, count: users, timings: timings) }
-        var releases = ReleaseRuns()
         let end = common.finishQuietly(
-            output: &output, release: { releases.add(track.base[$0], release: give) },
+            output: &output, entry: { track.base[$0] },
+            release: { entry, users in tracks.release(entry, count: users, timings: timings) },
             move: { source, destination in
                 start.copy(from: source, to: destination)
                 duration.copy(from: source, to: destination)
                 track.copy(from: source, to: destination)
                 cursor.copy(from: source, to: destination)
             })
-        releases.flush(give)
         start.truncate(to: end)
         duration.truncate(to: end)
         track.truncate(to: end)
