@@ -6,8 +6,10 @@ import Kinetics
 public struct BezierResult: Codable, Sendable, Equatable {
     /// The curve's name (`ease-in-out`, …) and control points.
     public var curve: String
-    /// `fast` (the curve's ``BezierTable``, as the animator evaluates it),
-    /// `fast-iterative` (``UnitBezier/solveFast(_:)``, for one-off
+    /// `fast` (the curve's ``BezierTable`` over all the x at once,
+    /// ``BezierTable/solve(_:into:)``), `fast-single` (the same table, one
+    /// ``BezierTable/solve(_:)`` call per x, as the animator's loops
+    /// evaluate it), `fast-iterative` (``UnitBezier/solveFast(_:)``, for one-off
     /// evaluations), `webkit` (tolerance 1/400 in x, Pop's for its default
     /// 0.4 s duration) or `webkit-1e-7` (tolerance 1e-7 in x, near the
     /// accuracy of `fast`).
@@ -37,7 +39,7 @@ public enum BezierBench {
     ]
 
     /// The methods measured, in report order.
-    public static let methods = ["fast", "fast-iterative", "webkit", "webkit-1e-7"]
+    public static let methods = ["fast", "fast-single", "fast-iterative", "webkit", "webkit-1e-7"]
 
     public static func measure(samples: Int = 1 << 16, repetitions: Int = 7) -> [BezierResult] {
         let xs = (0 ..< samples).map { (0.5 + Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) }
@@ -58,6 +60,7 @@ public enum BezierBench {
                     let start = DispatchTime.now().uptimeNanoseconds
                     switch method {
                     case "fast": evaluateTable(table, xs, out)
+                    case "fast-single": evaluateTableSingly(table, xs, out)
                     case "fast-iterative": evaluateIterative(curve, xs, out)
                     case "webkit": evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
                     default: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
@@ -88,6 +91,11 @@ public enum BezierBench {
     // be dropped, and the writes cost the same for every method.
     @inline(never)
     static func evaluateTable(_ table: BezierTable, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
+        xs.withUnsafeBufferPointer { table.solve($0, into: out) }
+    }
+
+    @inline(never)
+    static func evaluateTableSingly(_ table: BezierTable, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
         for index in xs.indices { out[index] = table.solve(xs[index]) }
     }
 

@@ -188,6 +188,40 @@ struct BezierTests {
         return spread
     }
 
+    @Test("a table's solve(_:into:) equals solve(_:) bit for bit, in place too, with the ends, NaN and flat segments")
+    func tableSolvesMany() {
+        var generator = SeededGenerator(seed: 21)
+        var xs = (0 ..< 999).map { _ in Double.random(in: 0 ... 1, using: &generator) }
+        // Nodes (the tie of the segment rounding), the last x below 1, the
+        // ends, outside, NaN, infinities and subnormals, each paired with
+        // an ordinary x in both lanes of a step.
+        let special: [Double] = [
+            0, 1, 0.5, 0.25, 1.0 / 256, 255.0 / 256, 1.0.nextDown, 0.0.nextUp, -0.0, -1, 2, .nan, .infinity,
+            -.infinity, 1e-300, 0.999_999_999,
+        ]
+        for value in special { xs += [value, 0.3, 0.7, value] }
+        // Tables with 256 segments, with 3, and with flat ends left to iteration.
+        let cases: [(UnitBezier, Int)] =
+            Self.curves(count: 40, seed: 22).map { ($0, 256) } + [(.easeInEaseOut, 3), (try! UnitBezier(x1: 0, y1: 0.5, x2: 1, y2: 0.5), 16)]
+        for (curve, segments) in cases {
+            let table = BezierTable(curve, segments: segments)
+            let one = xs.map(table.solve)
+            var many = [Double](repeating: 0, count: xs.count)
+            xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+            #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
+            // In place, and an odd count (the last x on its own).
+            var inPlace = Array(xs.dropLast())
+            inPlace.withUnsafeMutableBufferPointer { table.solve(UnsafeBufferPointer($0), into: $0) }
+            #expect(zip(one, inPlace).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve) in place")
+        }
+        #expect(abs(BezierTable(.easeInEaseOut, segments: 3).solve(1.0.nextDown) - 1) < 1e-7)
+        // The table finds the segment of x < 1 as floor(x·segments) with no
+        // clamp: in doubles x·n < n for every x < 1 (n - x·n is at least
+        // n·2^-53, more than half an ulp of n unless n is a power of two,
+        // where the product is exact).
+        #expect((1 ... 1 << 20).allSatisfy { 1.0.nextDown * Double($0) < Double($0) })
+    }
+
     @Test("Chromium's reference values for (0.25, 0, 0.75, 1)")
     func chromiumValues() throws {
         // gfx::CubicBezier's unit tests: Solve(0.05) = 0.01136, Solve(0.95) = 0.98863,

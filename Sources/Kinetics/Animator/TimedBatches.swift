@@ -10,11 +10,11 @@ struct TimingEvaluator {
     }
 
     var form: Form
-    var segments = 0
-    /// The table's coefficients and brackets (see ``BezierTable``), owned
-    /// by the timing table, and the curve's polynomials.
-    var coefficients: UnsafeMutablePointer<SIMD4<Double>>?
-    var brackets: UnsafeMutablePointer<SIMD4<Double>>?
+    /// The table's scale, coefficients and brackets (see ``BezierTable``;
+    /// the timing table keeps the table alive), and the curve's polynomials.
+    var scale = 0.0
+    var coefficients: UnsafePointer<SIMD4<Double>>?
+    var brackets: UnsafePointer<SIMD4<Double>>?
     var polynomial = BezierPolynomial(ax: 0, bx: 0, cx: 0, ay: 0, by: 0, cy: 0)
     /// The entry in the timing table.
     var index: Int32
@@ -28,7 +28,7 @@ struct TimingEvaluator {
         case .table:
             if x > 0 && x < 1, let coefficients, let brackets {
                 return BezierTable.evaluate(
-                    x, segments: segments, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
+                    x, scale: scale, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
             }
             // The ends, as ``BezierTable/solve(_:)`` gives them: every
             // animation's last frame is at x = 1.
@@ -65,13 +65,6 @@ final class TimingTable {
 
     init() { idle.reserveCapacity(Self.idleLimit + 1) }
 
-    deinit {
-        for index in 0 ..< evaluators.count {
-            evaluators[index].coefficients?.deallocate()
-            evaluators[index].brackets?.deallocate()
-        }
-    }
-
     /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
@@ -88,14 +81,10 @@ final class TimingTable {
             evaluator.form = .linear
         case .bezier(let curve) where bezier == .fast:
             let built = BezierTable(curve)
-            let coefficients = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.coefficients.count)
-            coefficients.initialize(from: built.coefficients, count: built.coefficients.count)
-            let brackets = UnsafeMutablePointer<SIMD4<Double>>.allocate(capacity: built.segments)
-            brackets.initialize(from: built.brackets, count: built.segments)
             evaluator.form = .table
-            evaluator.segments = built.segments
-            evaluator.coefficients = coefficients
-            evaluator.brackets = brackets
+            evaluator.scale = built.scale
+            evaluator.coefficients = UnsafePointer(built.storage.coefficients)
+            evaluator.brackets = UnsafePointer(built.storage.brackets)
             evaluator.polynomial = curve.polynomial
             table = built
         case .bezier, .steps:
@@ -130,8 +119,6 @@ final class TimingTable {
     private func recycle(_ index: Int32) {
         let position = Int(index)
         lookup[keys[position]] = nil
-        evaluators[position].coefficients?.deallocate()
-        evaluators[position].brackets?.deallocate()
         evaluators[position] = TimingEvaluator(form: .slow, index: index)
         tables[position] = nil
         free.append(index)

@@ -32,6 +32,9 @@ public struct BezierTable: Sendable {
     public let curve: UnitBezier
     /// The number of segments.
     public let segments: Int
+    /// `segments` as a double: x times it is the top-level segment's index
+    /// and the fraction across it.
+    @usableFromInline let scale: Double
     /// Per segment, the interpolant `c0 + c1·u + c2·u² + c3·u³` in the
     /// fraction u across it. Where a segment is not certified, `c0` is NaN
     /// and `c1` is the index of the 16 finer segments that split it, or NaN
@@ -87,6 +90,7 @@ public struct BezierTable: Sendable {
         precondition(segments >= 1 && segments <= 1 << 20, "a bezier table needs 1 to 2^20 segments")
         self.curve = curve
         self.segments = segments
+        scale = Double(segments)
         var coefficients: [SIMD4<Double>] = []
         var refine: [(entry: Int, start: Double, span: Double, depth: Int)] = []
         let tolerance = Self.certifiedError * max(1, abs(curve.y1), abs(curve.y2))
@@ -152,24 +156,86 @@ public struct BezierTable: Sendable {
     /// y at `x`.
     @inlinable
     public func solve(_ x: Double) -> Double {
-        if !(x > 0) { return x.isNaN ? .nan : 0 }
-        if x >= 1 { return 1 }
+        guard x > 0 && x < 1 else { return x.isNaN ? .nan : x <= 0 ? 0 : 1 }
         return Self.evaluate(
-            x, segments: segments, coefficients: storage.coefficients, brackets: storage.brackets,
-            polynomial: curve.polynomial)
+            x, scale: scale, coefficients: storage.coefficients, brackets: storage.brackets, polynomial: curve.polynomial)
     }
 
-    /// y at `x` in (0, 1) from a table's storage: the interpolant of the
-    /// top-level segment that holds x, or ``evaluateFiner(_:segment:u:coefficients:brackets:polynomial:)``
+    /// y at each of `xs`, written to the same place in `ys`: the values of
+    /// ``solve(_:)``, bit for bit, for many x at once. The loop reads the
+    /// table's storage once (calls one at a time reload it, since a store
+    /// through a pointer could have changed it) and evaluates two x per
+    /// step in SIMD registers, falling back to one at a time for a pair
+    /// with an x outside (0, 1) or in a segment that is split or left to
+    /// iteration. `ys` may be `xs` itself.
+    ///
+    /// - Precondition: `ys` has at least as many elements as `xs`.
+    @inlinable
+    public func solve(_ xs: UnsafeBufferPointer<Double>, into ys: UnsafeMutableBufferPointer<Double>) {
+        precondition(ys.count >= xs.count, "solve(_:into:) needs room for \(xs.count) values, got \(ys.count)")
+        guard let input = xs.baseAddress, let output = ys.baseAddress else { return }
+        let scale = scale
+        withExtendedLifetime(storage) {
+            let coefficients = UnsafePointer(storage.coefficients)
+            var index = 0
+            while index &+ 1 < xs.count {
+                let x = SIMD2(input[index], input[index &+ 1])
+                // One vector store for both paths: with a store per lane,
+                // the compiler computes the pair lane by lane.
+                let y = Self.evaluatePair(x, scale: scale, coefficients: coefficients)
+                    ?? SIMD2(solveOutOfLine(x.x), solveOutOfLine(x.y))
+                UnsafeMutableRawPointer(output + index).storeBytes(of: y, as: SIMD2<Double>.self)
+                index &+= 2
+            }
+            if index < xs.count { output[index] = solveOutOfLine(input[index]) }
+        }
+    }
+
+    /// ``solve(_:)``, kept out of line so that the rare cases do not crowd
+    /// the loop of ``solve(_:into:)``.
+    @usableFromInline @inline(never)
+    func solveOutOfLine(_ x: Double) -> Double { solve(x) }
+
+    /// y at two x in (0, 1) at once, as ``evaluate(_:scale:coefficients:brackets:polynomial:)``
+    /// computes each (the same operations, so the same bits), or nil where
+    /// an x is outside (0, 1) or its segment is not certified.
+    @inlinable @inline(__always)
+    static func evaluatePair(_ x: SIMD2<Double>, scale: Double, coefficients: UnsafePointer<SIMD4<Double>>) -> SIMD2<Double>? {
+        guard all((x .> 0) .& (x .< 1)) else { return nil }
+        let scaled = x * scale
+        let rounded = (scaled - 0.5) + 0x1.8p52
+        let segment = unsafeBitCast(rounded, to: SIMD2<UInt64>.self) & (1 << 51 - 1)
+        let u = scaled - (rounded - 0x1.8p52)
+        let a = coefficients[Int(truncatingIfNeeded: segment.x)]
+        let b = coefficients[Int(truncatingIfNeeded: segment.y)]
+        // (c0, c1, c0', c1') and (c2, c3, c2', c3'): their even and odd
+        // halves are each coefficient for both x.
+        let low = SIMD4(lowHalf: a.lowHalf, highHalf: b.lowHalf)
+        let high = SIMD4(lowHalf: a.highHalf, highHalf: b.highHalf)
+        guard all(low.evenHalf .== low.evenHalf) else { return nil }
+        return ((high.oddHalf * u + high.evenHalf) * u + low.oddHalf) * u + low.evenHalf
+    }
+
+    /// y at `x` in (0, 1) from a table's storage and `scale` (its number of
+    /// segments): the interpolant of the top-level segment that holds x, or
+    /// ``evaluateFiner(_:segment:u:coefficients:brackets:polynomial:)``
     /// where that segment is split or left to iteration.
     @inlinable @inline(__always)
     static func evaluate(
-        _ x: Double, segments: Int, coefficients: UnsafePointer<SIMD4<Double>>, brackets: UnsafePointer<SIMD4<Double>>,
+        _ x: Double, scale: Double, coefficients: UnsafePointer<SIMD4<Double>>, brackets: UnsafePointer<SIMD4<Double>>,
         polynomial: BezierPolynomial
     ) -> Double {
-        let scaled = x * Double(segments)
-        let segment = Swift.min(Int(scaled), segments &- 1)
-        let u = scaled - Double(segment)
+        // The segment is floor(x·scale), found without converting to Int
+        // (whose overflow checks cost three branches an evaluation): adding
+        // 1.5·2^52 to x·scale - 1/2 rounds it to an integer held in the low
+        // bits of the sum (a tie, where x·scale is an integer m, gives m - 1
+        // or m, and u then 1 or 0: the same value, a node of the interpolant).
+        // For x < 1, x·scale < scale in doubles, so the last segment is
+        // the highest reached (tested).
+        let scaled = x * scale
+        let rounded = (scaled - 0.5) + 0x1.8p52
+        let segment = Int(truncatingIfNeeded: rounded.bitPattern & (1 << 51 - 1))
+        let u = scaled - (rounded - 0x1.8p52)
         let c = coefficients[segment]
         if c.x.isNaN {
             return evaluateFiner(x, segment: segment, u: u, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
@@ -209,10 +275,11 @@ public struct BezierTable: Sendable {
         return polynomial.y(at: t)
     }
 
-    /// A segment's interpolant at fraction `u` across it, in two halves
-    /// that can be computed at once: `(c0 + c1·u) + u²·(c2 + c3·u)`.
+    /// A segment's interpolant at fraction `u` across it, in Horner's form
+    /// `((c3·u + c2)·u + c1)·u + c0` (as ``evaluatePair(_:scale:coefficients:)``
+    /// computes it per lane).
     @inlinable @inline(__always)
     static func interpolate(_ c: SIMD4<Double>, u: Double) -> Double {
-        (c.x + c.y * u) + (u * u) * (c.z + c.w * u)
+        ((c.w * u + c.z) * u + c.y) * u + c.x
     }
 }
