@@ -221,16 +221,30 @@ final class ElementColumns<V: AnimatableVector> {
     /// Taking them in descending order, the last element is never one that
     /// finished, so each removal moves at most one survivor (reported in
     /// `output.moved`, with `move` copying the batch's own columns), and when
-    /// every element finishes none moves. The caller truncates its own
-    /// columns to the count returned.
+    /// every element finishes none moves (nor is the list read: the owners
+    /// are copied in element order). The caller truncates its own columns to
+    /// the count returned.
     @inline(__always)
     func finishQuietly(
         output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void, move: (Int, Int) -> Void
     ) -> Int {
+        var releases = ReleaseRuns()
+        if quietlyFinished.count == count {
+            // Every element finished (as a batch of animations started
+            // together does): none moves, the owners are reported in one
+            // copy, and the entries are read in order.
+            let owners = UnsafePointer(owner.base)
+            let all = count
+            output.quiet.append(count: all) { $0.initialize(from: owners, count: all) }
+            for element in 0 ..< all { releases.add(entry(element), release: release) }
+            releases.flush(release)
+            truncate(to: 0)
+            quietlyFinished.truncate(to: 0)
+            return 0
+        }
         let finished = quietlyFinished.base
         var end = count
         var position = quietlyFinished.count
-        var releases = ReleaseRuns()
         while position > 0 {
             position -= 1
             let element = Int(finished[position])
