@@ -6,7 +6,8 @@ import Kinetics
 /// epsilon. Every call must return (libFuzzer's timeout catches a hang); a
 /// valid curve at a finite x must give a finite y, within the curve's y range
 /// for the precise and fast solvers and the table (when an odd 49th byte asks
-/// for one); x outside [0, 1] clamps to
+/// for one; its values many at once equal those one at a time, bit for
+/// bit); x outside [0, 1] clamps to
 /// the end points; NaN gives NaN.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzBezier(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -40,7 +41,17 @@ func fuzzBezier(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // Building a table costs thousands of solves: only when a 49th byte
     // asks for it, so that the fuzzer stays fast on the rest.
     if count > 48, let bytes, bytes[48] & 1 == 1 {
-        check(BezierTable(curve, segments: 16).solve(x), "table")
+        let table = BezierTable(curve, segments: 16)
+        let y = table.solve(x)
+        check(y, "table")
+        // Many at once: x beside x and epsilon, in both lanes of a step.
+        let xs = [x, epsilon, epsilon, x, x]
+        var ys = [Double](repeating: 0, count: xs.count)
+        xs.withUnsafeBufferPointer { input in ys.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+        for (index, value) in xs.enumerated() {
+            let one = table.solve(value)
+            precondition(ys[index].bitPattern == one.bitPattern, "table: \(curve) at \(value) gave \(ys[index]) many at once, \(one) alone")
+        }
     }
     // WebKit's solver keeps WebKit's results (it may extrapolate beyond
     // [0, 1] and its epsilon may be anything); it must return, and give a
