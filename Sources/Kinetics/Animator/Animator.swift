@@ -553,14 +553,14 @@ public final class Animator {
         let quiet = output.quiet
         let moved = output.moved
         guard quiet.count > 0 else { return }
-        registry.remove(quiet.base, count: quiet.count)
         status.withUnsafeMutableBufferPointer { status in
             for position in 0 ..< moved.count {
                 status[Int(moved.base[position].owner.index)].element = moved.base[position].element
             }
+            // One pass over the list: each record leaves the registry, its
+            // status is set and it joins the free list.
             freeRecords.append(count: quiet.count) { free in
-                for position in 0 ..< quiet.count {
-                    let index = quiet.base[position].index
+                registry.remove(quiet.base, count: quiet.count) { position, index in
                     status[Int(index)].live = false
                     status[Int(index)].phase = .finished
                     status[Int(index)].element = -1

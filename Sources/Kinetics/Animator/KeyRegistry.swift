@@ -135,11 +135,23 @@ struct KeyRegistry {
     /// Unregisters the records of `count` handles from `handles` (those
     /// registered), in one pass over the links.
     mutating func remove(_ handles: UnsafePointer<AnimationHandle>, count removing: Int) {
+        remove(handles, count: removing) { _, _ in }
+    }
+
+    /// Unregisters the records of `count` handles from `handles` (those
+    /// registered) and calls `body` with each handle's position and record,
+    /// registered or not, in the same pass: a caller with its own work per
+    /// record reads the list once.
+    @inline(__always)
+    mutating func remove(
+        _ handles: UnsafePointer<AnimationHandle>, count removing: Int, each body: (Int, Int32) -> Void
+    ) {
         var removed = 0
         links.withUnsafeMutableBufferPointer { links in
             lists.withUnsafeMutableBufferPointer { lists in
                 for position in 0 ..< removing {
                     let record = handles[position].index
+                    body(position, record)
                     guard Int(record) < links.count, links[Int(record)].list >= 0 else { continue }
                     let link = links[Int(record)]
                     let list = Int(link.list)
