@@ -209,7 +209,7 @@ struct BezierTests {
             var many = [Double](repeating: 0, count: xs.count)
             xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
             #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
-            // In place, and an odd count (the last x on its own).
+            // xs has an odd count (its last x goes alone); in place, an even one.
             var inPlace = Array(xs.dropLast())
             inPlace.withUnsafeMutableBufferPointer { table.solve(UnsafeBufferPointer($0), into: $0) }
             #expect(zip(one, inPlace).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve) in place")
