@@ -187,8 +187,8 @@ struct KeyRegistryTests {
     func bulkRemoval() {
         var registry = KeyRegistry()
         for record in 0 ..< 10_000 { registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)") }
-        let handles = (0 ..< 10_000).map { AnimationHandle(index: Int32($0), generation: 1) }
-        handles.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
+        let records = (0 ..< 10_000).map { Int32($0) }
+        records.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
         #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])
         for record in 0 ..< 100 { registry.insert(Int32(record), target: TargetID(7), key: "b\(record)") }
         #expect(registry.find(TargetID(7), "b42") == 42)

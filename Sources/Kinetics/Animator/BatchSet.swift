@@ -181,9 +181,9 @@ package final class BatchSet {
             for index in 0 ..< moved.count {
                 positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element
             }
-            for index in 0 ..< quiet.count { positions[Int(quiet.base[index].index)] = nil }
+            for index in 0 ..< quiet.count { positions[Int(quiet.base[index])] = nil }
         }
-        freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count).lazy.map(\.index))
+        freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count))
         return quiet.count
     }
 

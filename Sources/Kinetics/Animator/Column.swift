@@ -222,7 +222,7 @@ final class ElementColumns<V: AnimatableVector> {
     /// finished, so each removal moves at most one survivor (reported in
     /// `output.moved`, with `move` copying the batch's own columns), and when
     /// every element finishes none moves (nor is the list read: the owners
-    /// are copied in element order). The caller truncates its own columns to
+    /// are reported in element order). The caller truncates its own columns to
     /// the count returned.
     @inline(__always)
     func finishQuietly(
@@ -231,12 +231,16 @@ final class ElementColumns<V: AnimatableVector> {
         var releases = ReleaseRuns()
         if quietlyFinished.count == count {
             // Every element finished (as a batch of animations started
-            // together does): none moves, the owners are reported in one
-            // copy, and the entries are read in order.
-            let owners = UnsafePointer(owner.base)
+            // together does): none moves, and one pass in element order
+            // reports the owners and counts the entries.
+            let owners = owner.base
             let all = count
-            output.quiet.append(count: all) { $0.initialize(from: owners, count: all) }
-            for element in 0 ..< all { releases.add(entry(element), release: release) }
+            output.quiet.append(count: all) { records in
+                for element in 0 ..< all {
+                    (records + element).initialize(to: owners[element].index)
+                    releases.add(entry(element), release: release)
+                }
+            }
             releases.flush(release)
             truncate(to: 0)
             quietlyFinished.truncate(to: 0)
@@ -248,7 +252,7 @@ final class ElementColumns<V: AnimatableVector> {
         while position > 0 {
             position -= 1
             let element = Int(finished[position])
-            output.quiet.append(owner.base[element])
+            output.quiet.append(owner.base[element].index)
             releases.add(entry(element), release: release)
             end -= 1
             if element != end {

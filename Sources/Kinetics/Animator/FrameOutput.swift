@@ -8,10 +8,12 @@ struct FrameOutput {
     /// (``ElementColumns/finishQuietly``): in a tick's advance, not in an
     /// element's immediate first frame.
     var collectsQuiet = false
-    /// Quiet elements that finished and were removed from their batches.
-    /// (Columns, not arrays: no copy-on-write check per append; their owner
-    /// reserves room for every element it has, so no frame allocates.)
-    let quiet = Column<AnimationHandle>()
+    /// The records (their owners' indices) of quiet elements that finished
+    /// and were removed from their batches: 4 bytes each, since a frame in
+    /// which 100,000 finish writes and reads them all. (Columns, not arrays:
+    /// no copy-on-write check per append; their owner reserves room for
+    /// every element it has, so no frame allocates.)
+    let quiet = Column<Int32>()
     /// Elements moved to a new index by those removals, in order (one may
     /// move more than once; the last move holds).
     let moved = Column<MovedElement>()

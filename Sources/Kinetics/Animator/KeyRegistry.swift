@@ -129,28 +129,26 @@ struct KeyRegistry {
 
     /// Unregisters `record`; does nothing if it is not registered.
     mutating func remove(_ record: Int32) {
-        withUnsafePointer(to: AnimationHandle(index: record, generation: 0)) { remove($0, count: 1) }
+        withUnsafePointer(to: record) { remove($0, count: 1) }
     }
 
-    /// Unregisters the records of `count` handles from `handles` (those
-    /// registered), in one pass over the links.
-    mutating func remove(_ handles: UnsafePointer<AnimationHandle>, count removing: Int) {
-        remove(handles, count: removing) { _, _ in }
+    /// Unregisters `count` records from `records` (those registered), in
+    /// one pass over the links.
+    mutating func remove(_ records: UnsafePointer<Int32>, count removing: Int) {
+        remove(records, count: removing) { _, _ in }
     }
 
-    /// Unregisters the records of `count` handles from `handles` (those
-    /// registered) and calls `body` with each handle's position and record,
+    /// Unregisters `count` records from `records` (those registered) and
+    /// calls `body` with each one's position in the list and the record,
     /// registered or not, in the same pass: a caller with its own work per
     /// record reads the list once.
     @inline(__always)
-    mutating func remove(
-        _ handles: UnsafePointer<AnimationHandle>, count removing: Int, each body: (Int, Int32) -> Void
-    ) {
+    mutating func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, Int32) -> Void) {
         var removed = 0
         links.withUnsafeMutableBufferPointer { links in
             lists.withUnsafeMutableBufferPointer { lists in
                 for position in 0 ..< removing {
-                    let record = handles[position].index
+                    let record = records[position]
                     body(position, record)
                     guard Int(record) < links.count, links[Int(record)].list >= 0 else { continue }
                     let link = links[Int(record)]
