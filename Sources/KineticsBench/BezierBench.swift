@@ -91,7 +91,7 @@ public enum BezierBench {
     // be dropped, and the writes cost the same for every method.
     @inline(never)
     static func evaluateTable(_ table: BezierTable, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
-        xs.withUnsafeBufferPointer { table.solve($0, into: out) }
+        _ = xs.withUnsafeBufferPointer { table.solve($0, into: out) }
     }
 
     @inline(never)

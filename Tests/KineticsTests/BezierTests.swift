@@ -207,14 +207,22 @@ struct BezierTests {
             let table = BezierTable(curve, segments: segments)
             let one = xs.map(table.solve)
             var many = [Double](repeating: 0, count: xs.count)
-            xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+            let wrote = xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+            #expect(wrote == xs.count)
             #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
             // xs has an odd count (its last x goes alone); in place, an even one.
             var inPlace = Array(xs.dropLast())
-            inPlace.withUnsafeMutableBufferPointer { table.solve(UnsafeBufferPointer($0), into: $0) }
+            _ = inPlace.withUnsafeMutableBufferPointer { table.solve(UnsafeBufferPointer($0), into: $0) }
             #expect(zip(one, inPlace).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve) in place")
         }
         #expect(abs(BezierTable(.easeInEaseOut, segments: 3).solve(1.0.nextDown) - 1) < 1e-7)
+        // A shorter output gets the first values and says how many; nothing
+        // past it is written.
+        var short = [Double](repeating: -7, count: 4)
+        let written = xs.withUnsafeBufferPointer { input in
+            short.withUnsafeMutableBufferPointer { BezierTable(.easeOut).solve(input, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< 3])) }
+        }
+        #expect(written == 3 && short[3] == -7 && short[0 ..< 3].elementsEqual(xs[0 ..< 3].map(BezierTable(.easeOut).solve)))
         // The table finds the segment of x < 1 as floor(x·segments) with no
         // clamp: in doubles x·n < n for every x < 1 (n - x·n is at least
         // n·2^-53, more than half an ulp of n unless n is a power of two,

@@ -47,7 +47,7 @@ func fuzzBezier(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Many at once: x beside x and epsilon, in both lanes of a step.
         let xs = [x, epsilon, epsilon, x, x]
         var ys = [Double](repeating: 0, count: xs.count)
-        xs.withUnsafeBufferPointer { input in ys.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+        _ = xs.withUnsafeBufferPointer { input in ys.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
         for (index, value) in xs.enumerated() {
             let one = table.solve(value)
             precondition(ys[index].bitPattern == one.bitPattern, "table: \(curve) at \(value) gave \(ys[index]) many at once, \(one) alone")

@@ -169,16 +169,17 @@ public struct BezierTable: Sendable {
     /// with an x outside (0, 1) or in a segment that is split or left to
     /// iteration. `ys` may be `xs` itself.
     ///
-    /// - Precondition: `ys` has at least as many elements as `xs`.
-    @inlinable
-    public func solve(_ xs: UnsafeBufferPointer<Double>, into ys: UnsafeMutableBufferPointer<Double>) {
-        precondition(ys.count >= xs.count, "solve(_:into:) needs room for \(xs.count) values, got \(ys.count)")
-        guard let input = xs.baseAddress, let output = ys.baseAddress else { return }
+    /// - Returns: how many values it wrote, `min(xs.count, ys.count)`: the
+    ///   first that many x are solved, and a shorter `ys` is no error.
+    @inlinable @discardableResult
+    public func solve(_ xs: UnsafeBufferPointer<Double>, into ys: UnsafeMutableBufferPointer<Double>) -> Int {
+        let count = Swift.min(xs.count, ys.count)
+        guard count > 0, let input = xs.baseAddress, let output = ys.baseAddress else { return 0 }
         let scale = scale
         withExtendedLifetime(storage) {
             let coefficients = UnsafePointer(storage.coefficients)
             var index = 0
-            while index &+ 1 < xs.count {
+            while index &+ 1 < count {
                 let x = SIMD2(input[index], input[index &+ 1])
                 // One vector store for both paths: with a store per lane,
                 // the compiler computes the pair lane by lane.
@@ -187,8 +188,9 @@ public struct BezierTable: Sendable {
                 UnsafeMutableRawPointer(output + index).storeBytes(of: y, as: SIMD2<Double>.self)
                 index &+= 2
             }
-            if index < xs.count { output[index] = solveOutOfLine(input[index]) }
+            if index < count { output[index] = solveOutOfLine(input[index]) }
         }
+        return count
     }
 
     /// ``solve(_:)``, kept out of line so that the rare cases do not crowd
