@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per animation per frame for the key configurations (and per
-# quiet completion when 10,000 springs finish together), counted by
-# valgrind's callgrind: unlike times, these do not change with machine noise,
-# so they can be compared tightly.
+# quiet completion when 10,000 springs finish together, and per fast bezier
+# evaluation), counted by valgrind's callgrind: unlike times, these do not
+# change with machine noise, so they can be compared tightly.
 #
 #   scripts/instructions.sh                  print the counts
 #   scripts/instructions.sh --save FILE      also write them as JSON
@@ -12,7 +12,10 @@
 # Only the engines' frame functions are counted (callgrind's toggle), over
 # every frame that kinetics bench runs for the configuration: warm-up,
 # measured and allocation-counted frames; for mass completion, only the
-# batches' and the animator's functions that finish quiet animations.
+# batches' and the animator's functions that finish quiet animations; for
+# the bezier, only the bench's loop of one method (fast: a table's
+# solve(_:into:); fast-single: solve(_:) per x) over its 65,536 x on its
+# three curves, 8 times (an untimed round and 7 repetitions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +53,8 @@ configurations=(
     "batch spring churn 10000"
     "reference spring steady 1000"
     "animator spring mass-completion 10000"
+    "bezier fast - 0"
+    "bezier fast-single - 0"
 )
 
 out=$(mktemp -d)
@@ -74,14 +79,35 @@ for configuration in "${configurations[@]}"; do
         divisor=$(((repetitions + 1) * count))
         unit="per quiet completion"
     fi
+    arguments=(--engine "$engine" --mix "$mix" --scenario "$scenario" --animations "$count"
+        --warmup "$warmup" --frames "$frames" --repetitions "$repetitions" --no-bezier)
+    if [[ $engine == bezier ]]; then
+        # The bench's own function for the method (mix names it), with one
+        # small frame measurement beside it.
+        case $mix in
+            fast) symbols=(--toggle-collect='*BezierB0O13evaluateTableyy*') ;;
+            fast-single) symbols=(--toggle-collect='*BezierB0O19evaluateTableSinglyyy*') ;;
+        esac
+        metric=instructionsPerEvaluation
+        divisor=$(((repetitions + 1) * 65536 * 3))
+        unit="per evaluation"
+        arguments=(--engine animator --animations 1 --warmup 1 --frames 1 --repetitions "$repetitions")
+    fi
     valgrind --tool=callgrind "${symbols[@]}" --callgrind-out-file="$out/cg" \
-        "$binary" bench --engine "$engine" --mix "$mix" --scenario "$scenario" --animations "$count" \
-        --warmup "$warmup" --frames "$frames" --repetitions "$repetitions" --no-bezier >/dev/null 2>"$out/log"
+        "$binary" bench "${arguments[@]}" >/dev/null 2>"$out/log"
     total=$(callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
     per=$(awk -v t="$total" -v d="$divisor" 'BEGIN { printf "%.1f", t / d }')
-    printf '%-9s %-6s %-15s %7d animations: %8s instructions %s\n' \
-        "$engine" "$mix" "$scenario" "$count" "$per" "$unit"
-    lines+=("{\"engine\": \"$engine\", \"mix\": \"$mix\", \"scenario\": \"$scenario\", \"animations\": $count, \"$metric\": $per}")
+    if [[ $engine == bezier ]]; then
+        printf '%-9s %-31s %8s instructions %s\n' "$engine" "$mix" "$per" "$unit"
+    else
+        printf '%-9s %-6s %-15s %7d animations: %8s instructions %s\n' \
+            "$engine" "$mix" "$scenario" "$count" "$per" "$unit"
+    fi
+    if [[ $engine == bezier ]]; then
+        lines+=("{\"engine\": \"bezier\", \"method\": \"$mix\", \"$metric\": $per}")
+    else
+        lines+=("{\"engine\": \"$engine\", \"mix\": \"$mix\", \"scenario\": \"$scenario\", \"animations\": $count, \"$metric\": $per}")
+    fi
 done
 
 json="{\"kind\": \"kinetics-instructions\", \"formatVersion\": 1, \"valgrind\": \"$(valgrind --version)\", \"results\": ["
@@ -98,14 +124,15 @@ case $mode in
         python3 - "$file" "$out/now.json" <<'PY'
 import json, sys
 def count(r):
-    return r.get("instructionsPerAnimationFrame", r.get("instructionsPerCompletion"))
-base = {(r["engine"], r["mix"], r["scenario"], r["animations"]): count(r)
-        for r in json.load(open(sys.argv[1]))["results"]}
+    return next(r[k] for k in ("instructionsPerAnimationFrame", "instructionsPerCompletion", "instructionsPerEvaluation") if k in r)
+def key(r):
+    return (r["engine"], r.get("mix", r.get("method")), r.get("scenario", "-"), r.get("animations", 0))
+base = {key(r): count(r) for r in json.load(open(sys.argv[1]))["results"]}
 worse = []
 for r in json.load(open(sys.argv[2]))["results"]:
-    key = (r["engine"], r["mix"], r["scenario"], r["animations"])
-    if key in base and count(r) > base[key] * 1.02:
-        worse.append(f"{' '.join(map(str, key))}: {count(r)} > {base[key]} + 2%")
+    name = key(r)
+    if name in base and count(r) > base[name] * 1.02:
+        worse.append(f"{' '.join(map(str, name))}: {count(r)} > {base[name]} + 2%")
 if worse:
     print("instructions.sh: regression: " + "; ".join(worse), file=sys.stderr)
     sys.exit(2)

@@ -198,6 +198,9 @@ struct BezierTests {
         let special: [Double] = [
             0, 1, 0.5, 0.25, 1.0 / 256, 255.0 / 256, 1.0.nextDown, 0.0.nextUp, -0.0, -1, 2, .nan, .infinity,
             -.infinity, 1e-300, 0.999_999_999,
+            // Where the sum that finds the segment rounds: to 1 (x near 0),
+            // to 1 + step (x near 1), or across a segment's end.
+            0x1p-42, 0x1p-41, 1 - 0x1p-42, 1 - 0x1p-40, 0.5.nextDown, 0.5 - 0x1p-45, 0.5 + 0x1p-45, 3.0 / 256 - 0x1p-44,
         ]
         for value in special { xs += [value, 0.3, 0.7, value] }
         // Tables with 256 segments, with 3, and with flat ends left to iteration.
@@ -223,11 +226,32 @@ struct BezierTests {
             short.withUnsafeMutableBufferPointer { BezierTable(.easeOut).solve(input, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< 3])) }
         }
         #expect(written == 3 && short[3] == -7 && short[0 ..< 3].elementsEqual(xs[0 ..< 3].map(BezierTable(.easeOut).solve)))
-        // The table finds the segment of x < 1 as floor(x·segments) with no
-        // clamp: in doubles x·n < n for every x < 1 (n - x·n is at least
+        // The slow path finds the segment of x < 1 as floor(x·segments) with
+        // no clamp: in doubles x·n < n for every x < 1 (n - x·n is at least
         // n·2^-53, more than half an ulp of n unless n is a power of two,
         // where the product is exact).
         #expect((1 ... 1 << 20).allSatisfy { 1.0.nextDown * Double($0) < Double($0) })
+    }
+
+    @Test("x a hair from a segment's end, where the rounded search may pick the neighbour, even next to a flat point")
+    func tableSegmentEnds() throws {
+        // x(t) = 3t(1 - t)² + t³ is flat at t = 1/2, x = 1/2: a segment's end
+        // for every even number of segments, where y(x) has an infinite slope.
+        let flat = try UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1)
+        for (curve, segments) in [(flat, 256), (flat, 2), (flat, 3)] + Self.curves(count: 30, seed: 31).map({ ($0, 256) }) {
+            let table = BezierTable(curve, segments: segments)
+            let n = Double(segments)
+            for end in stride(from: 1.0, to: n, by: max(1, (n / 16).rounded(.down))) {
+                for offset in [-0x1p-30, -0x1p-36, -0x1p-42, -0x1p-48, 0, 0x1p-48, 0x1p-42, 0x1p-36, 0x1p-30] {
+                    let x = end / n + offset
+                    let error = abs(table.solve(x) - curve.solvePrecise(x))
+                    if error > 1e-7 {
+                        let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                        #expect(error <= spread, "\(curve), \(segments) segments, at \(x): \(error) > \(spread)")
+                    }
+                }
+            }
+        }
     }
 
     @Test("Chromium's reference values for (0.25, 0, 0.75, 1)")

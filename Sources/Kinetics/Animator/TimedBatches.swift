@@ -1,6 +1,7 @@
 /// A timing function as the hot loops evaluate it: linear and table-backed
-/// beziers inline, everything else (WebKit's and the precise solver, steps,
-/// a table's flat segments) through ``TimingTable/evaluateSlowly(_:_:)``.
+/// beziers inline (a table's split segments and ends through its own slow
+/// path), everything else (WebKit's and the precise solver, steps) through
+/// ``TimingTable/evaluateSlowly(_:_:)``.
 /// It holds no references, so reading it costs no reference counting.
 struct TimingEvaluator {
     enum Form: UInt8 {
@@ -10,12 +11,9 @@ struct TimingEvaluator {
     }
 
     var form: Form
-    /// The table's scale, coefficients and brackets (see ``BezierTable``;
-    /// the timing table keeps the table alive), and the curve's polynomials.
-    var scale = 0.0
-    var coefficients: UnsafePointer<SIMD4<Double>>?
-    var brackets: UnsafePointer<SIMD4<Double>>?
-    var polynomial = BezierPolynomial(ax: 0, bx: 0, cx: 0, ay: 0, by: 0, cy: 0)
+    /// The table as evaluation reads it (see ``BezierTable``; the timing
+    /// table keeps the table alive).
+    var table: BezierTable.Lookup?
     /// The entry in the timing table.
     var index: Int32
 
@@ -26,14 +24,8 @@ struct TimingEvaluator {
         case .linear:
             return x
         case .table:
-            if x > 0 && x < 1, let coefficients, let brackets {
-                return BezierTable.evaluate(
-                    x, scale: scale, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
-            }
-            // The ends, as ``BezierTable/solve(_:)`` gives them: every
-            // animation's last frame is at x = 1.
-            if x >= 1 { return 1 }
-            return timings.evaluateSlowly(index, x)
+            // The ends too, as ``BezierTable/solve(_:)`` gives them.
+            return table.unsafelyUnwrapped.solve(x)
         case .slow:
             return timings.evaluateSlowly(index, x)
         }
@@ -82,10 +74,7 @@ final class TimingTable {
         case .bezier(let curve) where bezier == .fast:
             let built = BezierTable(curve)
             evaluator.form = .table
-            evaluator.scale = built.scale
-            evaluator.coefficients = UnsafePointer(built.storage.coefficients)
-            evaluator.brackets = UnsafePointer(built.storage.brackets)
-            evaluator.polynomial = curve.polynomial
+            evaluator.table = built.lookup
             table = built
         case .bezier, .steps:
             break

@@ -3,18 +3,27 @@
 ///
 /// The table holds, per segment of x (`segments` of them, evenly spaced), the
 /// cubic Hermite interpolant through y and dy/dx at its ends (from the
-/// precise solver), in power form: an evaluation is one 32-byte load and
-/// six flops, no iteration. Each segment is certified when the table is
-/// built: the interpolant is compared with the precise solver at a quarter,
-/// half and three quarters of the segment. A segment whose error exceeds
+/// precise solver), as a polynomial in x: an evaluation is one 32-byte load
+/// and six flops, no iteration. Each segment is certified when the table is
+/// built: the polynomial, evaluated as ``solve(_:)`` evaluates it, is
+/// compared with the precise solver at a quarter, half and three quarters
+/// of the segment, and at its ends. A segment whose error exceeds
 /// ``certifiedError`` times the curve's y scale, `max(1, |y1|, |y2|)`
-/// (typically next to a point where x(t) is flat, so that
-/// y(x) is not smooth there) is split into 16 finer segments, certified in
-/// turn, up to three times and for at most `segments` segments in all; what
-/// is still uncertified after that (usually a sliver
-/// about 1e-6 of x wide at such a point) is solved by the `fast` method's
-/// Newton iteration, started inside the segment's bracket of t with a
-/// square-root first guess where x grows with the square of t.
+/// (typically next to a point where x(t) is flat, so that y(x) is not
+/// smooth there), or whose slope or coefficients are too large for the
+/// bounds below, is split into 16 finer segments, certified in turn, up to
+/// three times and for at most `segments` segments in all; what is still
+/// uncertified after that (usually a sliver about 1e-6 of x wide at such a
+/// point) is solved by the `fast` method's Newton iteration, started inside
+/// the segment's bracket of t with a square-root first guess where x grows
+/// with the square of t.
+///
+/// **How x finds its segment**: from the bits of `1 + x·segments/2^20`,
+/// with integer operations only, which also tell an x outside (0, 1) (and
+/// NaN) apart. That sum is rounded, so an x within `2^-32/segments` of a
+/// segment's end may be evaluated with its neighbour's polynomial, a hair
+/// past that polynomial's end; a certified segment's slope is bounded so that
+/// this costs at most a quarter of ``certifiedError``.
 ///
 /// **Accuracy**: within 1e-7 times the y scale of the exact answer, as
 /// ``UnitBezier/solveFast(_:)`` (the interpolation error of a certified
@@ -32,30 +41,34 @@ public struct BezierTable: Sendable {
     public let curve: UnitBezier
     /// The number of segments.
     public let segments: Int
-    /// `segments` as a double: x times it is the top-level segment's index
-    /// and the fraction across it.
-    @usableFromInline let scale: Double
-    /// Per segment, the interpolant `c0 + c1·u + c2·u² + c3·u³` in the
-    /// fraction u across it. Where a segment is not certified, `c0` is NaN
-    /// and `c1` is the index of the 16 finer segments that split it, or NaN
-    /// where it is solved by iteration. The first `segments` entries are the
-    /// top level; finer ones follow.
+    /// Per segment, its polynomial: at the top level `c0 + c1·x + c2·x² +
+    /// c3·x³` in x itself; finer segments `c0 + c1·u + c2·u² + c3·u³` in the
+    /// fraction u across them. Where a segment is not certified, `c0` is NaN
+    /// (``uncertified``, bit for bit) and `c1` is the index of the 16 finer
+    /// segments that split it, or NaN where it is solved by iteration. The
+    /// first `segments` entries are the top level; finer ones follow.
     @usableFromInline let coefficients: [SIMD4<Double>]
     /// Per top-level segment: t at its ends, and the shape of the first
     /// guess of the iteration (0 linear, 1 flat at the start, 2 flat at the end).
     @usableFromInline let brackets: [SIMD4<Double>]
     /// The same, in storage that evaluation reads through plain pointers.
     @usableFromInline let storage: Storage
+    /// What evaluation reads: pointers into `storage` and the constants.
+    @usableFromInline let lookup: Lookup
 
-    /// Memory for the coefficients and brackets, freed with the table.
+    /// Memory for the coefficients, the brackets and what only the slow
+    /// path reads, freed with the table.
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline let coefficients: UnsafeMutablePointer<SIMD4<Double>>
         @usableFromInline let brackets: UnsafeMutablePointer<SIMD4<Double>>
+        @usableFromInline let rare: UnsafeMutablePointer<Rare>
 
-        init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>]) {
+        init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>], scale: Double, polynomial: BezierPolynomial) {
             self.coefficients = Self.copy(coefficients)
             self.brackets = Self.copy(brackets)
+            rare = .allocate(capacity: 1)
+            rare.initialize(to: Rare(scale: scale, brackets: self.brackets, polynomial: polynomial))
         }
 
         /// A copy of `values` on a cache-line boundary, so that no 32-byte
@@ -72,7 +85,18 @@ public struct BezierTable: Sendable {
         deinit {
             coefficients.deallocate()
             brackets.deallocate()
+            rare.deallocate()
         }
+    }
+
+    /// What only ``Lookup/solveSlowly(_:)`` reads, kept out of ``Lookup`` so
+    /// that the copies the animator's loops make of it stay small.
+    @usableFromInline
+    struct Rare {
+        /// `segments`, as a double.
+        let scale: Double
+        let brackets: UnsafePointer<SIMD4<Double>>
+        let polynomial: BezierPolynomial
     }
 
     /// The largest interpolation error a segment may show at its check
@@ -84,13 +108,16 @@ public struct BezierTable: Sendable {
     static let refinements = 3
     /// The number of pieces a refined segment is split into.
     @usableFromInline static let pieces = 16
+    /// The bits of `c0` that mark a top-level segment as not certified:
+    /// `Double.nan`'s. (Computed, so that code inlined into other modules
+    /// folds it instead of calling a global's accessor per evaluation.)
+    @inlinable static var uncertified: UInt64 { 0x7FF8_0000_0000_0000 }
 
     /// Builds the table of `curve` with `segments` segments (default 256).
     public init(_ curve: UnitBezier, segments: Int = 256) {
         precondition(segments >= 1 && segments <= 1 << 20, "a bezier table needs 1 to 2^20 segments")
         self.curve = curve
         self.segments = segments
-        scale = Double(segments)
         var coefficients: [SIMD4<Double>] = []
         var refine: [(entry: Int, start: Double, span: Double, depth: Int)] = []
         let tolerance = Self.certifiedError * max(1, abs(curve.y1), abs(curve.y2))
@@ -115,12 +142,28 @@ public struct BezierTable: Sendable {
                 // Cubic Hermite through (y, slope) at both ends, in power form.
                 var c = SIMD4(a.x, a.y, 3 * (b.x - a.x) - 2 * a.y - b.y, 2 * (a.x - b.x) + a.y + b.y)
                 var worst = a.y.isNaN || b.y.isNaN ? Double.infinity : 0
+                if depth == 0 && worst == 0 {
+                    // The top level is evaluated in x, where a neighbour's x
+                    // may reach 2^-32 of a segment past an end: the slope
+                    // there (a.y and b.y are per segment) must keep that, and
+                    // the rounding of Horner's rule in x (at most 3 ulps of
+                    // the sum of the terms' sizes), within a quarter of the
+                    // tolerance. Rewritten in x, the cubic must still meet
+                    // the nodes' y.
+                    c = Self.powerFormInX(c, segment: Double(index), scale: Double(count))
+                    let rounding = 8 * Double.ulpOfOne * ((abs(c.x) + abs(c.y)) + (abs(c.z) + abs(c.w)))
+                    let bounded = max(abs(a.y), abs(b.y)) * 0x1p-32 <= tolerance / 4 && rounding <= tolerance / 4
+                    worst = !bounded ? .infinity : max(
+                        abs(Self.interpolate(c, at: start + Double(index) * width) - a.x),
+                        abs(Self.interpolate(c, at: start + Double(index + 1) * width) - b.x))
+                }
                 for u in stride(from: 0.25, through: 0.75, by: 0.25) where worst.isFinite {
                     let x = start + (Double(index) + u) * width
-                    worst = max(worst, abs(Self.interpolate(c, u: u) - curve.solvePrecise(x)))
+                    let y = depth == 0 ? Self.interpolate(c, at: x) : Self.interpolate(c, at: u)
+                    worst = max(worst, abs(y - curve.solvePrecise(x)))
                 }
                 if !(worst <= tolerance) {
-                    c = SIMD4(.nan, .nan, 0, 0)
+                    c = SIMD4(Double(bitPattern: Self.uncertified), .nan, 0, 0)
                     if depth < Self.refinements && refinedSegments < segments {
                         refinedSegments += 1
                         refine.append((coefficients.count, start + Double(index) * width, width, depth + 1))
@@ -147,7 +190,17 @@ public struct BezierTable: Sendable {
         }
         self.coefficients = coefficients
         self.brackets = brackets
-        storage = Storage(coefficients, brackets)
+        storage = Storage(coefficients, brackets, scale: Double(segments), polynomial: curve.polynomial)
+        lookup = Lookup(segments: segments, coefficients: storage.coefficients, rare: storage.rare)
+    }
+
+    /// The cubic `c` in u = x·scale - segment, rewritten in x.
+    static func powerFormInX(_ c: SIMD4<Double>, segment i: Double, scale n: Double) -> SIMD4<Double> {
+        SIMD4(
+            ((c.x - c.y * i) + c.z * i * i) - c.w * i * i * i,
+            ((c.y - 2 * c.z * i) + 3 * c.w * i * i) * n,
+            (c.z - 3 * c.w * i) * n * n,
+            c.w * n * n * n)
     }
 
     /// How many segments (at any level) are left to iteration.
@@ -156,18 +209,22 @@ public struct BezierTable: Sendable {
     /// y at `x`.
     @inlinable
     public func solve(_ x: Double) -> Double {
-        guard x > 0 && x < 1 else { return x.isNaN ? .nan : x <= 0 ? 0 : 1 }
-        return Self.evaluate(
-            x, scale: scale, coefficients: storage.coefficients, brackets: storage.brackets, polynomial: curve.polynomial)
+        withExtendedLifetime(storage) { lookup.solve(x) }
     }
 
+    /// How many x ``solve(_:into:)`` takes per round.
+    @inlinable static var round: Int { 256 }
+
     /// y at each of `xs`, written to the same place in `ys`: the values of
-    /// ``solve(_:)``, bit for bit, for many x at once. The loop reads the
-    /// table's storage once (calls one at a time reload it, since a store
-    /// through a pointer could have changed it) and evaluates two x per
-    /// step in SIMD registers, falling back to one at a time for a pair
-    /// with an x outside (0, 1) or in a segment that is split or left to
-    /// iteration. `ys` may be `xs` itself.
+    /// ``solve(_:)``, bit for bit, for many x at once. Per round of 256 x,
+    /// in a buffer on the stack: a first loop forms the sums whose bits find
+    /// the segments (see ``BezierTable``); a second reads those bits as
+    /// integers and evaluates two x per step in SIMD registers, and puts
+    /// aside a pair with an x outside (0, 1) or in a segment that is split
+    /// or left to iteration; a third solves those one at a time. (Moving a
+    /// sum from a vector register to an integer one costs more than storing
+    /// and reloading it, and a call in the second loop would cost it
+    /// registers.) `ys` may be `xs` itself.
     ///
     /// - Returns: how many values it wrote, `min(xs.count, ys.count)`: the
     ///   first that many x are solved, and a shorter `ys` is no error.
@@ -175,20 +232,41 @@ public struct BezierTable: Sendable {
     public func solve(_ xs: UnsafeBufferPointer<Double>, into ys: UnsafeMutableBufferPointer<Double>) -> Int {
         let count = Swift.min(xs.count, ys.count)
         guard count > 0, let input = xs.baseAddress, let output = ys.baseAddress else { return 0 }
-        let scale = scale
+        let lookup = lookup
         withExtendedLifetime(storage) {
-            let coefficients = UnsafePointer(storage.coefficients)
-            var index = 0
-            while index &+ 1 < count {
-                let x = SIMD2(input[index], input[index &+ 1])
-                // One vector store for both paths: with a store per lane,
-                // the compiler computes the pair lane by lane.
-                let y = Self.evaluatePair(x, scale: scale, coefficients: coefficients)
-                    ?? SIMD2(solveOutOfLine(x.x), solveOutOfLine(x.y))
-                UnsafeMutableRawPointer(output + index).storeBytes(of: y, as: SIMD2<Double>.self)
-                index &+= 2
+            // The sums' fractions, then the positions of the pairs put aside.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.round + Self.round / 2) { buffer in
+                let fractions = buffer.baseAddress!
+                let aside = fractions + Self.round
+                var start = 0
+                while start < count {
+                    let length = Swift.min(Self.round, count &- start)
+                    let x0 = input + start
+                    let y0 = output + start
+                    for slot in 0 ..< length { fractions[slot] = Lookup.fraction(lookup.sum(x0[slot]).bitPattern) }
+                    var setAside = 0
+                    var slot = 0
+                    while slot < length & ~1 {
+                        let x = UnsafeRawPointer(x0 + slot).loadUnaligned(as: SIMD2<Double>.self)
+                        if let y = lookup.evaluatePair(x, fractions[slot], fractions[slot &+ 1]) {
+                            UnsafeMutableRawPointer(y0 + slot).storeBytes(of: y, as: SIMD2<Double>.self)
+                        } else {
+                            // Keep the x (the output may be the input) where their fractions were.
+                            UnsafeMutableRawPointer(fractions + slot).storeBytes(of: x, as: SIMD2<Double>.self)
+                            aside[setAside] = UInt64(truncatingIfNeeded: slot)
+                            setAside &+= 1
+                        }
+                        slot &+= 2
+                    }
+                    for pair in aside ..< aside + setAside {
+                        let slot = Int(truncatingIfNeeded: pair.pointee)
+                        y0[slot] = solveOutOfLine(Double(bitPattern: fractions[slot]))
+                        y0[slot &+ 1] = solveOutOfLine(Double(bitPattern: fractions[slot &+ 1]))
+                    }
+                    if length & 1 == 1 { y0[length &- 1] = solveOutOfLine(x0[length &- 1]) }
+                    start &+= length
+                }
             }
-            if index < count { output[index] = solveOutOfLine(input[index]) }
         }
         return count
     }
@@ -198,73 +276,137 @@ public struct BezierTable: Sendable {
     @usableFromInline @inline(never)
     func solveOutOfLine(_ x: Double) -> Double { solve(x) }
 
-    /// y at two x in (0, 1) at once, as ``evaluate(_:scale:coefficients:brackets:polynomial:)``
-    /// computes each (the same operations, so the same bits), or nil where
-    /// an x is outside (0, 1) or its segment is not certified.
-    @inlinable @inline(__always)
-    static func evaluatePair(_ x: SIMD2<Double>, scale: Double, coefficients: UnsafePointer<SIMD4<Double>>) -> SIMD2<Double>? {
-        guard all((x .> 0) .& (x .< 1)) else { return nil }
-        let scaled = x * scale
-        let rounded = (scaled - 0.5) + 0x1.8p52
-        let segment = unsafeBitCast(rounded, to: SIMD2<UInt64>.self) & (1 << 51 - 1)
-        let u = scaled - (rounded - 0x1.8p52)
-        let a = coefficients[Int(truncatingIfNeeded: segment.x)]
-        let b = coefficients[Int(truncatingIfNeeded: segment.y)]
-        // (c0, c1, c0', c1') and (c2, c3, c2', c3'): their even and odd
-        // halves are each coefficient for both x.
-        let low = SIMD4(lowHalf: a.lowHalf, highHalf: b.lowHalf)
-        let high = SIMD4(lowHalf: a.highHalf, highHalf: b.highHalf)
-        guard all(low.evenHalf .== low.evenHalf) else { return nil }
-        return ((high.oddHalf * u + high.evenHalf) * u + low.oddHalf) * u + low.evenHalf
-    }
-
-    /// y at `x` in (0, 1) from a table's storage and `scale` (its number of
-    /// segments): the interpolant of the top-level segment that holds x, or
-    /// ``evaluateFiner(_:segment:u:coefficients:brackets:polynomial:)``
-    /// where that segment is split or left to iteration.
-    @inlinable @inline(__always)
-    static func evaluate(
-        _ x: Double, scale: Double, coefficients: UnsafePointer<SIMD4<Double>>, brackets: UnsafePointer<SIMD4<Double>>,
-        polynomial: BezierPolynomial
-    ) -> Double {
-        // The segment is floor(x·scale), found without converting to Int
-        // (whose overflow checks cost three branches an evaluation): adding
-        // 1.5·2^52 to x·scale - 1/2 rounds it to an integer held in the low
-        // bits of the sum (a tie, where x·scale is an integer m, gives m - 1
-        // or m, and u then 1 or 0: the same value, a node of the interpolant).
-        // For x < 1, x·scale < scale in doubles, so the last segment is
-        // the highest reached (tested).
-        let scaled = x * scale
-        let rounded = (scaled - 0.5) + 0x1.8p52
-        let segment = Int(truncatingIfNeeded: rounded.bitPattern & (1 << 51 - 1))
-        let u = scaled - (rounded - 0x1.8p52)
-        let c = coefficients[segment]
-        if c.x.isNaN {
-            return evaluateFiner(x, segment: segment, u: u, coefficients: coefficients, brackets: brackets, polynomial: polynomial)
-        }
-        return interpolate(c, u: u)
-    }
-
-    /// The finer segments of a split segment, down to the iteration.
-    @usableFromInline @inline(never)
-    static func evaluateFiner(
-        _ x: Double, segment: Int, u topU: Double, coefficients: UnsafePointer<SIMD4<Double>>,
-        brackets: UnsafePointer<SIMD4<Double>>, polynomial: BezierPolynomial
-    ) -> Double {
-        var u = topU
-        var c = coefficients[segment]
-        while c.x.isNaN {
-            guard !c.y.isNaN else { return iterate(x, bracket: brackets[segment], u: topU, polynomial: polynomial) }
-            let finer = u * Double(pieces)
-            let piece = Swift.min(Int(finer), pieces - 1)
-            u = finer - Double(piece)
-            c = coefficients[Int(c.y) + piece]
-        }
-        return interpolate(c, u: u)
-    }
-
-    /// y at `x`, a fraction `u` across a segment with `bracket`.
+    /// A table as evaluation reads it: plain pointers into its storage (the
+    /// table, or whoever holds it, keeps them alive) and the constants that
+    /// find a segment, so that copies cost no reference counting.
     @usableFromInline
+    struct Lookup: @unchecked Sendable {
+        /// `segments·2^-20`: `1 + x·step` has floor(x·segments) in the
+        /// fraction's bits from 32 up (exact for any whole number of
+        /// segments up to 2^20, since step is then a dyadic fraction).
+        @usableFromInline let step: Double
+        /// `segments·2^32 - 1`: ``fraction(_:)`` is below it exactly when
+        /// the sum lies strictly between 1 and `1 + step`.
+        @usableFromInline let limit: UInt64
+        @usableFromInline let coefficients: UnsafePointer<SIMD4<Double>>
+        @usableFromInline let rare: UnsafePointer<Rare>
+
+        init(segments: Int, coefficients: UnsafePointer<SIMD4<Double>>, rare: UnsafePointer<Rare>) {
+            step = Double(segments) * 0x1p-20
+            limit = UInt64(segments) << 32 - 1
+            self.coefficients = coefficients
+            self.rare = rare
+        }
+
+        /// `1 + x·step`, whose bits ``fraction(_:)`` reads.
+        @inlinable @inline(__always)
+        func sum(_ x: Double) -> Double { x * step + 1 }
+
+        /// The bits of a sum's fraction less one unit in the last place, so
+        /// that a sum of 1 or below wraps round to a huge number. Below
+        /// ``limit`` exactly when 1 < sum < 1 + step: then 0 < x < 1 (NaN
+        /// fails too); x so close to 0 or 1 that its sum rounds to an end
+        /// is left to ``solveSlowly(_:)``.
+        @inlinable @inline(__always)
+        static func fraction(_ bits: UInt64) -> UInt64 { bits &- (1.0.bitPattern &+ 1) }
+
+        /// The byte offset of a top-level entry from a ``fraction(_:)``
+        /// below ``limit``: shifted down to whole segments, up to 32 bytes
+        /// each. The segment is floor(x·segments), or its neighbour where x
+        /// is within 2^-32/segments of their common end (the sum is rounded).
+        @inlinable @inline(__always)
+        static func offset(_ fraction: UInt64) -> Int { Int(truncatingIfNeeded: (fraction &>> 32) &<< 5) }
+
+        /// y at `x`: the top-level polynomial when x's segment is certified,
+        /// else ``solveSlowly(_:)``.
+        @inlinable @inline(__always)
+        func solve(_ x: Double) -> Double {
+            let fraction = Self.fraction(sum(x).bitPattern)
+            if fraction < limit {
+                let entry = UnsafeRawPointer(coefficients) + Self.offset(fraction)
+                if entry.load(as: UInt64.self) != BezierTable.uncertified {
+                    // Horner's rule on coefficients read one by one (as
+                    // memory operands, where a vector load would need
+                    // shuffles to reach the odd ones).
+                    let c3 = entry.load(fromByteOffset: 24, as: Double.self)
+                    let c2 = entry.load(fromByteOffset: 16, as: Double.self)
+                    let c1 = entry.load(fromByteOffset: 8, as: Double.self)
+                    return ((c3 * x + c2) * x + c1) * x + entry.load(as: Double.self)
+                }
+            }
+            return solveSlowly(x)
+        }
+
+        /// Two x at once, as ``solve(_:)`` computes each (the same
+        /// operations, so the same bits), from their sums' fractions; nil
+        /// where either needs ``solveSlowly(_:)``.
+        @inlinable @inline(__always)
+        func evaluatePair(_ x: SIMD2<Double>, _ fractionA: UInt64, _ fractionB: UInt64) -> SIMD2<Double>? {
+            // Both below the limit if their bitwise or is: one test for two
+            // (the converse fails only where the or has every bit of the
+            // limit set, and then the pair takes the slow path, with the
+            // same results).
+            guard fractionA | fractionB < limit else { return nil }
+            let entryA = UnsafeRawPointer(coefficients) + Self.offset(fractionA)
+            let entryB = UnsafeRawPointer(coefficients) + Self.offset(fractionB)
+            guard entryA.load(as: UInt64.self) != BezierTable.uncertified,
+                  entryB.load(as: UInt64.self) != BezierTable.uncertified else { return nil }
+            let a = entryA.load(as: SIMD4<Double>.self)
+            let b = entryB.load(as: SIMD4<Double>.self)
+            // (c0, c1, c0', c1') and (c2, c3, c2', c3'): their even and odd
+            // halves are each coefficient for both x.
+            let low = SIMD4(lowHalf: a.lowHalf, highHalf: b.lowHalf)
+            let high = SIMD4(lowHalf: a.highHalf, highHalf: b.highHalf)
+            return ((high.oddHalf * x + high.evenHalf) * x + low.oddHalf) * x + low.evenHalf
+        }
+
+        /// floor(v) for v in [0, 2^51), with no Int conversion and its
+        /// overflow branches: adding 1.5·2^52 to v - 1/2 rounds it to an
+        /// integer held in the low bits of the sum (a tie, where v is an
+        /// integer m, gives m - 1 or m; the fraction v - floor is then 1 or
+        /// 0, the same point of a piece).
+        @inline(__always)
+        static func floor(_ v: Double) -> Int {
+            Int(truncatingIfNeeded: ((v - 0.5) + 0x1.8p52).bitPattern & (1 << 51 - 1))
+        }
+
+        /// The ends, NaN, and x whose segment is split or left to
+        /// iteration, or that the sum placed in no segment (x so close to
+        /// 0 or 1 that it rounded to an end).
+        @usableFromInline @inline(never)
+        func solveSlowly(_ x: Double) -> Double {
+            guard x > 0 && x < 1 else { return x.isNaN ? .nan : x <= 0 ? 0 : 1 }
+            // Here the segment is found exactly: floor(x·segments). For
+            // x < 1, x·segments < segments in doubles, so the last segment
+            // is the highest reached (tested).
+            let rare = rare.pointee
+            let scaled = x * rare.scale
+            let segment = Self.floor(scaled)
+            let c = coefficients[segment]
+            if c.x.bitPattern != BezierTable.uncertified { return BezierTable.interpolate(c, at: x) }
+            // The fraction across the segment, for the finer levels.
+            let across = scaled - Double(segment)
+            var u = across
+            var finer = c
+            while finer.x.isNaN {
+                guard !finer.y.isNaN else {
+                    return BezierTable.iterate(x, bracket: rare.brackets[segment], u: across, polynomial: rare.polynomial)
+                }
+                // The piece and the first of the pieces, found by the same
+                // rounding as the segment (u <= 1, so the piece is at most
+                // 16, taken back to 15 with u = 1).
+                let spread = u * Double(BezierTable.pieces)
+                let piece = Swift.min(Self.floor(spread), BezierTable.pieces - 1)
+                u = spread - Double(piece)
+                finer = coefficients[Self.floor(finer.y + 0.5) + piece]
+            }
+            return BezierTable.interpolate(finer, at: u)
+        }
+    }
+
+    /// y at `x`, a fraction `u` across a segment with `bracket` (out of
+    /// line: the slow path's common case is a finer segment).
+    @usableFromInline @inline(never)
     static func iterate(_ x: Double, bracket: SIMD4<Double>, u: Double, polynomial: BezierPolynomial) -> Double {
         let low = bracket.x
         let high = bracket.y
@@ -277,11 +419,11 @@ public struct BezierTable: Sendable {
         return polynomial.y(at: t)
     }
 
-    /// A segment's interpolant at fraction `u` across it, in Horner's form
-    /// `((c3·u + c2)·u + c1)·u + c0` (as ``evaluatePair(_:scale:coefficients:)``
-    /// computes it per lane).
+    /// A polynomial `c0 + c1·v + c2·v² + c3·v³` at v (x at the top level, u
+    /// below), in Horner's form `((c3·v + c2)·v + c1)·v + c0`, as
+    /// ``Lookup/evaluatePair(_:_:_:)`` computes it per lane.
     @inlinable @inline(__always)
-    static func interpolate(_ c: SIMD4<Double>, u: Double) -> Double {
-        ((c.w * u + c.z) * u + c.y) * u + c.x
+    static func interpolate(_ c: SIMD4<Double>, at v: Double) -> Double {
+        ((c.w * v + c.z) * v + c.y) * v + c.x
     }
 }
