@@ -324,14 +324,16 @@ public struct BezierTable: Sendable {
             let fraction = Self.fraction(sum(x).bitPattern)
             if fraction < limit {
                 let entry = UnsafeRawPointer(coefficients) + Self.offset(fraction)
-                if entry.load(as: UInt64.self) != BezierTable.uncertified {
-                    // Horner's rule on coefficients read one by one (as
-                    // memory operands, where a vector load would need
-                    // shuffles to reach the odd ones).
+                // Only the mark of an uncertified segment is NaN. Horner's
+                // rule on coefficients read one by one (as memory operands,
+                // where a vector load would need shuffles to reach the odd
+                // ones).
+                let c0 = entry.load(as: Double.self)
+                if !c0.isNaN {
                     let c3 = entry.load(fromByteOffset: 24, as: Double.self)
                     let c2 = entry.load(fromByteOffset: 16, as: Double.self)
                     let c1 = entry.load(fromByteOffset: 8, as: Double.self)
-                    return ((c3 * x + c2) * x + c1) * x + entry.load(as: Double.self)
+                    return ((c3 * x + c2) * x + c1) * x + c0
                 }
             }
             return solveSlowly(x)
