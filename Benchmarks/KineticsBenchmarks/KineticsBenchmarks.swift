@@ -54,6 +54,18 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    // The same table, 1,000 x at once into a buffer (its work buffer is on
+    // the stack: no allocation).
+    let many = (0 ..< 1_000).map { 0.0005 + Double($0) * 0.001 }
+    let out = UnsafeMutableBufferPointer<Double>.allocate(capacity: many.count)
+    out.initialize(repeating: 0)
+    Benchmark("bezier.solve.table.many", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in 0 ..< benchmark.scaledIterations.count / many.count {
+            many.withUnsafeBufferPointer { _ = table.solve($0, into: out) }
+            blackHole(out[0])
+        }
+    }
+
     // Solving a bezier, per mode: 1,000 x values per iteration.
     let curve = UnitBezier.easeInEaseOut
     for method in BezierMethod.allCases {

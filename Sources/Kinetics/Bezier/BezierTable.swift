@@ -212,19 +212,23 @@ public struct BezierTable: Sendable {
         withExtendedLifetime(storage) { lookup.solve(x) }
     }
 
-    /// How many x ``solve(_:into:)`` takes per round.
-    @inlinable static var round: Int { 256 }
+    /// How many x ``solve(_:into:)`` takes per round: its buffer, 8 bytes
+    /// per x, stays within the kilobyte that `withUnsafeTemporaryAllocation`
+    /// always puts on the stack (a larger one could go to the heap on a
+    /// thread with little stack left), and a round's pairs fit the bits of
+    /// one UInt64.
+    @inlinable static var round: Int { 128 }
 
     /// y at each of `xs`, written to the same place in `ys`: the values of
-    /// ``solve(_:)``, bit for bit, for many x at once. Per round of 256 x,
+    /// ``solve(_:)``, bit for bit, for many x at once. Per round of 128 x,
     /// in a buffer on the stack: a first loop forms the sums whose bits find
     /// the segments (see ``BezierTable``); a second reads those bits as
-    /// integers and evaluates two x per step in SIMD registers, and puts
-    /// aside a pair with an x outside (0, 1) or in a segment that is split
-    /// or left to iteration; a third solves those one at a time. (Moving a
-    /// sum from a vector register to an integer one costs more than storing
-    /// and reloading it, and a call in the second loop would cost it
-    /// registers.) `ys` may be `xs` itself.
+    /// integers and evaluates two x per step in SIMD registers, and marks a
+    /// pair with an x outside (0, 1) or in a segment that is split or left
+    /// to iteration; then the marked pairs are solved one x at a time.
+    /// (Moving a sum from a vector register to an integer one costs more
+    /// than storing and reloading it, and a call in the second loop would
+    /// cost it registers.) `ys` may be `xs` itself.
     ///
     /// - Returns: how many values it wrote, `min(xs.count, ys.count)`: the
     ///   first that many x are solved, and a shorter `ys` is no error.
@@ -234,17 +238,16 @@ public struct BezierTable: Sendable {
         guard count > 0, let input = xs.baseAddress, let output = ys.baseAddress else { return 0 }
         let lookup = lookup
         withExtendedLifetime(storage) {
-            // The sums' fractions, then the positions of the pairs put aside.
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.round + Self.round / 2) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.round) { buffer in
                 let fractions = buffer.baseAddress!
-                let aside = fractions + Self.round
                 var start = 0
                 while start < count {
                     let length = Swift.min(Self.round, count &- start)
                     let x0 = input + start
                     let y0 = output + start
                     for slot in 0 ..< length { fractions[slot] = Lookup.fraction(lookup.sum(x0[slot]).bitPattern) }
-                    var setAside = 0
+                    // Bit k: pair k (x at 2k and 2k + 1) goes the slow way.
+                    var slow: UInt64 = 0
                     var slot = 0
                     while slot < length & ~1 {
                         let x = UnsafeRawPointer(x0 + slot).loadUnaligned(as: SIMD2<Double>.self)
@@ -253,15 +256,15 @@ public struct BezierTable: Sendable {
                         } else {
                             // Keep the x (the output may be the input) where their fractions were.
                             UnsafeMutableRawPointer(fractions + slot).storeBytes(of: x, as: SIMD2<Double>.self)
-                            aside[setAside] = UInt64(truncatingIfNeeded: slot)
-                            setAside &+= 1
+                            slow |= 1 &<< UInt64(truncatingIfNeeded: slot &>> 1)
                         }
                         slot &+= 2
                     }
-                    for pair in aside ..< aside + setAside {
-                        let slot = Int(truncatingIfNeeded: pair.pointee)
+                    while slow != 0 {
+                        let slot = slow.trailingZeroBitCount &<< 1
                         y0[slot] = solveOutOfLine(Double(bitPattern: fractions[slot]))
                         y0[slot &+ 1] = solveOutOfLine(Double(bitPattern: fractions[slot &+ 1]))
+                        slow &= slow &- 1
                     }
                     if length & 1 == 1 { y0[length &- 1] = solveOutOfLine(x0[length &- 1]) }
                     start &+= length
