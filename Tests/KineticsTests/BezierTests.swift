@@ -233,6 +233,37 @@ struct BezierTests {
         #expect((1 ... 1 << 20).allSatisfy { 1.0.nextDown * Double($0) < Double($0) })
     }
 
+    @Test("tables of 1 to 4,096 segments: within 1e-7 of precise (or the stationary spread), many at once equal to one at a time")
+    func tableSizes() {
+        var generator = SeededGenerator(seed: 41)
+        let curves = Self.curves(count: 12, seed: 42) + [.easeIn, .easeOut, .easeInEaseOut, .default]
+        for segments in [1, 2, 3, 7, 100, 1_000, 4_096] {
+            for curve in curves {
+                let table = BezierTable(curve, segments: segments)
+                let n = Double(segments)
+                // Random x, and x next to segment ends (where the rounded sum
+                // may pick the neighbour), near 0 and near 1.
+                var xs = (0 ..< 300).map { _ in Double.random(in: 0 ... 1, using: &generator) }
+                for _ in 0 ..< 100 {
+                    let end = Double(Int.random(in: 1 ... max(1, segments - 1), using: &generator)) / n
+                    xs.append(end + Double.random(in: -1e-12 ... 1e-12, using: &generator))
+                }
+                xs += [1e-300, 0x1p-40, 1e-9, 1 - 1e-9, 1 - 0x1p-45, 1.0.nextDown]
+                let one = xs.map(table.solve)
+                var many = [Double](repeating: 0, count: xs.count)
+                _ = xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+                #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
+                for (x, y) in zip(xs, one) where (0 ... 1).contains(x) {
+                    let error = abs(y - curve.solvePrecise(x))
+                    if error > 1e-7 {
+                        let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                        #expect(error <= spread, "\(curve), \(segments) segments, at \(x): \(error) > \(spread)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("x a hair from a segment's end, where the rounded search may pick the neighbour, even next to a flat point")
     func tableSegmentEnds() throws {
         // x(t) = 3t(1 - t)² + t³ is flat at t = 1/2, x = 1/2: a segment's end
