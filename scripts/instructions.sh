@@ -74,7 +74,10 @@ for configuration in "${configurations[@]}"; do
     divisor=$((total_frames * count))
     unit="per animation per frame"
     if [[ $scenario == mass-completion ]]; then
-        symbols=(--toggle-collect='*finishQuietly*' --toggle-collect='*retireQuietlyFinished*')
+        # The animator's function itself (its name ends in LLyyF): a closure
+        # inside it that the compiler outlines would match a looser pattern
+        # and, being nested, toggle the collection off while it runs.
+        symbols=(--toggle-collect='*finishQuietly*' --toggle-collect='*retireQuietlyFinished*LLyyF')
         metric=instructionsPerCompletion
         divisor=$(((repetitions + 1) * count))
         unit="per quiet completion"
@@ -96,6 +99,10 @@ for configuration in "${configurations[@]}"; do
     valgrind --tool=callgrind "${symbols[@]}" --callgrind-out-file="$out/cg" \
         "$binary" bench "${arguments[@]}" >/dev/null 2>"$out/log"
     total=$(callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    if [[ -z $total || $total == 0 ]]; then
+        echo "instructions.sh: error: nothing counted for '$configuration' (a renamed function?)" >&2
+        exit 1
+    fi
     per=$(awk -v t="$total" -v d="$divisor" 'BEGIN { printf "%.1f", t / d }')
     if [[ $engine == bezier ]]; then
         printf '%-9s %-31s %8s instructions %s\n' "$engine" "$mix" "$per" "$unit"
