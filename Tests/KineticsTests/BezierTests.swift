@@ -169,6 +169,15 @@ struct BezierTests {
         #expect(fellBack > 0, "flat ends should fall back to iteration somewhere")
     }
 
+    /// Expects `y` within 1e-7 of the precise solver at `x`, or within the
+    /// stationary spread of plain doubles there (``doubleSpread(_:x:t:)``).
+    static func expectNearPrecise(_ curve: UnitBezier, _ x: Double, _ y: Double, _ context: String) {
+        let error = abs(y - curve.solvePrecise(x))
+        guard error > 1e-7 else { return }
+        let spread = doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+        #expect(error <= spread, "\(curve), \(context), at \(x): \(error) > \(spread)")
+    }
+
     /// The spread of y over the t whose x(t), evaluated in doubles, is within
     /// 8 ulps of x: what no double-precision solver can beat.
     static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {
@@ -254,11 +263,7 @@ struct BezierTests {
                 _ = xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
                 #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
                 for (x, y) in zip(xs, one) where (0 ... 1).contains(x) {
-                    let error = abs(y - curve.solvePrecise(x))
-                    if error > 1e-7 {
-                        let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
-                        #expect(error <= spread, "\(curve), \(segments) segments, at \(x): \(error) > \(spread)")
-                    }
+                    Self.expectNearPrecise(curve, x, y, "\(segments) segments")
                 }
             }
         }
@@ -275,11 +280,7 @@ struct BezierTests {
             for end in stride(from: 1.0, to: n, by: max(1, (n / 16).rounded(.down))) {
                 for offset in [-0x1p-30, -0x1p-36, -0x1p-42, -0x1p-48, 0, 0x1p-48, 0x1p-42, 0x1p-36, 0x1p-30] {
                     let x = end / n + offset
-                    let error = abs(table.solve(x) - curve.solvePrecise(x))
-                    if error > 1e-7 {
-                        let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
-                        #expect(error <= spread, "\(curve), \(segments) segments, at \(x): \(error) > \(spread)")
-                    }
+                    Self.expectNearPrecise(curve, x, table.solve(x), "\(segments) segments")
                 }
             }
         }

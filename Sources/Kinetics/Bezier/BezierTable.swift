@@ -3,8 +3,8 @@
 ///
 /// The table holds, per segment of x (`segments` of them, evenly spaced), the
 /// cubic Hermite interpolant through y and dy/dx at its ends (from the
-/// precise solver), as a polynomial in x: an evaluation is one 32-byte load
-/// and six flops, no iteration. Each segment is certified when the table is
+/// precise solver), as a polynomial in x: an evaluation reads one 32-byte
+/// entry and takes six flops, no iteration. Each segment is certified when the table is
 /// built: the polynomial, evaluated as ``solve(_:)`` evaluates it, is
 /// compared with the precise solver at a quarter, half and three quarters
 /// of the segment, and at its ends. A segment whose error exceeds
