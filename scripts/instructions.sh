@@ -106,13 +106,10 @@ for configuration in "${configurations[@]}"; do
     per=$(awk -v t="$total" -v d="$divisor" 'BEGIN { printf "%.1f", t / d }')
     if [[ $engine == bezier ]]; then
         printf '%-9s %-31s %8s instructions %s\n' "$engine" "$mix" "$per" "$unit"
+        lines+=("{\"engine\": \"bezier\", \"method\": \"$mix\", \"$metric\": $per}")
     else
         printf '%-9s %-6s %-15s %7d animations: %8s instructions %s\n' \
             "$engine" "$mix" "$scenario" "$count" "$per" "$unit"
-    fi
-    if [[ $engine == bezier ]]; then
-        lines+=("{\"engine\": \"bezier\", \"method\": \"$mix\", \"$metric\": $per}")
-    else
         lines+=("{\"engine\": \"$engine\", \"mix\": \"$mix\", \"scenario\": \"$scenario\", \"animations\": $count, \"$metric\": $per}")
     fi
 done

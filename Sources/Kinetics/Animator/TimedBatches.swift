@@ -113,11 +113,10 @@ final class TimingTable {
         free.append(index)
     }
 
-    /// The eased fraction at `x` the slow way: a table's flat segments and
-    /// ends, WebKit's and the precise solver, steps.
+    /// The eased fraction at `x` the slow way: WebKit's and the precise
+    /// solver, steps (a table's evaluator solves with its own lookup).
     @inline(never)
     func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
-        if let table = tables[Int(index)] { return table.solve(x) }
         let key = keys[Int(index)]
         return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
     }

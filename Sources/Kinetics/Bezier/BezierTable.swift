@@ -48,10 +48,8 @@ public struct BezierTable: Sendable {
     /// segments that split it, or NaN where it is solved by iteration. The
     /// first `segments` entries are the top level; finer ones follow.
     @usableFromInline let coefficients: [SIMD4<Double>]
-    /// Per top-level segment: t at its ends, and the shape of the first
-    /// guess of the iteration (0 linear, 1 flat at the start, 2 flat at the end).
-    @usableFromInline let brackets: [SIMD4<Double>]
-    /// The same, in storage that evaluation reads through plain pointers.
+    /// The coefficients and the brackets, in storage that evaluation reads
+    /// through plain pointers.
     @usableFromInline let storage: Storage
     /// What evaluation reads: pointers into `storage` and the constants.
     @usableFromInline let lookup: Lookup
@@ -61,6 +59,9 @@ public struct BezierTable: Sendable {
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline let coefficients: UnsafeMutablePointer<SIMD4<Double>>
+        /// Per top-level segment: t at its ends, and the shape of the first
+        /// guess of the iteration (0 linear, 1 flat at the start, 2 flat at
+        /// the end).
         @usableFromInline let brackets: UnsafeMutablePointer<SIMD4<Double>>
         @usableFromInline let rare: UnsafeMutablePointer<Rare>
 
@@ -189,7 +190,6 @@ public struct BezierTable: Sendable {
             brackets.append(SIMD4(low, high, shape, 0))
         }
         self.coefficients = coefficients
-        self.brackets = brackets
         storage = Storage(coefficients, brackets, scale: Double(segments), polynomial: curve.polynomial)
         lookup = Lookup(segments: segments, coefficients: storage.coefficients, rare: storage.rare)
     }
