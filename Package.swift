@@ -94,11 +94,16 @@ let package = Package(
             dependencies: ["Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot"],
             swiftSettings: swiftSettings
         ),
+        // A model of Pop's frame in C, and the C interface of bench engines.
+        .target(
+            name: "CPopModel"
+        ),
         .target(
             name: "KineticsBench",
             dependencies: [
                 "Kinetics",
                 "KineticsAllocations",
+                "CPopModel",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings

@@ -34,7 +34,12 @@ fi
 command -v valgrind >/dev/null || { echo "instructions.sh: error: valgrind is not installed (apt-get install valgrind)" >&2; exit 69; }
 
 swift build -c release --product kinetics >/dev/null
-binary=.build/release/kinetics
+# valgrind 3.19 cannot read the DWARF 5 that clang writes for the C target
+# ("possibly corrupted debuginfo file"); callgrind needs only the symbol
+# table, so it runs a copy without debug information (beside the original,
+# whose run path finds the package's shared libraries).
+binary=.build/release/kinetics-callgrind
+objcopy --strip-debug .build/release/kinetics "$binary"
 # The same hash seed every run, so that dictionary work repeats exactly.
 export SWIFT_DETERMINISTIC_HASHING=1
 warmup=2
@@ -52,6 +57,7 @@ configurations=(
     "animator spring churn 10000"
     "batch spring churn 10000"
     "reference spring steady 1000"
+    "pop-c spring steady 1000"
     "animator spring mass-completion 10000"
     "bezier fast - 0"
     "bezier fast-single - 0"
@@ -66,6 +72,7 @@ for configuration in "${configurations[@]}"; do
         animator) symbols=(--toggle-collect='*AnimatorEngineC5frame_2at*') ;;
         batch) symbols=(--toggle-collect='*BatchEngineC5frame_2at*') ;;
         reference) symbols=(--toggle-collect='*ReferenceEngineC5frame_2at*') ;;
+        pop-c) symbols=(--toggle-collect='*CEngineC5frame_2at*') ;;
     esac
     # Mass completion: only the work of finishing quietly (the batches'
     # removal and the animator's retirement), per completion; every

@@ -1,6 +1,7 @@
 import Kinetics
 
-/// What is measured: the animator, its batches alone, or a model of Pop.
+/// What is measured: the animator, its batches alone, or a model of Pop
+/// (in Swift and in C).
 public enum BenchEngine: String, CaseIterable, Sendable, Codable {
     /// The Kinetics animator on a manual frame clock.
     case animator
@@ -11,6 +12,14 @@ public enum BenchEngine: String, CaseIterable, Sendable, Codable {
     /// protocol call, springs one RK4 step at a time with the fraction blend,
     /// the list copied into a new array every frame, removal by linear search.
     case reference
+    /// The same model of Pop's frame in C, compiled with optimisation: heap
+    /// objects behind function pointers, the list copied every frame,
+    /// removal by linear search. It computes the `reference` engine's values.
+    case popC = "pop-c"
+
+    /// Whether the engine models Pop (`reference` and `pop-c`): the
+    /// baselines that "× faster" ratios divide by.
+    public var isPopModel: Bool { self == .reference || self == .popC }
 }
 
 /// Which animations make up the workload.

@@ -80,9 +80,12 @@ public struct BenchReport: Codable, Sendable {
         return "\(model ?? "unknown CPU") (\(cores) cores)"
     }
 
-    /// The result of the same workload on the `reference` engine.
-    public func reference(for result: BenchResult) -> BenchResult? {
-        results.first { $0.configuration.engine == .reference && $0.configuration.workload == result.configuration.workload }
+    /// The faster of the two models of Pop's frame (`reference` in Swift,
+    /// `pop-c` in C) on the same workload in this run: the baseline of every
+    /// "× faster than Pop" ratio. Nil when neither was measured.
+    public func popModel(for result: BenchResult) -> BenchResult? {
+        results.filter { $0.configuration.engine.isPopModel && $0.configuration.workload == result.configuration.workload }
+            .min { $0.p50 < $1.p50 }
     }
 }
 

@@ -1,3 +1,4 @@
+import CPopModel
 import Kinetics
 
 /// An engine under measurement: a frame is the scenario's changes (churn,
@@ -18,6 +19,12 @@ func makeEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
     case .animator: return AnimatorEngine(workload)
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
+    case .popC:
+        do {
+            return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
+        } catch {
+            preconditionFailure("the C model of Pop accepts every workload: \(error)")
+        }
     }
 }
 

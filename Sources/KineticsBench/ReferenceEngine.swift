@@ -98,7 +98,8 @@ final class ReferenceEngine: MeasuredEngine {
 
 /// The animated object: its property values.
 final class PopObject {
-    var values: [SIMD4<Double>]
+    // Pop writes through the property without Swift's exclusivity checks.
+    @exclusivity(unchecked) var values: [SIMD4<Double>]
 
     init(count: Int) { values = Array(repeating: .zero, count: count) }
 }
@@ -113,14 +114,14 @@ protocol PopModelAnimation: AnyObject {
 /// Pop's spring animation: its solver on a 4-vector, the state rebuilt from
 /// the written value every frame, both rest tests.
 final class PopSpringModel: PopModelAnimation {
-    private unowned let object: PopObject
+    private unowned(unsafe) let object: PopObject
     private let slot: Int
-    private var solver: SpringStepper<SIMD4<Double>>
+    @exclusivity(unchecked) private var solver: SpringStepper<SIMD4<Double>>
     private let threshold: Double
     private let width: Int
-    private var lastTime: Double
-    private var previous: SIMD4<Double>?
-    private var previous2: SIMD4<Double>?
+    @exclusivity(unchecked) private var lastTime: Double
+    @exclusivity(unchecked) private var previous: SIMD4<Double>?
+    @exclusivity(unchecked) private var previous2: SIMD4<Double>?
 
     init(
         object: PopObject, slot: Int, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
@@ -162,7 +163,7 @@ final class PopSpringModel: PopModelAnimation {
 
 /// Pop's decay animation, clamped at its computed end.
 final class PopDecayModel: PopModelAnimation {
-    private unowned let object: PopObject
+    private unowned(unsafe) let object: PopObject
     private let slot: Int
     private var solver: DecayStepper<SIMD4<Double>>
     private let end: Double
@@ -195,7 +196,7 @@ final class PopDecayModel: PopModelAnimation {
 
 /// Pop's basic animation: WebKit's bezier at Pop's tolerance every frame.
 final class PopBasicModel: PopModelAnimation {
-    private unowned let object: PopObject
+    private unowned(unsafe) let object: PopObject
     private let slot: Int
     private let from: Double
     private let to: Double
@@ -228,7 +229,7 @@ final class PopBasicModel: PopModelAnimation {
 /// A keyframe animation in Pop's style (Pop has none): the segment found by
 /// search every frame and eased with WebKit's bezier.
 final class PopKeyframeModel: PopModelAnimation {
-    private unowned let object: PopObject
+    private unowned(unsafe) let object: PopObject
     private let slot: Int
     private let keyframes: Keyframes<Double>
     private let start: Double

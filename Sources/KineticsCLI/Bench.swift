@@ -18,7 +18,7 @@ struct Bench: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("engine"), help: "Engines (repeatable): animator, batch, reference. Default: all.")
+    @Option(name: .customLong("engine"), help: "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C). Default: all.")
     var engines: [BenchEngine] = []
     @Option(name: .customLong("animations"), help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000.")
     var counts: [Int] = []
@@ -28,7 +28,7 @@ struct Bench: ParsableCommand {
     var rates: [Double] = []
     @Option(name: .customLong("scenario"), help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm. Default: steady.")
     var scenarios: [BenchScenario] = []
-    @Option(help: "Spring method: pop, fixed, rk4 or analytic (the reference engine always steps as Pop).")
+    @Option(help: "Spring method: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop).")
     var method: SpringMethod = .pop
     @Option(parsing: .unconditional, help: "Measured frames per repetition.")
     var frames = 30

@@ -88,7 +88,7 @@ public struct QuickReport: Sendable {
             lines.append("Verification: \(verification.failures.count) of \(checked) checks FAILED: "
                 + verification.failures.map { "\($0.suite) \($0.mode) \($0.check)" }.joined(separator: "; ") + ".")
         }
-        let hot = bench.results.filter { $0.configuration.engine != .reference }
+        let hot = bench.results.filter { !$0.configuration.engine.isPopModel }
         let allocating = hot.filter { $0.allocationsPerFrame > 0 }
         if allocating.isEmpty {
             lines.append("Allocations: no steady frame of the animator or the batch path allocates (\(hot.count) configurations, counted exactly).")
@@ -102,8 +102,9 @@ public struct QuickReport: Sendable {
             var line = "Frame cost, animator, \(count) \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
                 + "(\(short(result.nanosecondsPerAnimation)) ns per animation), \(fixed(p50 / (1e9 / 60) * 100, 2))% of the 60 Hz budget, "
                 + "\(fixed(p50 / (1e9 / 120) * 100, 2))% of the 120 Hz budget"
-            if let reference = bench.reference(for: result) {
-                line += "; \(String(format: "%.0f", reference.p50 / p50))× faster than the Pop-model reference"
+            if let pop = bench.popModel(for: result) {
+                let model = pop.configuration.engine == .popC ? "its C model" : "its Swift model"
+                line += "; \(String(format: "%.0f", pop.p50 / p50))× faster than Pop's frame (\(model), the faster of two, same run)"
             }
             lines.append(line + ".")
         }
@@ -149,7 +150,7 @@ public struct QuickReport: Sendable {
         body.append("<h1>Kinetics report</h1>")
         body.append("<p class=\"machine\">\(escape(machine)), Swift \(escape(swift)), \(escape(configuration)) build, \(escape(ISO8601DateFormatter().string(from: date))).</p>")
         body.append("<h2>Verdict</h2>")
-        let failed = !verification.passed || bench.results.contains { $0.configuration.engine != .reference && $0.allocationsPerFrame > 0 }
+        let failed = !verification.passed || bench.results.contains { !$0.configuration.engine.isPopModel && $0.allocationsPerFrame > 0 }
         body.append("<ul class=\"verdict \(failed ? "failed" : "passed")\">" + verdict.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
         body.append("<h2>Verification against GSL</h2>")
         body.append("<p>\(escape(VerificationText.header(verification)))</p>")

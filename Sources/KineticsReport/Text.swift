@@ -104,15 +104,15 @@ public enum VerificationText {
 public enum BenchText {
     public static let columns = [
         "engine", "animations", "mix", "scenario", "fps", "method", "p50 ms (min–max)", "p99 ms", "ns/anim",
-        "budget", "allocs/frame", "calibrated", "vs reference",
+        "budget", "allocs/frame", "calibrated", "vs Pop (faster model)",
     ]
 
     public static func cells(_ result: BenchResult, _ report: BenchReport) -> [String] {
         let c = result.configuration
         let range = result.repetitionRange
         var ratio = "-"
-        if c.engine != .reference, let reference = report.reference(for: result) {
-            ratio = String(format: "%.1f× faster", reference.p50 / result.p50)
+        if !c.engine.isPopModel, let pop = report.popModel(for: result) {
+            ratio = String(format: "%.1f× faster than %@", pop.p50 / result.p50, pop.configuration.engine.rawValue)
         }
         var p50 = String(format: "%.4g (%.4g–%.4g)", result.p50 / 1e6, range.min / 1e6, range.max / 1e6)
         if let steady = result.steadyNanoseconds {

@@ -59,6 +59,55 @@ struct EngineParityTests {
         }
     }
 
+    @Test(
+        "the C model of Pop's frame computes the Swift model's values, and finishes the same animations",
+        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
+        [BenchScenario.steady, .jitter, .churn, .retargetStorm, .massCompletion])
+    func popModelsAgree(mix: BenchMix, scenario: BenchScenario) {
+        // The two models do the same operations in the same order (RK4
+        // stages, Pop's blend, single-precision decay factors, WebKit's
+        // solver), so they agree to rounding: 1e-12 of the distance covered
+        // (about 1,000; 100 under mass completion) for every kind, over 90
+        // frames, or under mass completion 400 (6.7 s: its decays, the
+        // slowest, rest after about 5.3 s).
+        func configuration(_ engine: BenchEngine) -> BenchConfiguration {
+            BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
+        }
+        let swift = makeEngine(configuration(.reference))
+        let c = makeEngine(configuration(.popC))
+        var worst = (difference: 0.0, index: 0, frame: 0)
+        let frames = scenario == .massCompletion ? 400 : 90
+        for (frame, time) in Workload(configuration(.reference)).frameTimes(frames).enumerated() {
+            swift.frame(frame, at: time)
+            c.frame(frame, at: time)
+            #expect(c.running == swift.running, "frame \(frame): \(c.running) running in C, \(swift.running) in Swift")
+            for (index, pair) in zip(swift.sampleValues(200), c.sampleValues(200)).enumerated() {
+                let difference = abs(pair.0 - pair.1)
+                if !(difference <= worst.difference) { worst = (difference, index, frame) }
+            }
+        }
+        #expect(worst.difference <= 1e-12 * 1_000, "\(mix) \(scenario): worst \(worst)")
+        if scenario == .massCompletion { #expect(c.running == 0 && swift.running == 0) }
+    }
+
+    @Test("ratios divide by the faster of the two models of Pop measured on the same workload")
+    func fasterPopModel() {
+        func result(_ engine: BenchEngine, p50: Double, animations: Int = 1_000) -> BenchResult {
+            BenchResult(
+                configuration: BenchConfiguration(engine: engine, animations: animations), p50: p50, p90: 0, p99: 0, max: 0,
+                mean: 0, repetitionMedians: [], nanosecondsPerAnimation: 0, budgetShare: 0, allocationsPerFrame: 0,
+                bytesPerFrame: 0, calibrationNanoseconds: 1, calibrated: 1, steadyNanoseconds: nil)
+        }
+        let animator = result(.animator, p50: 10)
+        let swiftFaster = BenchReport(kinetics: "test", results: [
+            animator, result(.reference, p50: 900), result(.popC, p50: 1_000), result(.popC, p50: 5, animations: 10),
+        ])
+        #expect(swiftFaster.popModel(for: animator)?.configuration.engine == .reference)
+        let cFaster = BenchReport(kinetics: "test", results: [animator, result(.reference, p50: 900), result(.popC, p50: 800)])
+        #expect(cFaster.popModel(for: animator)?.p50 == 800)
+        #expect(BenchReport(kinetics: "test", results: [animator]).popModel(for: animator) == nil)
+    }
+
     @Test("the scaling fit recovers known exponents from synthetic timings")
     func scalingFit() throws {
         let counts = [1_000.0, 10_000, 100_000, 1_000_000]

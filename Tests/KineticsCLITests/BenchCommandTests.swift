@@ -3,23 +3,25 @@ import Testing
 
 @Suite("CLI: bench")
 struct BenchCommandTests {
-    /// A short run: two engines, 200 animations, the minimum repetitions.
+    /// A short run: three engines, 200 animations, the minimum repetitions.
     static let quick = [
-        "bench", "--engine", "batch", "--engine", "reference", "--animations", "200", "--frames", "2", "--warmup", "1",
-        "--no-bezier",
+        "bench", "--engine", "batch", "--engine", "reference", "--engine", "pop-c", "--animations", "200", "--frames", "2",
+        "--warmup", "1", "--no-bezier",
     ]
 
     static func temporaryFile(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-bench-\(UUID().uuidString)-\(name)")
     }
 
-    @Test("the table has one row per configuration and each engine's ratio to the reference")
+    @Test("the table has one row per configuration and each engine's ratio to the faster model of Pop")
     func table() throws {
         let result = try kinetics(Self.quick)
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.lines.filter { $0.hasPrefix("batch ") || $0.hasPrefix("reference ") }
-        #expect(rows.count == 2)
-        #expect(rows.first { $0.hasPrefix("batch") }?.contains("× faster") == true)
+        let rows = result.lines.filter { $0.hasPrefix("batch ") || $0.hasPrefix("reference ") || $0.hasPrefix("pop-c ") }
+        #expect(rows.count == 3)
+        let batch = rows.first { $0.hasPrefix("batch") } ?? ""
+        #expect(batch.contains("× faster than reference") || batch.contains("× faster than pop-c"), "\(batch)")
+        #expect(rows.filter { !$0.hasPrefix("batch") }.allSatisfy { !$0.contains("× faster") }, "no ratio for Pop's models")
         #expect(result.stderr.isEmpty, "no progress bar off a terminal")
     }
 
@@ -55,7 +57,7 @@ struct BenchCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try decodeJSON(Report.self, result.stdout)
         #expect(report.formatVersion == 1 && report.kind == "kinetics-bench")
-        #expect(report.results.map(\.configuration.engine) == ["batch", "reference"])
+        #expect(report.results.map(\.configuration.engine) == ["batch", "reference", "pop-c"])
         #expect(report.results.allSatisfy { $0.repetitionMedians.count == 7 && $0.p50 > 0 && $0.calibrated > 0 })
         #expect(report.results[0].allocationsPerFrame == 0, "the batch path allocates nothing in a steady frame")
         let saved = try decodeJSON(Report.self, try String(contentsOf: baseline, encoding: .utf8))
@@ -77,8 +79,8 @@ struct BenchCommandTests {
         let result = try kinetics(Self.quick + ["--baseline", baseline.path])
         #expect(result.status == 2)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.filter { $0.contains("regression: batch") || $0.contains("regression: reference") }.count == 2)
-        #expect(lines.last?.contains("kinetics: error: 2 regressions against \(baseline.path)") == true)
+        #expect(lines.filter { $0.contains("regression: batch") || $0.contains("regression: reference") || $0.contains("regression: pop-c") }.count == 3)
+        #expect(lines.last?.contains("kinetics: error: 3 regressions against \(baseline.path)") == true)
         // Against itself (unchanged) it passes.
         let same = Self.temporaryFile("same.json")
         defer { try? FileManager.default.removeItem(at: same) }

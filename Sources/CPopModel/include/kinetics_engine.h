@@ -1,0 +1,106 @@
+/*
+ * kinetics_engine.h: the C interface through which `kinetics bench` drives
+ * an animation engine that is not written in Swift.
+ *
+ * An engine is a table of functions (struct kinetics_engine). The bench
+ * creates the engine for a workload, then runs frames: between two ticks it
+ * may replace or retarget animations (the churn and retarget-storm
+ * scenarios); a tick advances every running animation to a time and writes
+ * their values; the bench reads values back to check them.
+ *
+ * Version 1. A table whose abi_version differs from
+ * KINETICS_ENGINE_ABI_VERSION is refused.
+ */
+#ifndef KINETICS_ENGINE_H
+#define KINETICS_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KINETICS_ENGINE_ABI_VERSION 1
+
+/* What an animation is. */
+enum kinetics_kind {
+    /* A spring on a scalar property. */
+    KINETICS_KIND_SPRING = 0,
+    /* A spring on a two-component property; both components move alike. */
+    KINETICS_KIND_POINT_SPRING = 1,
+    /* A decay: a throw slowing down by a factor per millisecond. */
+    KINETICS_KIND_DECAY = 2,
+    /* A basic animation along a cubic bezier timing curve. */
+    KINETICS_KIND_BASIC = 3,
+    /* The workload's keyframe track (struct kinetics_keyframes). */
+    KINETICS_KIND_KEYFRAMES = 4,
+};
+
+/* One animation of a workload. Fields a kind does not use are 0. Every
+ * animation starts from its property's current value. */
+typedef struct kinetics_animation {
+    int32_t kind;        /* enum kinetics_kind */
+    int32_t reserved;    /* 0 */
+    double tension;      /* springs: stiffness k > 0 */
+    double friction;     /* springs: damping c >= 0 */
+    double mass;         /* springs: m > 0 */
+    double to;           /* springs and basics: the target of every component */
+    double velocity;     /* decays: initial velocity, units per second */
+    double deceleration; /* decays: velocity factor per millisecond, in (0, 1) */
+    double threshold;    /* springs and decays: Pop's rest threshold */
+    double duration;     /* basics: seconds, > 0 */
+    double curve[4];     /* basics: the timing curve's x1, y1, x2, y2 */
+} kinetics_animation;
+
+/* The keyframe track that every KINETICS_KIND_KEYFRAMES animation plays. */
+typedef struct kinetics_keyframes {
+    int32_t count;            /* values, >= 2 (0 when the workload has none) */
+    int32_t reserved;         /* 0 */
+    const double *values;     /* count values */
+    const double *key_times;  /* count fractions of the duration, 0 first, 1 last */
+    const double *curves;     /* count - 1 segments × (x1, y1, x2, y2); a NaN x1 is linear */
+    double duration;          /* seconds, > 0 */
+} kinetics_keyframes;
+
+/* What the bench asks an engine to run. Arrays stay valid until create returns. */
+typedef struct kinetics_workload {
+    int64_t count;                         /* properties, one animation each */
+    const double *initial;                 /* count initial values (a point starts at (v, v)) */
+    const kinetics_animation *animations;  /* animation i runs on property i, added at time 0 */
+    kinetics_keyframes keyframes;
+} kinetics_workload;
+
+/* An engine. Every function but create takes the handle create returned. */
+typedef struct kinetics_engine {
+    /* KINETICS_ENGINE_ABI_VERSION. */
+    uint32_t abi_version;
+    uint32_t reserved;
+    /* A short name for tables: "pop-c". */
+    const char *name;
+    /* Adds the workload's animations at time 0, each rendered once. Returns
+     * NULL on failure with a reason in error (at most error_size bytes,
+     * NUL-terminated). */
+    void *(*create)(const kinetics_workload *workload, char *error, size_t error_size);
+    /* Removes property index's animation (when it is running) and adds
+     * animation in its place, at the time of the last tick (0 before the
+     * first), starting from the property's current value; rendered once. */
+    void (*replace)(void *engine, int64_t index, const kinetics_animation *animation);
+    /* Gives property index's spring a new target; anything else ignores it. */
+    void (*retarget)(void *engine, int64_t index, double to);
+    /* Advances every running animation to time (seconds, non-decreasing),
+     * writes their values and removes those that finished. */
+    void (*tick)(void *engine, double time);
+    /* Property index's value (a point's first component). */
+    double (*value)(const void *engine, int64_t index);
+    /* How many animations are running. */
+    int64_t (*running)(const void *engine);
+    /* Frees the engine. */
+    void (*destroy)(void *engine);
+} kinetics_engine;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

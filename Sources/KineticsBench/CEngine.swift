@@ -1,0 +1,130 @@
+import CPopModel
+import Kinetics
+
+/// An engine behind the C interface of `kinetics_engine.h`: the bench hands
+/// it the workload's animations, replaces and retargets them between frames
+/// and ticks it, every call through the engine's function table.
+final class CEngine: MeasuredEngine {
+    private let workload: Workload
+    private let handle: UnsafeMutableRawPointer
+    private let replace: @convention(c) (UnsafeMutableRawPointer?, Int64, UnsafePointer<kinetics_animation>?) -> Void
+    private let retarget: @convention(c) (UnsafeMutableRawPointer?, Int64, Double) -> Void
+    private let tick: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+    private let value: @convention(c) (UnsafeRawPointer?, Int64) -> Double
+    private let runningCount: @convention(c) (UnsafeRawPointer?) -> Int64
+    private let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private var churnCursor = 0
+
+    /// What went wrong creating the engine.
+    struct CreationError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Creates the engine of `table` for `workload`.
+    init(_ table: kinetics_engine, workload: Workload) throws(CreationError) {
+        self.workload = workload
+        let name = table.name.map { String(cString: $0) } ?? "engine"
+        guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
+            let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
+        else { throw CreationError(description: "\(name): a function of the engine table is NULL") }
+        (self.replace, self.retarget, self.tick, self.value, self.runningCount, self.destroy) =
+            (replace, retarget, tick, value, running, destroy)
+        let count = workload.count
+        var animations = (0 ..< count).map { Self.animation(workload.item($0), workload: workload) }
+        var initial = (0 ..< count).map { workload.item($0).from }
+        var values = workload.keyframes.values
+        var times = workload.keyframes.keyTimes
+        var curves = workload.keyframes.timingFunctions.flatMap(Self.controlPoints)
+        var reason = [CChar](repeating: 0, count: 512)
+        let created: UnsafeMutableRawPointer? = animations.withUnsafeMutableBufferPointer { animations in
+            initial.withUnsafeMutableBufferPointer { initial in
+                values.withUnsafeMutableBufferPointer { values in
+                    times.withUnsafeMutableBufferPointer { times in
+                        curves.withUnsafeMutableBufferPointer { curves in
+                            var description = kinetics_workload()
+                            description.count = Int64(count)
+                            description.initial = UnsafePointer(initial.baseAddress)
+                            description.animations = UnsafePointer(animations.baseAddress)
+                            description.keyframes.count = Int32(values.count)
+                            description.keyframes.values = UnsafePointer(values.baseAddress)
+                            description.keyframes.key_times = UnsafePointer(times.baseAddress)
+                            description.keyframes.curves = UnsafePointer(curves.baseAddress)
+                            description.keyframes.duration = workload.keyframes.duration
+                            return create(&description, &reason, reason.count)
+                        }
+                    }
+                }
+            }
+        }
+        guard let created else {
+            throw CreationError(description: "\(name): create failed: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+        handle = created
+    }
+
+    deinit { destroy(handle) }
+
+    /// A timing function's control points as the interface lists them: a
+    /// NaN x1 for a linear segment.
+    private static func controlPoints(_ timing: TimingFunction) -> [Double] {
+        switch timing.shape {
+        case .bezier(let curve): [curve.x1, curve.y1, curve.x2, curve.y2]
+        case .linear: [.nan, 0, 1, 1]
+        case .steps: preconditionFailure("the workload's keyframes have no steps")
+        }
+    }
+
+    /// Workload item `item` in the interface's terms.
+    static func animation(_ item: WorkItem, workload: Workload) -> kinetics_animation {
+        var animation = kinetics_animation()
+        switch item.kind {
+        case .spring, .pointSpring:
+            animation.kind = Int32(item.kind == .spring ? KINETICS_KIND_SPRING.rawValue : KINETICS_KIND_POINT_SPRING.rawValue)
+            animation.tension = item.parameters.tension
+            animation.friction = item.parameters.friction
+            animation.mass = item.parameters.mass
+            animation.to = item.to
+            animation.threshold = item.threshold
+        case .decay:
+            animation.kind = Int32(KINETICS_KIND_DECAY.rawValue)
+            animation.velocity = item.velocity
+            animation.deceleration = workload.deceleration.deceleration
+            animation.threshold = item.threshold
+        case .basic:
+            animation.kind = Int32(KINETICS_KIND_BASIC.rawValue)
+            animation.to = item.to
+            animation.duration = item.duration
+            let curve = UnitBezier.easeInEaseOut
+            animation.curve = (curve.x1, curve.y1, curve.x2, curve.y2)
+        case .keyframe:
+            animation.kind = Int32(KINETICS_KIND_KEYFRAMES.rawValue)
+        }
+        return animation
+    }
+
+    func frame(_ frame: Int, at time: Double) {
+        switch workload.configuration.scenario {
+        case .churn:
+            for _ in 0 ..< workload.churnPerFrame {
+                var animation = Self.animation(workload.item(churnCursor), workload: workload)
+                replace(handle, Int64(churnCursor), &animation)
+                churnCursor = (churnCursor + 1) % workload.count
+            }
+        case .retargetStorm:
+            var index = 0
+            while index < workload.count {
+                retarget(handle, Int64(index), workload.stormTarget(index, frame: frame))
+                index += 1
+            }
+        case .steady, .jitter, .massCompletion:
+            break
+        }
+        tick(handle, time)
+    }
+
+    var running: Int { Int(runningCount(handle)) }
+
+    func sampleValues(_ count: Int) -> [Double] {
+        (0 ..< min(count, workload.count)).map { value(handle, Int64($0)) }
+    }
+}
