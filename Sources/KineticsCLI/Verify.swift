@@ -67,8 +67,18 @@ struct Verify: ParsableCommand {
     func run() throws {
         try checkWritable(output)
         let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
-        let request = VerificationRequest(
+        var request = VerificationRequest(
             suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
+        #if DEBUG
+        // The test hook that shows a check can fail (see InjectedFault);
+        // release builds have no such variable.
+        if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_FAULT"] {
+            guard let fault = InjectedFault(text) else {
+                throw ValidationError("KINETICS_TEST_FAULT must be suite:method:case:nan or suite:method:case:OFFSET, got '\(text)'")
+            }
+            request.fault = fault
+        }
+        #endif
         let bar = ProgressBar()
         let report: VerificationReport
         do {

@@ -32,7 +32,7 @@ enum BezierSuite {
     static let flatSlope = 1e-3
 
     static func measure(
-        _ curve: UnitBezier, samples: Int, methods: [BezierMethod], tolerances: Tolerances
+        _ curve: UnitBezier, samples: Int, methods: [BezierMethod], tolerances: Tolerances, fault: InjectedFault? = nil
     ) throws -> BezierCurveMeasurement {
         let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
         let yScale = max(1, abs(curve.y1), abs(curve.y2))
@@ -68,8 +68,12 @@ enum BezierSuite {
             // of x over x'(t), which moves y by |y'(t)| times that.
             let uncertainty = x == 0 || x == 1 ? 0 : abs(curve.dydt(at: t)) * 4 * Double.ulpOfOne / slope
             for method in methods {
-                var error = abs(curve.solve(x, method: method, epsilon: 1.0 / 400) - exact)
-                if method == .fast, let table { error = max(error, abs(table.solve(x) - exact)) }
+                var y = curve.solve(x, method: method, epsilon: 1.0 / 400)
+                if let fault, fault.method == method.rawValue, index == samples / 2 { fault.spoil(&y) }
+                var error = abs(y - exact)
+                if method == .fast, let table, case let tableError = abs(table.solve(x) - exact), isWorse(tableError, than: error) {
+                    error = tableError
+                }
                 let normalized = error / yScale
                 var measurement = result.methods[method]!
                 let tolerance: Double? = switch method {
@@ -78,14 +82,14 @@ enum BezierSuite {
                 case .fast: tolerances["bezier.fast"]
                 }
                 if regular {
-                    if !(normalized <= measurement.maxRegular) {
+                    if isWorse(normalized, than: measurement.maxRegular) {
                         measurement.maxRegular = normalized
                         measurement.worstX = x
                     }
                     if let tolerance, !(error <= tolerance * yScale + uncertainty) { measurement.regularHeld = false }
                 } else {
                     measurement.flatPoints += 1
-                    measurement.maxFlat = max(measurement.maxFlat, normalized)
+                    if isWorse(normalized, than: measurement.maxFlat) { measurement.maxFlat = normalized }
                     if let tolerance, !(error <= tolerance * yScale + doubleSpread(curve, x: x, t: t)) {
                         measurement.flatHeld = false
                     }

@@ -14,7 +14,9 @@ enum DecaySuite {
     /// compared with the discrete law, `continuous` with the continuous one;
     /// both come from GSL's trajectory of `x' = v, v' = -λv`, the discrete
     /// one scaled by its constant factor `λd/(1000(1 - d))`.
-    static func measure(_ decayCase: DecayCase, methods: [DecayMethod]) throws -> [[DecayMethod: DecayTrajectoryError]] {
+    static func measure(
+        _ decayCase: DecayCase, methods: [DecayMethod], fault: InjectedFault? = nil
+    ) throws -> [[DecayMethod: DecayTrajectoryError]] {
         let d = decayCase.parameters.deceleration
         let lambda = decayCase.parameters.rate
         let factor = lambda * d / (1000 * (1 - d))
@@ -40,8 +42,10 @@ enum DecaySuite {
                 var sum = 0.0
                 for k in times.indices {
                     if k > 0 { stepper.advance(by: times[k] - times[k - 1]) }
-                    let error = abs(stepper.value - reference[k]) / scale
-                    if !(error <= worst) {
+                    var value = stepper.value
+                    if let fault, fault.method == method.rawValue, k == times.count / 2 { fault.spoil(&value) }
+                    let error = abs(value - reference[k]) / scale
+                    if isWorse(error, than: worst) {
                         worst = error
                         worstTime = times[k]
                     }

@@ -13,6 +13,24 @@ struct VerifyCommandTests {
         #expect(result.stderr.hasSuffix("kinetics: error: 1 of 6 checks failed\n"))
     }
 
+    @Test(
+        "a NaN or an error of 1e-3 at one case of a checked mode exits 1 and names that case (test builds' fault hook)",
+        arguments: [
+            ("spring:rk4:17:nan", ["spring", "--method", "rk4"], "spring rk4 error: nan exceeds spring.rk4"),
+            ("spring:analytic:3:1e-3", ["spring", "--method", "analytic"], "spring analytic error: 1.00e-03 exceeds spring.analytic"),
+            ("decay:exact:5:nan", ["decay", "--method", "exact"], "decay exact error vs discrete law: nan"),
+            ("bezier:fast:6:1e-3", ["bezier", "--method", "fast"], "bezier fast error where"),
+        ])
+    func faultFails(fault: String, arguments: [String], message: String) throws {
+        let result = try kinetics(["verify", "--suite"] + arguments, environment: ["KINETICS_TEST_FAULT": fault])
+        #expect(result.status == 1, "\(fault): \(result.stderr)")
+        #expect(result.stderr.contains("kinetics: check failed: \(message)"), "\(fault): \(result.stderr)")
+        let named = fault.hasPrefix("bezier") ? "at cubic-bezier(" : "at k="
+        #expect(result.stderr.contains(named) || result.stderr.contains("at d="), "\(fault): \(result.stderr)")
+        let clean = try kinetics(["verify", "--suite"] + arguments)
+        #expect(clean.status == 0, "without the fault: \(clean.stderr)")
+    }
+
     @Test("the table lists suite, mode, check, cases, value, tolerance, result and where")
     func table() throws {
         let result = try kinetics("verify", "--suite", "decay")

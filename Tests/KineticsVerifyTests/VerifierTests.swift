@@ -1,6 +1,8 @@
 import Foundation
-import KineticsVerify
+import Kinetics
 import Testing
+
+@testable import KineticsVerify
 
 @Suite("Verifier")
 struct VerifierTests {
@@ -24,6 +26,66 @@ struct VerifierTests {
         // Per-case data for plots: every spring case at six frame rates.
         #expect(report.springCases.count == VerificationGrids.springs(.quick).count * 6)
         #expect(report.bezierCases.count == VerificationGrids.curves(.quick).count)
+    }
+
+    @Test(
+        "a fault in one case of a checked method fails its row and names that case",
+        arguments: [
+            InjectedFault(suite: .spring, method: "rk4", caseIndex: 17, kind: .nan),
+            InjectedFault(suite: .spring, method: "analytic", caseIndex: 3, kind: .offset(1e-3)),
+            InjectedFault(suite: .spring, method: "rk4", caseIndex: 40, kind: .offset(1e-3)),
+            InjectedFault(suite: .decay, method: "exact", caseIndex: 5, kind: .nan),
+            InjectedFault(suite: .decay, method: "continuous", caseIndex: 2, kind: .offset(1e-3)),
+            InjectedFault(suite: .bezier, method: "precise", caseIndex: 4, kind: .nan),
+            InjectedFault(suite: .bezier, method: "fast", caseIndex: 6, kind: .offset(1e-3)),
+        ])
+    func faultFails(fault: InjectedFault) throws {
+        var request = VerificationRequest(suites: [fault.suite], methods: [fault.method], tolerances: try Tolerances())
+        request.fault = fault
+        let report = try Verifier.run(request)
+        // The error row fails, and with a NaN at 60 Hz the frame-rate check
+        // too; each names the spoilt case (the worst of the grid: NaN, or an
+        // error of 1e-3 of the scale, far above every checked tolerance).
+        let failures = report.failures
+        #expect(failures.allSatisfy { $0.mode == fault.method && $0.suite == fault.suite.rawValue }, "\(failures)")
+        let failure = try #require(failures.first { $0.check.hasPrefix("error") })
+        let label: String = switch fault.suite {
+        case .spring: VerificationGrids.springs(.quick)[fault.caseIndex].label
+        case .decay: VerificationGrids.decays(.quick)[fault.caseIndex].label
+        case .bezier: Verifier.curveLabel(VerificationGrids.curves(.quick)[fault.caseIndex])
+        case .conversions: ""
+        }
+        for failure in failures { #expect(failure.location.hasPrefix(label), "\(failure.location) names \(label)") }
+        if fault.kind == .nan { #expect(failure.value.isNaN) }
+        // Without the fault the same request passes.
+        request.fault = nil
+        #expect(try Verifier.run(request).passed)
+    }
+
+    @Test("pop and fixed leave out, by their parameters alone, the springs a 1 ms RK4 step cannot hold")
+    func leftOutByParameters() throws {
+        let report = try Verifier.run(VerificationRequest(suites: [.spring], tolerances: try Tolerances()))
+        let springs = VerificationGrids.springs(.quick)
+        for method in [SpringMethod.pop, .fixed, .rk4, .analytic] {
+            let unstable = springs.filter { !method.isStable(for: $0.parameters) }.count
+            let row = try #require(report.rows.first { $0.mode == method.rawValue && $0.check == "error" })
+            #expect(row.cases == (springs.count - unstable) * 6, "\(method)")
+            #expect((row.note?.contains("\(unstable * 6) trajectories left out") ?? false) == (unstable > 0), "\(method): \(row.note ?? "")")
+            if method == .rk4 || method == .analytic { #expect(unstable == 0) }
+        }
+        #expect(springs.contains { !SpringMethod.pop.isStable(for: $0.parameters) }, "the grid has springs Pop cannot hold")
+    }
+
+    @Test("a checked row that compared nothing fails")
+    func nothingChecked() throws {
+        // As when every spring of a grid is outside `fixed`'s stability
+        // region: its frame-rate check then compares nothing.
+        let row = Verifier.row(
+            "spring", "fixed", "frame-rate dependence", 0, 0, location: "", toleranceName: "spring.frame-rate",
+            tolerances: try Tolerances())
+        #expect(row.passed == false && row.location == "nothing was checked" && row.value.isNaN)
+        let reported = Verifier.row("spring", "pop", "error", 0, 0, location: "", toleranceName: nil, tolerances: try Tolerances())
+        #expect(reported.passed == nil, "a row without a tolerance is reported, not checked")
     }
 
     @Test("a tightened tolerance fails its row and only its row")
