@@ -111,7 +111,7 @@ let package = Package(
 
         .executableTarget(
             name: "KineticsBenchmarks",
-            dependencies: ["Kinetics", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["Kinetics", "KineticsBench", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/KineticsBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KineticsAllocationTests",
-            dependencies: ["Kinetics", "KineticsAllocations"],
+            dependencies: ["Kinetics", "KineticsAllocations", "KineticsBench"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

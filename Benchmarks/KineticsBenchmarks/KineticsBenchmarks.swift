@@ -1,43 +1,37 @@
 // package-benchmark suites for the hot path. Run them with
 //   swift package benchmark
-// and check allocations against the checked-in thresholds with
-//   swift package benchmark thresholds check --metric mallocCountTotal
-// (Thresholds/KineticsBenchmarks.<name>.p90.json; steady frames allocate exactly 0).
+// scripts/allocation-gate.sh runs them and requires that no animator or
+// batch frame allocates, in any iteration: it gates the maximum (p100) of
+// mallocCountTotal, not a percentile that a rare allocating frame passes.
+//
+// The frames are the `kinetics bench` engines' own (KineticsBench's
+// workloads), so both harnesses measure the same thing.
 
 import Benchmark
 import Kinetics
+import KineticsBench
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal], warmupIterations: 5, maxDuration: .seconds(1), maxIterations: 500)
 
-    // A steady animator frame per mix, at 1,000 and 10,000 animations.
-    for mix in ["spring", "decay", "basic", "keyframe", "mixed"] {
-        for count in [1_000, 10_000] {
-            let scene = SteadyScene(mix: mix, count: count)
-            Benchmark("animator.steady.\(mix).\(count)") { benchmark in
-                for _ in benchmark.scaledIterations { scene.frame() }
+    for engine in [BenchEngine.animator, .batch] {
+        // A steady frame per mix, at 1,000 and 10,000 animations.
+        for mix in BenchMix.allCases {
+            for count in [1_000, 10_000] {
+                frames(engine, mix, .steady, count)
             }
         }
-    }
-
-    // All 10,000 animations finishing in one frame; the setup runs each
-    // iteration outside the measurement.
-    let completion = CompletionScene(count: 10_000)
-    Benchmark("animator.mass-completion.10000") { benchmark in
-        completion.prepare()
-        benchmark.startMeasurement()
-        completion.finish()
-        benchmark.stopMeasurement()
-    }
-
-    // A frame of churn: 10% of 10,000 animations replaced (same keys, so the
-    // old ones are cancelled), then the tick. Once the animator has grown,
-    // this allocates nothing.
-    for mix in ["spring", "mixed"] {
-        let churn = ChurnScene(mix: mix, count: 10_000)
-        Benchmark("animator.churn.\(mix).10000") { benchmark in
-            for _ in benchmark.scaledIterations { churn.frame() }
+        // Frames with interaction, once the engine has grown (three full
+        // rounds of churn before measuring).
+        for mix in [BenchMix.spring, .mixed] {
+            frames(engine, mix, .churn, 10_000, growth: 30)
+        }
+        frames(engine, .spring, .retargetStorm, 10_000)
+        // Every animation finishing in one frame: each iteration builds the
+        // workload afresh and runs it to the frame before, unmeasured.
+        for mix in [BenchMix.spring, .mixed] {
+            completion(engine, mix, 10_000)
         }
     }
 
@@ -94,117 +88,56 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// An animator with `count` long-running animations of one mix, ticked at 60 Hz.
-final class SteadyScene: @unchecked Sendable {
-    private let animator = Animator()
-    private var time = 0.0
-
-    init(mix: String, count: Int) {
-        let target = animator.makeTarget()
-        let springs = [
-            try! SpringParameters(tension: 300, friction: 3.5), try! SpringParameters(tension: 200, friction: 3),
-        ]
-        let keyframes = try! Keyframes<Double>(
-            values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeInEaseOut], duration: 10_000)
-        for index in 0 ..< count {
-            let kind = mix == "mixed" ? ["spring", "spring", "decay", "basic", "keyframe"][index % 5] : mix
-            let x = animator.property("p\(index)", of: target, initial: Double(index % 50))
-            switch kind {
-            case "spring":
-                var animation = Animation<Double>.spring(springs[index % 2], method: .pop, to: 1_000)
-                animation.threshold = 1e-9
-                _ = try? animator.add(animation, to: x, forKey: "a\(index)")
-            case "decay":
-                var animation = Animation<Double>.decay(velocity: 1_000, parameters: try! DecayParameters(deceleration: 0.99995))
-                animation.threshold = 1e-9
-                _ = try? animator.add(animation, to: x, forKey: "a\(index)")
-            case "basic":
-                _ = try? animator.add(.basic(duration: 10_000, timing: .easeInEaseOut, to: 100), to: x, forKey: "a\(index)")
-            default:
-                _ = try? animator.add(.keyframes(keyframes), to: x, forKey: "a\(index)")
-            }
-        }
-        for _ in 0 ..< 10 { frame() }
-    }
-
-    func frame() {
-        time += 1.0 / 60
-        animator.tick(at: time)
+/// One benchmark of `engine` on a workload: each iteration is one frame of
+/// one engine, built when the benchmarks are registered and grown by
+/// `growth` unmeasured frames.
+func frames(_ engine: BenchEngine, _ mix: BenchMix, _ scenario: BenchScenario, _ count: Int, growth: Int = 10) {
+    let scene = Scene(BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: scenario), growth: growth)
+    Benchmark("\(engine.rawValue).\(scenario.rawValue).\(mix.rawValue).\(count)") { benchmark in
+        for _ in benchmark.scaledIterations { scene.frame() }
     }
 }
 
-/// An animator reused across iterations: each iteration adds `count` basic
-/// animations that all end in the same frame and runs them to the frame before.
-final class CompletionScene: @unchecked Sendable {
-    private let animator = Animator()
-    private let properties: [PropertyHandle<Double>]
-    private let keys: [String]
-    private var time = 0.0
+/// A running engine and its clock.
+final class Scene: @unchecked Sendable {
+    private let engine: MeasuredEngine
+    private let times: [Double]
+    private var next: Int
 
-    init(count: Int) {
-        let animator = self.animator
-        let target = animator.makeTarget()
-        properties = (0 ..< count).map { animator.property("p\($0)", of: target, initial: 0.0) }
-        keys = (0 ..< count).map { "a\($0)" }
-        prepare()
-        finish()
-    }
-
-    func prepare() {
-        for (index, property) in properties.enumerated() {
-            _ = try? animator.add(.basic(duration: 0.1, timing: .easeOut, from: 0, to: 1), to: property, forKey: keys[index])
-        }
-        for _ in 0 ..< 5 {
-            time += 1.0 / 60
-            animator.tick(at: time)
-        }
-    }
-
-    func finish() {
-        time += 1.0 / 60
-        animator.tick(at: time)
-        precondition(animator.animationCount == 0, "every animation finishes in this frame")
-    }
-}
-
-/// An animator in which each frame replaces a tenth of its animations.
-final class ChurnScene: @unchecked Sendable {
-    private let animator = Animator()
-    private let properties: [PropertyHandle<Double>]
-    private let keys: [String]
-    private let mix: String
-    private let keyframes = try! Keyframes<Double>(
-        values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeInEaseOut], duration: 10_000)
-    private var cursor = 0
-    private var time = 0.0
-
-    init(mix: String, count: Int) {
-        self.mix = mix
-        let animator = self.animator
-        let target = animator.makeTarget()
-        properties = (0 ..< count).map { animator.property("p\($0)", of: target, initial: 0.0) }
-        keys = (0 ..< count).map { "a\($0)" }
-        for index in 0 ..< count { add(index) }
-        // Grow every table and pool: a few full rounds of replacement.
-        for _ in 0 ..< 30 { frame() }
-    }
-
-    private func add(_ index: Int) {
-        let kind = mix == "mixed" ? index % 4 : 0
-        switch kind {
-        case 0: _ = try? animator.add(.spring(.popDefault, method: .pop, to: 1_000), to: properties[index], forKey: keys[index])
-        case 1: _ = try? animator.add(.decay(velocity: 500), to: properties[index], forKey: keys[index])
-        case 2: _ = try? animator.add(.basic(duration: 10, timing: .easeInEaseOut, to: 100), to: properties[index], forKey: keys[index])
-        default: _ = try? animator.add(.keyframes(keyframes), to: properties[index], forKey: keys[index])
-        }
+    init(_ configuration: BenchConfiguration, growth: Int) {
+        engine = makeEngine(configuration)
+        // Room for the most iterations a benchmark runs, and its warm-up.
+        times = Workload(configuration).frameTimes(growth + 1_000)
+        next = 0
+        while next < growth { frame() }
     }
 
     func frame() {
-        for _ in 0 ..< properties.count / 10 {
-            add(cursor)
-            cursor = (cursor + 1) % properties.count
-        }
-        time += 1.0 / 60
-        animator.tick(at: time)
+        precondition(next < times.count, "more frames than the scene's clock holds")
+        engine.frame(next, at: times[next])
+        next += 1
+    }
+}
+
+/// The frame in which all of `count` animations finish, one per iteration.
+func completion(_ engine: BenchEngine, _ mix: BenchMix, _ count: Int) {
+    let configuration = BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: .massCompletion)
+    let times = Workload(configuration).frameTimes(Int(configuration.fps * 30))
+    // The completing frame, found once on one animation.
+    let probe = makeEngine(BenchConfiguration(engine: engine, animations: 1, mix: mix, scenario: .massCompletion))
+    var completing = 0
+    while probe.running > 0 {
+        probe.frame(completing, at: times[completing])
+        completing += 1
+    }
+    completing -= 1
+    Benchmark("\(engine.rawValue).mass-completion.\(mix.rawValue).\(count)", configuration: .init(maxIterations: 20)) {
+        benchmark in
+        let running = makeEngine(configuration)
+        for frame in 0 ..< completing { running.frame(frame, at: times[frame]) }
+        benchmark.startMeasurement()
+        running.frame(completing, at: times[completing])
+        benchmark.stopMeasurement()
+        precondition(running.running == 0, "every animation finishes in the completing frame")
     }
 }

@@ -80,6 +80,14 @@ public struct BenchReport: Codable, Sendable {
         return "\(model ?? "unknown CPU") (\(cores) cores)"
     }
 
+    /// Whether every frame of the animator and the batch path was counted and
+    /// allocated nothing (Pop's models allocate by design).
+    public var hotFramesAllocateNothing: Bool {
+        results.allSatisfy {
+            $0.configuration.engine.isPopModel || ($0.allocationsCounted != false && $0.allocationsPerFrame == 0)
+        }
+    }
+
     /// The faster of the two models of Pop's frame (`reference` in Swift,
     /// `pop-c` in C) on the same workload in this run: the baseline of every
     /// "× faster than Pop" ratio. Nil when neither was measured.
@@ -206,6 +214,11 @@ public enum BaselineGate {
                     message: String(
                         format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
                         base.calibrated, change, maxRegression)))
+            }
+            if result.allocationsCounted == false && base.allocationsCounted != false {
+                found.append(Regression(
+                    key: result.configuration.key,
+                    message: "allocations were not counted (the malloc interposer was not active); the baseline counted them"))
             }
             if result.allocationsPerFrame > 0 && base.allocationsPerFrame == 0 {
                 found.append(Regression(

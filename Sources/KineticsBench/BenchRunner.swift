@@ -19,8 +19,13 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var nanosecondsPerAnimation: Double
     /// `p50` as a fraction of the frame budget `1/fps`.
     public var budgetShare: Double
-    /// Heap allocations per frame, counted exactly over extra frames.
+    /// Heap allocations per frame, counted exactly over extra frames (0
+    /// when ``allocationsCounted`` is false).
     public var allocationsPerFrame: Double
+    /// Whether allocations were counted: false when the malloc interposer
+    /// was not active in the process, so that ``allocationsPerFrame`` says
+    /// nothing; nil in reports written before this field existed.
+    public var allocationsCounted: Bool?
     /// The bytes a frame of the batch engine touches for this workload.
     public var bytesPerFrame: Int
     /// The median time of the calibration kernel streaming those bytes,
@@ -52,6 +57,10 @@ public enum BenchRunner {
 
     /// Calibration passes after each repetition.
     static let calibrationPasses = 3
+
+    /// Whether the allocation counter works in this process (it counts one
+    /// known allocation), checked once.
+    static let countsAllocations = AllocationCounter.isActive
 
     /// Measures `configuration`: warm-up frames, then `repetitions` runs of
     /// `frames` frames, each frame timed on the monotonic clock and each run
@@ -167,7 +176,8 @@ public enum BenchRunner {
             configuration: configuration, p50: p50, p90: Double(histogram.valueAtPercentile(90)),
             p99: Double(histogram.valueAtPercentile(99)), max: Double(histogram.max), mean: mean,
             repetitionMedians: medians, nanosecondsPerAnimation: p50 / Double(configuration.animations),
-            budgetShare: p50 / (1e9 / configuration.fps), allocationsPerFrame: allocations, bytesPerFrame: bytes,
+            budgetShare: p50 / (1e9 / configuration.fps), allocationsPerFrame: allocations,
+            allocationsCounted: countsAllocations, bytesPerFrame: bytes,
             calibrationNanoseconds: calibration, calibrated: p50 / calibration, steadyNanoseconds: steady)
     }
 

@@ -3,7 +3,7 @@ import Kinetics
 
 /// An engine under measurement: a frame is the scenario's changes (churn,
 /// retargets) and the tick.
-protocol MeasuredEngine: AnyObject {
+package protocol MeasuredEngine: AnyObject {
     /// Runs frame number `frame` at `time`.
     func frame(_ frame: Int, at time: Double)
     /// How many animations are running.
@@ -13,7 +13,7 @@ protocol MeasuredEngine: AnyObject {
 }
 
 /// Makes the engine of a configuration, with its workload added at time 0.
-func makeEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
+package func makeEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
     let workload = Workload(configuration)
     switch configuration.engine {
     case .animator: return AnimatorEngine(workload)

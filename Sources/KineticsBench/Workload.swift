@@ -21,7 +21,7 @@ struct WorkItem {
 }
 
 /// The workload of a configuration.
-struct Workload {
+package struct Workload {
     let configuration: BenchConfiguration
     let keyframes: Keyframes<Double>
 
@@ -32,7 +32,7 @@ struct Workload {
         try! SpringParameters(tension: 400, friction: 4), try! SpringParameters(tension: 250, friction: 2.5),
     ]
 
-    init(_ configuration: BenchConfiguration) {
+    package init(_ configuration: BenchConfiguration) {
         self.configuration = configuration
         let duration = configuration.scenario == .massCompletion ? Self.completionDuration : 1_000
         keyframes = try! Keyframes(
@@ -97,7 +97,7 @@ struct Workload {
     }
 
     /// The frame times: `k/fps`, or the seeded jittered clock.
-    func frameTimes(_ count: Int) -> [Double] {
+    package func frameTimes(_ count: Int) -> [Double] {
         var times: [Double] = []
         times.reserveCapacity(count)
         if configuration.scenario == .jitter {

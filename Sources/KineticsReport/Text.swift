@@ -122,7 +122,8 @@ public enum BenchText {
             c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, String(format: "%g", c.fps),
             c.method.rawValue, p50, String(format: "%.4g", result.p99 / 1e6),
             String(format: "%.3g", result.nanosecondsPerAnimation), String(format: "%.2f%%", result.budgetShare * 100),
-            String(format: "%g", result.allocationsPerFrame), String(format: "%.3g", result.calibrated), ratio,
+            result.allocationsCounted == false ? "not counted" : String(format: "%g", result.allocationsPerFrame),
+            String(format: "%.3g", result.calibrated), ratio,
         ]
     }
 

@@ -155,5 +155,17 @@ struct EngineParityTests {
         }
         let once = try BaselineGate.baseline(from: try JSONEncoder().encode(baseline), name: "once.json")
         #expect(BaselineGate.regressions(once, baseline: once, maxRegression: 0).isEmpty)
+
+        // A run whose allocation counter was not active claims nothing about
+        // allocations: the gate and the report's allocation check fail.
+        var uncounted = result(.animator, calibrated: 2, allocations: 0)
+        uncounted.allocationsCounted = false
+        let blind = BenchReport(kinetics: "test", results: [uncounted])
+        #expect(BaselineGate.regressions(blind, baseline: baseline, maxRegression: 25).map(\.message)
+            == ["allocations were not counted (the malloc interposer was not active); the baseline counted them"])
+        #expect(!blind.hotFramesAllocateNothing)
+        #expect(baseline.hotFramesAllocateNothing)
+        #expect(!current.hotFramesAllocateNothing, "the batch allocates there")
+        #expect(BenchRunner.countsAllocations, "the bench's counter is active in the test process")
     }
 }

@@ -81,6 +81,8 @@ public final class Animator {
     /// grown), and those freed since the last safe point.
     private var boxPools: [ObjectIdentifier: BoxPool] = [:]
     private var retiredBoxes: [AnimationBox] = []
+    /// Reusable boxes made so far, of every type.
+    private var boxesMade = 0
     private var waiting: [AnimationHandle] = []
     private var output = FrameOutput()
     /// Reusable output lists for first frames rendered outside the tick's
@@ -244,7 +246,28 @@ public final class Animator {
             box.reset(animation, slot: slot)
             return box
         }
+        reserveRoom(for: PropertyAnimationBox<Value, Stored>.self)
         return PropertyAnimationBox<Value, Stored>(animation, slot: slot, lane: lane, width: width)
+    }
+
+    /// Counts a new box of `type` and makes room for it in its pool and in
+    /// the retired list, so that retiring and recycling boxes never
+    /// allocates: neither list can hold more boxes than were made. (Without
+    /// this the pools grew late, in a frame of churn seconds after the
+    /// animator seemed grown.) Room grows by doubling, with the making of
+    /// boxes, which allocates anyway.
+    private func reserveRoom<Box: AnimationBox>(for type: Box.Type) {
+        let pool: BoxPool
+        if let existing = boxPools[ObjectIdentifier(type)] {
+            pool = existing
+        } else {
+            pool = BoxPool()
+            boxPools[ObjectIdentifier(type)] = pool
+        }
+        pool.made += 1
+        if pool.boxes.capacity < pool.made { pool.boxes.reserveCapacity(Swift.max(pool.made, 2 * pool.boxes.capacity)) }
+        boxesMade += 1
+        if retiredBoxes.capacity < boxesMade { retiredBoxes.reserveCapacity(Swift.max(boxesMade, 2 * retiredBoxes.capacity)) }
     }
 
     private func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle) -> AnimationHandle {
@@ -629,7 +652,15 @@ public final class Animator {
     /// handles what it reports at once.
     func render(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle), let box = records[index].box, box.hasElement else { return }
-        if renderDepth == immediateOutputs.count { immediateOutputs.append(FrameOutput()) }
+        if renderDepth == immediateOutputs.count {
+            // Room for what one element reports (an event, a finish), made
+            // now rather than the first time an animation is added already
+            // at rest, which can come long after the animator has grown.
+            var fresh = FrameOutput()
+            fresh.events.reserveCapacity(4)
+            fresh.finished.reserveCapacity(4)
+            immediateOutputs.append(fresh)
+        }
         let depth = renderDepth
         renderDepth += 1
         defer { renderDepth -= 1 }
@@ -745,6 +776,8 @@ struct LifeCycle {
 /// Free boxes of one type.
 final class BoxPool {
     var boxes: [AnimationBox] = []
+    /// Boxes of this type made so far: the most the pool can ever hold.
+    var made = 0
 }
 
 /// The fields of a record that handle checks and completions touch, kept

@@ -312,27 +312,45 @@ final class KeyframeTracks<V: AnimatableVector> {
     func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32 {
         var hasher = Hasher()
         hasher.combine(keyframes.values.count)
-        for value in keyframes.values { hasher.combine(value.packed) }
-        hasher.combine(keyframes.keyTimes)
-        hasher.combine(keyframes.timingFunctions)
+        var position = 0
+        while position < keyframes.values.count {
+            hasher.combine(keyframes.values[position].packed)
+            hasher.combine(keyframes.keyTimes[position])
+            position += 1
+        }
+        position = 0
+        while position < keyframes.timingFunctions.count {
+            hasher.combine(keyframes.timingFunctions[position])
+            position += 1
+        }
         hasher.combine(keyframes.calculation)
         hasher.combine(keyframes.duration)
         hasher.combine(reversed)
         let hash = hasher.finalize()
         var candidate = buckets[hash] ?? -1
         while candidate >= 0 {
-            let entry = entries[Int(candidate)]
-            if entry.reversed == reversed && entry.calculation == keyframes.calculation
-                && entry.duration == keyframes.duration && entry.keyTimes == keyframes.keyTimes
-                && entry.functions == keyframes.timingFunctions && entry.packed.count == keyframes.values.count
-                && zip(entry.packed, keyframes.values).allSatisfy({ $0 == $1.packed })
-            {
+            if matches(Int(candidate), keyframes, reversed: reversed) {
                 entries[Int(candidate)].users += 1
                 return candidate
             }
-            candidate = entry.next
+            candidate = entries[Int(candidate)].next
         }
         return insert(keyframes, reversed: reversed, hash: hash, timings: timings)
+    }
+
+    /// Whether entry `index` holds `keyframes` in the given direction. Plain
+    /// loops: no closure or iterator that an unoptimised build would box.
+    private func matches<Value: AnimatableVector>(_ index: Int, _ keyframes: Keyframes<Value>, reversed: Bool) -> Bool {
+        guard entries[index].reversed == reversed, entries[index].calculation == keyframes.calculation,
+            entries[index].duration == keyframes.duration, entries[index].keyTimes == keyframes.keyTimes,
+            entries[index].functions == keyframes.timingFunctions, entries[index].packed.count == keyframes.values.count
+        else { return false }
+        var position = 0
+        while position < keyframes.values.count {
+            if entries[index].packed[position] != keyframes.values[position].packed { return false }
+            position += 1
+        }
+        return true
     }
 
     private func insert<Value: AnimatableVector>(

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// The CI gates are scripts; these show that each one fails when it should.
+@Suite("CI gate scripts")
+struct GateScriptTests {
+    /// The repository's root, from this file's place in it.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("scripts/\(script)")
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A folder of percentile files as the benchmark package writes them:
+    /// mallocCountTotal of each named frame, 0 up to p99 and `worst` at p100.
+    static func percentiles(_ frames: [String: Int]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (frame, worst) in frames {
+            var text = "Percentile\tMalloc (total) *\n"
+            for percentile in 0 ... 100 { text += "\(percentile)\t\(percentile == 100 ? worst : 0)\n" }
+            let name = "Current_run.KineticsBenchmarks.\(frame).mallocCountTotal.histogram.percentiles.tsv"
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    @Test("the allocation gate fails on a frame that allocated in one iteration, though its p90 is 0")
+    func allocationGate() throws {
+        let failing = try Self.percentiles(["animator.churn.spring.10000": 1, "batch.steady.spring.1000": 0])
+        defer { try? FileManager.default.removeItem(at: failing) }
+        let failed = try Self.run("allocation-gate.sh", ["--check", failing.path])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("animator.churn.spring.10000: the worst iteration allocated 1 times (p90 0)"), "\(failed.stderr)")
+
+        let passing = try Self.percentiles(["animator.churn.spring.10000": 0, "bezier.solve.fast": 3])
+        defer { try? FileManager.default.removeItem(at: passing) }
+        #expect(try Self.run("allocation-gate.sh", ["--check", passing.path]).status == 0, "bezier benchmarks are not frames")
+
+        let empty = try Self.percentiles([:])
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let nothing = try Self.run("allocation-gate.sh", ["--check", empty.path])
+        #expect(nothing.status == 1 && nothing.stderr.contains("no animator or batch benchmark results"))
+    }
+}
