@@ -59,6 +59,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Input files, read within a size limit
+
+        .target(
+            name: "KineticsInput",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Scenario files
 
         .target(
@@ -104,6 +111,7 @@ let package = Package(
                 "Kinetics",
                 "KineticsAllocations",
                 "CPopModel",
+                "KineticsInput",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -130,6 +138,7 @@ let package = Package(
                 "KineticsBench",
                 "KineticsPlot",
                 "KineticsReport",
+                "KineticsInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

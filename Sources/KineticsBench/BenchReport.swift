@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 
 /// The fitted exponent of frame cost against the number of animations.
 public struct ScalingFit: Codable, Sendable, Equatable {
@@ -129,16 +130,22 @@ public enum BaselineGate {
     /// - Throws: ``BaselineError``: missing file; empty, malformed, or of
     ///   another format version.
     public static func load(_ path: String) throws(BaselineError) -> BenchReport {
-        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path) }
-        // An empty file is not read: Foundation's contents(atPath:) leaks a
-        // 4 KiB buffer on one (LeakSanitizer found it).
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-        if size == 0 { return try baseline(from: Data(), name: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .malformed(path, "cannot be read")
+        let data: Data
+        do {
+            data = try InputFile.read(path, limit: maximumSize, what: "a baseline")
+        } catch {
+            switch error {
+            case .missing: throw .missing(path)
+            case .unreadable(_, let reason): throw .malformed(path, "cannot be read (\(reason))")
+            case .tooLarge: throw .malformed(path, String(error.description.dropFirst(path.count + 2)))
+            }
         }
         return try baseline(from: data, name: path)
     }
+
+    /// The largest baseline read, 64 MiB (a run of every configuration is
+    /// under 1 MiB); a larger file is refused before it is read.
+    public static let maximumSize = 64 << 20
 
     /// Reads a baseline from the bytes of a file called `name` (used in the
     /// errors), with the checks of ``load(_:)``.
@@ -146,7 +153,9 @@ public enum BaselineGate {
     /// - Throws: ``BaselineError/malformed(_:_:)``.
     public static func baseline(from data: Data, name path: String) throws(BaselineError) -> BenchReport {
         guard !data.isEmpty else { throw .malformed(path, "the file is empty") }
-        guard data.count <= 64 << 20 else { throw .malformed(path, "the file is \(data.count) bytes; a baseline is under 64 MiB") }
+        guard data.count <= maximumSize else {
+            throw .malformed(path, "the file is \(data.count) bytes; a baseline is at most \(maximumSize) bytes (64 MiB)")
+        }
         struct Header: Decodable {
             let formatVersion: Int?
             let kind: String?

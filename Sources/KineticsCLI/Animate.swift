@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsInput
 import KineticsReport
 import KineticsScenario
 
@@ -24,7 +25,7 @@ struct Animate: ParsableCommand {
     var events = false
 
     func run() throws {
-        let data = try readInput(scenario)
+        let data = try readInput(scenario, limit: Scenario.maximumSize, what: "a scenario")
         let parsed: Scenario
         do {
             parsed = try Scenario.parse(data)
@@ -97,24 +98,18 @@ struct Animate: ParsableCommand {
 /// smaller, and a larger one is refused before it is read.
 let inputSizeLimit = 64 << 20
 
-/// Reads a whole input file; a missing or unreadable file is exit 66, one
-/// over ``inputSizeLimit`` exit 65.
-func readInput(_ path: String) throws -> Data {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CLIError(message: "\(path): no such file", status: CLIError.missingInput)
+/// Reads a whole input file of at most `limit` bytes, refusing a larger one
+/// before reading it (and stopping a pipe or a growing file at the limit):
+/// a missing or unreadable file is exit 66, one over the limit exit 65.
+func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an input") throws -> Data {
+    do {
+        return try InputFile.read(path, limit: limit, what: what)
+    } catch {
+        switch error {
+        case .missing, .unreadable: throw CLIError(message: error.description, status: CLIError.missingInput)
+        case .tooLarge: throw CLIError(message: error.description, status: CLIError.badData)
+        }
     }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-    if let size, size > inputSizeLimit {
-        throw CLIError(message: "\(path): the file is \(size) bytes; an input is at most \(inputSizeLimit)", status: CLIError.badData)
-    }
-    // An empty file is not read: Foundation's contents(atPath:) leaks a
-    // 4 KiB buffer on one (LeakSanitizer found it).
-    var isFolder: ObjCBool = false
-    if size == 0, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { return Data() }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CLIError(message: "\(path): cannot be read", status: CLIError.missingInput)
-    }
-    return data
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.

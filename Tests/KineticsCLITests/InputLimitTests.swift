@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Size limits hold before and while reading: a huge file is refused from
+/// its size, a pipe is cut off at the limit, and neither costs memory.
+@Suite("CLI: input size limits")
+struct InputLimitTests {
+    /// Every command that reads a file, with the file's place marked, and
+    /// the limit it applies.
+    static let readers: [(arguments: [String], limit: Int)] = [
+        (["animate", "FILE"], 16 << 20),
+        (["bench", "--baseline", "FILE", "--animations", "1000", "--mix", "spring"], 64 << 20),
+        (["plot", "verify", "--input", "FILE"], 64 << 20),
+        (["plot", "bench", "--input", "FILE"], 64 << 20),
+        (["compare", "spring", "FILE", "--tension", "300", "--friction", "12"], 64 << 20),
+    ]
+
+    /// Runs `kinetics` and returns its exit status and its own peak resident
+    /// memory in KiB (wait4's rusage of that one child, not a clock).
+    static func runMeasured(_ arguments: [String]) throws -> (status: Int32, peakKiB: Int) {
+        let binary = try kineticsBinary().path
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        #expect(spawned == 0, "posix_spawn: \(spawned)")
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        // WIFEXITED / WEXITSTATUS.
+        let exited = status & 0x7F == 0
+        return (exited ? (status >> 8) & 0xFF : -1, Int(usage.ru_maxrss))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a sparse file of 100 GB is refused with exit 65 by every reader, and reading costs no memory")
+    func sparseFile() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let huge = folder.appendingPathComponent("huge.json")
+        FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 100 << 30)
+        try handle.close()
+        let small = folder.appendingPathComponent("small.json")
+        try Data("{".utf8).write(to: small)
+        for reader in Self.readers {
+            let context = reader.arguments.prefix(2).joined(separator: " ")
+            let refused = try kinetics(reader.arguments.map { $0 == "FILE" ? huge.path : $0 })
+            #expect(refused.status == 65, "\(context): \(refused.stderr)")
+            #expect(refused.stderr.contains("the file is \(100 << 30) bytes;") && refused.stderr.contains("at most \(reader.limit) bytes"),
+                    "\(context): \(refused.stderr)")
+            // Peak memory against the same command refusing a one-byte file:
+            // reading even a hundredth of the file would add over 1 GB.
+            let hugeRun = try Self.runMeasured(reader.arguments.map { $0 == "FILE" ? huge.path : $0 })
+            let smallRun = try Self.runMeasured(reader.arguments.map { $0 == "FILE" ? small.path : $0 })
+            #expect(hugeRun.status == 65 && smallRun.status == 65 || smallRun.status == 66, "\(context)")
+            #expect(hugeRun.peakKiB - smallRun.peakKiB < 8 << 10,
+                    "\(context): peak \(hugeRun.peakKiB) KiB for 100 GB, \(smallRun.peakKiB) KiB for one byte")
+        }
+    }
+
+    @Test("a pipe that carries more than the limit is cut off at it: exit 65, memory bounded by the limit")
+    func pipe() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // animate's limit is 16 MiB; the writer offers 40 MiB and stops when
+        // the reader closes the pipe.
+        let fifo = folder.appendingPathComponent("scenario.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            signal(SIGPIPE, SIG_IGN)
+            let descriptor = open(fifo, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            let block = [UInt8](repeating: 0x20, count: 1 << 20)
+            for _ in 0 ..< 40 where block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            close(descriptor)
+        }
+        writer.start()
+        let run = try Self.runMeasured(["animate", fifo])
+        #expect(run.status == 65)
+        // The reader holds at most the limit, twice over while it hands the
+        // bytes on (32 MiB); all 40 MiB, copied, would be 80 MiB.
+        let small = folder.appendingPathComponent("small.json")
+        try Data("{".utf8).write(to: small)
+        let baseline = try Self.runMeasured(["animate", small.path])
+        #expect(run.peakKiB - baseline.peakKiB < 40 << 10, "peak \(run.peakKiB) KiB reading a 40 MiB pipe, \(baseline.peakKiB) KiB for one byte")
+        // And the message, from a second pipe.
+        let second = folder.appendingPathComponent("second.fifo").path
+        #expect(mkfifo(second, 0o600) == 0)
+        let writer2 = Thread {
+            signal(SIGPIPE, SIG_IGN)
+            let descriptor = open(second, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            let block = [UInt8](repeating: 0x20, count: 1 << 20)
+            for _ in 0 ..< 40 where block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+            close(descriptor)
+        }
+        writer2.start()
+        let result = try kinetics(["animate", second])
+        #expect(result.status == 65)
+        #expect(result.stderr == "kinetics: error: \(second): more than \(16 << 20) bytes; a scenario is at most \(16 << 20) bytes (16 MiB)\n")
+    }
+}
