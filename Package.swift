@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // MARK: - The library
@@ -55,7 +56,7 @@ let package = Package(
 
         .target(
             name: "KineticsVerify",
-            dependencies: ["Kinetics", "KineticsReference"],
+            dependencies: ["Kinetics", "KineticsReference", "KineticsInput"],
             swiftSettings: swiftSettings
         ),
 
@@ -63,6 +64,7 @@ let package = Package(
 
         .target(
             name: "KineticsInput",
+            dependencies: [.product(name: "CSV", package: "CSV.swift")],
             swiftSettings: swiftSettings
         ),
 
@@ -78,7 +80,7 @@ let package = Package(
 
         .target(
             name: "KineticsCompare",
-            dependencies: ["Kinetics", "KineticsReference"],
+            dependencies: ["Kinetics", "KineticsReference", "KineticsInput"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 
 /// A trace recorded from some animation engine: samples of a motion at the
 /// engine's own frame times (spring or decay: `time,value[,velocity]`), or
@@ -77,14 +78,14 @@ extension MotionTrace {
     ///
     /// - Throws: ``TraceError`` naming the line (CSV) or the sample (JSON).
     public static func parse(_ data: Data, columns: TraceColumns, timeDivisor: Double = 1) throws(TraceError) -> MotionTrace {
-        guard let text = String(data: data, encoding: .utf8) else { throw TraceError("the file", "is not UTF-8 text") }
-        let trimmed = text.drop { $0.isWhitespace }
         var samples: [Sample] = []
         var locations: [String] = []
-        if trimmed.first == "[" {
-            try readJSON(data, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+        // A UTF-8 byte-order mark and leading white space before JSON's '['.
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if data.dropFirst(start).first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[") {
+            try readJSON(Data(data.dropFirst(start)), columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
         } else {
-            try readCSV(text, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+            try readCSV(data, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
         }
         guard samples.count >= 2 else { throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2") }
         for index in samples.indices {
@@ -102,40 +103,32 @@ extension MotionTrace {
         return MotionTrace(samples: samples)
     }
 
-    private static func number(_ field: Substring, _ name: String, _ location: String) throws(TraceError) -> Double {
-        let text = field.trimmingCharacters(in: .whitespaces)
-        guard let value = Double(text) else { throw TraceError(location, "\(name) '\(text)' is not a number") }
-        guard value.isFinite else { throw TraceError(location, "\(name) \(text) is not finite") }
+    private static func number(_ field: String, _ name: String, _ location: String) throws(TraceError) -> Double {
+        guard let value = Double(field) else { throw TraceError(location, "\(name) '\(field)' is not a number") }
+        guard value.isFinite else { throw TraceError(location, "\(name) \(field) is not finite") }
         return value
     }
 
     private static func readCSV(
-        _ text: String, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
+        _ data: Data, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
     ) throws(TraceError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let header = lines.first else { throw TraceError("the file", "is empty") }
-        let names = header.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        let table: CSVTable
+        do {
+            table = try CSVTable.parse(data, maximumRows: maximumSamples)
+        } catch {
+            throw TraceError(error.line.map { "line \($0)" } ?? "the file", error.message)
         }
+        let names = table.header.map { $0.lowercased() }
         let (first, second) = columns.names
         guard let firstColumn = names.firstIndex(of: first), let secondColumn = names.firstIndex(of: second) else {
-            throw TraceError("line 1", "the header must name the columns \(first) and \(second), got '\(header)'")
+            throw TraceError("line 1", "the header must name the columns \(first) and \(second), got '\(table.header.joined(separator: ","))'")
         }
         let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
-        guard lines.count - 1 <= maximumSamples else {
-            throw TraceError("the file", "has \(lines.count - 1) rows; a trace has at most \(maximumSamples)")
-        }
-        for (offset, line) in lines.enumerated().dropFirst() {
-            let location = "line \(offset + 1)"
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count == names.count else {
-                throw TraceError(location, "has \(fields.count) fields; the header has \(names.count)")
-            }
-            let time = try number(fields[firstColumn], first, location) / timeDivisor
-            let value = try number(fields[secondColumn], second, location)
-            let velocity: Double? = if let velocityColumn { try number(fields[velocityColumn], "velocity", location) } else { nil }
+        for row in table.rows {
+            let location = "line \(row.line)"
+            let time = try number(row.fields[firstColumn], first, location) / timeDivisor
+            let value = try number(row.fields[secondColumn], second, location)
+            let velocity: Double? = if let velocityColumn { try number(row.fields[velocityColumn], "velocity", location) } else { nil }
             samples.append(Sample(time: time, value: value, velocity: velocity.map { $0 * timeDivisor }))
             locations.append(location)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 import Kinetics
 import KineticsReference
 
@@ -122,11 +123,23 @@ public enum ReferenceData {
     }
 
     /// Reads a CSV file of numbers with one header line.
-    public static func parse(_ text: String) -> (header: String, rows: [[Double]]) {
-        var lines = text.split(separator: "\n").map(String.init)
-        guard !lines.isEmpty else { return ("", []) }
-        let header = lines.removeFirst()
-        return (header, lines.map { $0.split(separator: ",").compactMap { Double($0) } })
+    ///
+    /// - Throws: ``CSVTableError`` for a malformed file or a field that is
+    ///   not a number, naming the line.
+    public static func parse(_ text: String) throws(CSVTableError) -> (header: String, rows: [[Double]]) {
+        let table = try CSVTable.parse(Data(text.utf8))
+        var rows: [[Double]] = []
+        for row in table.rows {
+            var numbers: [Double] = []
+            for field in row.fields {
+                guard let number = Double(field) else {
+                    throw CSVTableError(line: row.line, message: "'\(field)' is not a number")
+                }
+                numbers.append(number)
+            }
+            rows.append(numbers)
+        }
+        return (table.header.joined(separator: ","), rows)
     }
 
     private static func csv(_ header: String, _ rows: [[Double]]) -> String {

@@ -219,6 +219,50 @@ struct CompareTests {
         #expect(try Comparison.bezier(trace(.webkit), curve: curve).maxError > 1e-6)
     }
 
+    @Test(
+        "CSV as users write it: CRLF (Python's csv module), a byte-order mark, quotes, spaces, no final newline",
+        arguments: [
+            "time,value,velocity\r\n0.0,0.0,0.0\r\n0.0166,0.25,12.5\r\n0.0333,0.5,10.0\r\n",
+            "\u{FEFF}time,value,velocity\n0.0,0.0,0.0\n0.0166,0.25,12.5\n0.0333,0.5,10.0\n",
+            "\"time\",\"value\",\"velocity\"\n\"0.0\",\"0.0\",\"0.0\"\n\"0.0166\",0.25,\"12.5\"\n0.0333,0.5,10.0",
+            "time , value, velocity\n 0.0 ,0.0, 0.0\n0.0166,\t0.25 ,12.5\n\n0.0333,0.5,10.0",
+            "time,value,velocity\r\n0.0,0.0,0.0\r\n0.0166,0.25,12.5\r\n0.0333,0.5,10.0",
+        ])
+    func csvAsWritten(text: String) throws {
+        let trace = try MotionTrace.parse(Data(text.utf8), columns: .motion)
+        #expect(trace.samples == [
+            .init(time: 0, value: 0, velocity: 0), .init(time: 0.0166, value: 0.25, velocity: 12.5),
+            .init(time: 0.0333, value: 0.5, velocity: 10),
+        ])
+    }
+
+    @Test("a trace written by Python's csv module reads as Python wrote it")
+    func pythonCSV() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-python-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("trace.csv")
+        let script = """
+            import csv, sys
+            with open(sys.argv[1], "w", newline="", encoding="utf-8-sig") as f:
+                w = csv.writer(f)
+                w.writerow(["time", "value", "comment"])
+                for k in range(61):
+                    w.writerow([k / 60, 1 - 0.5 ** k, "frame, " + str(k)])
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, file.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let data = try Data(contentsOf: file)
+        #expect(data.starts(with: [0xEF, 0xBB, 0xBF]) && data.contains(0x0D), "a byte-order mark and CRLF line ends")
+        let trace = try MotionTrace.parse(data, columns: .motion)
+        #expect(trace.samples.count == 61)
+        #expect(trace.samples[60].time == 1 && trace.samples[1].value == 0.5)
+    }
+
     @Test("parsing: CSV with any column order and a velocity column, JSON, milliseconds; errors name the line")
     func parsing() throws {
         let csv = "value,time,velocity\n0,0,0\n0.5,16.7,10\n\n0.75,33.3,5\n"
@@ -238,6 +282,10 @@ struct CompareTests {
             ("time,value\n0,0\n", "the file: has 1 samples; a trace needs at least 2"),
             ("time,value\n0,0\n0.1,inf\n", "line 3: value inf is not finite"),
             (#"[{"time": 0, "value": 0}, {"time": 0.1}]"#, "sample 1: needs numbers for time and value"),
+            ("time,value\r\n0,0\r\n0.1,x\r\n", "line 3: value 'x' is not a number"),
+            // A quoted field with a line break in it: the next row starts a line later.
+            ("time,value,note\n0,0,\"a\nb\"\n0.1,y,c\n", "line 4: value 'y' is not a number"),
+            ("", "the file: is empty"),
         ]
         for (text, message) in bad {
             #expect(throws: TraceError.self) { try MotionTrace.parse(Data(text.utf8), columns: .motion) }

@@ -12,7 +12,7 @@ struct ReferenceDataTests {
 
     static func stored(_ name: String) throws -> (header: String, rows: [[Double]]) {
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-        return ReferenceData.parse(text)
+        return try ReferenceData.parse(text)
     }
 
     @Test("a fresh GSL run reproduces every shipped file to 1e-13 of its scale")
@@ -20,7 +20,7 @@ struct ReferenceDataTests {
         let files = try ReferenceData.files()
         #expect(files.count == 16)
         for file in files {
-            let fresh = ReferenceData.parse(file.contents)
+            let fresh = try ReferenceData.parse(file.contents)
             let old = try Self.stored(file.name)
             #expect(fresh.header == old.header, "\(file.name)")
             #expect(fresh.rows.count == old.rows.count, "\(file.name)")
