@@ -279,7 +279,10 @@ struct AnimatorLifeCycleTests {
         let pop = try animator.add(.spring(.popDefault, method: .pop, to: 10), to: y)
         #expect(!animator.setSpringParameters(pop, try SpringParameters(tension: 1e9, friction: 10, mass: 1e-6)))
         animator.tick(at: 0.2)
-        #expect(animator[y].isFinite && animator[y] > 0)
+        var stepper = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 10.0)
+        stepper.advance(by: 0)
+        stepper.advance(by: 0.1)
+        #expect(abs(animator[y] - stepper.value) <= 1e-12 * 10, "\(animator[y]) vs Pop's loop \(stepper.value)")
     }
 
     @Test("vectors: points and rectangles animate per component")

@@ -45,6 +45,47 @@ struct AnimatorParityTests {
         }
     }
 
+    /// The clocks Pop's whole-frame path must match its step-by-step loop on.
+    static let popClocks: [(name: String, times: [Double])] = {
+        var clocks = [30.0, 60, 90, 120, 144, 240].map { fps in ("\(Int(fps)) Hz", frames(fps: fps, seconds: 2)) }
+        // Frames under a step (0.67 ms): most frames take no step at all.
+        clocks.append(("1500 Hz", frames(fps: 1_500, seconds: 1)))
+        // Frames of exactly 17 of Pop's steps: the leftover is 0 every frame.
+        clocks.append(("17 steps", (0 ... 120).map { Double($0) * 17 * SpringMethod.popStep }))
+        // Frames of several seconds, under the 30 s shutdown.
+        clocks.append(("long frames", [0, 2.5, 5, 12.25, 20, 27.5]))
+        var jittered = ManualFrameClock.jittered(fps: 60, seed: 2_026, dropRate: 0.15, jitter: 0.4, duration: 10)
+        var times = [0.0]
+        while let time = jittered.nextFrame() { times.append(time) }
+        clocks.append(("10 s jittered", times))
+        return clocks
+    }()
+
+    @Test(
+        "pop: the animator's whole frames equal Pop's step-by-step loop to 1e-12 of the amplitude, on every clock",
+        arguments: [
+            (SpringParameters.popDefault, 100.0, 0.0),
+            (try! SpringParameters(tension: 40, friction: 7), -250.0, 800.0),
+            // |λ|·h = 2.825 against RK4's bound of 2√2 ≈ 2.828 on the
+            // imaginary axis: each step shrinks the state by only 1.4%.
+            (try! SpringParameters(tension: 7.98e6, friction: 5), 100.0, 0.0),
+        ])
+    func popClocks(parameters: SpringParameters, to: Double, velocity: Double) throws {
+        #expect(SpringMethod.pop.isStable(for: parameters))
+        for (name, times) in Self.popClocks {
+            var animation = Animation<Double>.spring(parameters, method: .pop, to: to, velocity: velocity)
+            animation.threshold = 1e-30  // runs to the end of the clock: no snap to the target
+            let animated = try Self.animate(animation, times: Array(times.dropFirst()))
+            let reference = run(parameters, .pop, times: times, from: 0, to: to, velocity: velocity)
+            // It may come to rest (Pop's tests at threshold 1e-30) before the
+            // clock ends; every frame it ran is compared.
+            #expect(animated.count >= 3, "\(name): ran \(animated.count) of \(times.count) frames")
+            let amplitude = reference.values.map { abs($0 - to) }.max()!
+            let error = maxDifference(animated, reference.values) / amplitude
+            #expect(error <= 1e-12, "\(name), k = \(parameters.tension): \(error)")
+        }
+    }
+
     @Test("pop mode on a jittered clock equals the stepper to 1e-12 of the amplitude")
     func popJittered() throws {
         var clock = ManualFrameClock.jittered(fps: 60, seed: 42, dropRate: 0.2, jitter: 0.3, duration: 10)

@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsReference
 import Testing
 
 /// Every clock fault the README's "Guarantees" lists, on a mix of every kind
@@ -142,19 +143,78 @@ struct ClockFaultTests {
         #expect(animator[y] == 1)
     }
 
-    @Test("a jitter storm moves analytic and rk4 springs as smooth frames would (frame-rate independence)")
-    func jitterIndependence() throws {
-        let spring = try SpringParameters(tension: 300, friction: 8, mass: 1)
-        func finalValue(_ method: SpringMethod, times: [Double]) throws -> Double {
+    /// Pop's 30 s rule, at both sides of it: animations still moving when a
+    /// long frame comes (a lightly damped spring, ζ = 0.01, of every method;
+    /// slow decays of every method; a 60 s basic animation).
+    @Test("a 29.9 s frame advances each animation to its motion at 29.9 s; a 30.1 s frame finishes each at its end")
+    func thirtySecondRule() throws {
+        let spring = try SpringParameters(tension: 100, friction: 0.2, mass: 1)  // α = 0.1: 5% left at 29.9 s
+        let slow = try DecayParameters(deceleration: 0.99999)  // 74% of the velocity left at 29.9 s
+        func run(_ gap: Double) throws -> [String: Double] {
             let animator = Animator()
             let target = animator.makeTarget()
-            let x = animator.property("x", of: target, initial: 0.0)
-            var animation = Animation<Double>.spring(spring, method: method, from: 0, to: 1, velocity: 3)
-            animation.threshold = 1e-30  // keep running to the end
-            try animator.add(animation, to: x)
-            for time in times { animator.tick(at: time) }
-            return animator[x]
+            var properties: [String: PropertyHandle<Double>] = [:]
+            func add(_ name: String, _ animation: Animation<Double>) throws {
+                var animation = animation
+                animation.threshold = 1e-12
+                properties[name] = animator.property(name, of: target, initial: 0.0)
+                try animator.add(animation, to: properties[name]!, forKey: name)
+            }
+            for method in SpringMethod.allCases { try add("spring-\(method)", .spring(spring, method: method, from: 0, to: 100)) }
+            for method in DecayMethod.allCases { try add("decay-\(method)", .decay(velocity: 100, parameters: slow, method: method, from: 0)) }
+            try add("basic", .basic(duration: 60, timing: .linear, from: 0, to: 100))
+            animator.tick(at: 0)
+            animator.tick(at: gap)
+            #expect(animator.animationCount == (gap < 30 ? properties.count : 0), "after a \(gap) s frame")
+            return properties.mapValues { animator[$0] }
         }
+        let t = 29.9
+        let advanced = try run(t)
+        // The exact motion: GSL for the spring (1e-9 of the amplitude of 100
+        // covers rk8pd at 1e-13 over 48 periods and rk4's own error, ~1e-9
+        // at its chosen steps); the discrete and continuous decay laws in
+        // closed form; a linear basic at 29.9/60 of the way.
+        let exact = 100 + (try ReferenceODE.spring(
+            tension: 100, friction: 0.2, mass: 1, displacement: -100, velocity: 0, times: [0, t]))[1].position
+        #expect(abs(exact - 100) > 1, "still moving: \(exact)")
+        #expect(abs(advanced["spring-analytic"]! - exact) <= 1e-9 * 100, "\(advanced["spring-analytic"]!) vs \(exact)")
+        #expect(abs(advanced["spring-rk4"]! - exact) <= 1e-7 * 100, "\(advanced["spring-rk4"]!) vs \(exact)")
+        // pop and fixed step as their own steppers do (Pop's loop through
+        // 29,900 steps; the 1 ms grid): equal to them to 1e-12 of the amplitude.
+        for method in [SpringMethod.pop, .fixed] {
+            var stepper = SpringStepper(parameters: spring, method: method, value: 0.0, target: 100.0)
+            stepper.advance(by: 0)
+            stepper.advance(by: t)
+            #expect(abs(advanced["spring-\(method)"]! - stepper.value) <= 1e-12 * 100, "\(method)")
+        }
+        let d = slow.deceleration
+        let discrete = 100 / 1_000 * d * (1 - pow(d, 1_000 * t)) / (1 - d)
+        #expect(abs(advanced["decay-exact"]! - discrete) <= 1e-12 * discrete)
+        // Pop's single-precision factors for one 29,900 ms frame are off the
+        // law by about 0.1% (powf of 0.99999 rounded to a float): equal to
+        // its own stepper instead.
+        var pop = DecayStepper(parameters: slow, method: .pop, value: 0.0, velocity: 100.0)
+        pop.advance(by: t)
+        #expect(abs(advanced["decay-pop"]! - pop.value) <= 1e-12 * discrete)
+        let continuous = 100 * -expm1(-slow.rate * t) / slow.rate
+        #expect(abs(advanced["decay-continuous"]! - continuous) <= 1e-12 * continuous)
+        #expect(abs(advanced["basic"]! - 100 * t / 60) <= 1e-12 * 100)
+
+        // 30.1 s: Pop's shutdown. Springs and the basic at their targets,
+        // decays at their own computed ends.
+        let finished = try run(30.1)
+        for method in SpringMethod.allCases { #expect(finished["spring-\(method)"] == 100, "\(method)") }
+        for method in DecayMethod.allCases {
+            let end = slow.endValue(from: 0.0, velocity: 100.0, threshold: 1e-12, method: method)
+            #expect(finished["decay-\(method)"] == end, "\(method)")
+            #expect(abs(end - advanced["decay-\(method)"]!) > 1, "\(method): the end is not where 29.9 s got to")
+        }
+        #expect(finished["basic"] == 100)
+    }
+
+    @Test("on a jitter storm every frame of an analytic, rk4 or fixed spring is where its motion is at that time")
+    func jitterIndependence() throws {
+        let spring = try SpringParameters(tension: 300, friction: 8, mass: 1)
         var random = SeededGenerator(seed: 5)
         var jittered: [Double] = []
         var time = 0.0
@@ -163,11 +223,32 @@ struct ClockFaultTests {
             jittered.append(time)
         }
         jittered.append(1.0)
-        let smooth = (1 ... 60).map { Double($0) / 60 }
-        // Exact: rounding only. rk4: its own error, about 1e-9 of the
-        // amplitude at steps of 1 ms or less, differs between step patterns.
-        #expect(abs(try finalValue(.analytic, times: jittered) - finalValue(.analytic, times: smooth)) < 1e-12)
-        #expect(abs(try finalValue(.rk4, times: jittered) - finalValue(.rk4, times: smooth)) < 1e-8)
-        #expect(abs(try finalValue(.fixed, times: jittered) - finalValue(.fixed, times: smooth)) < 1e-12)
+        for method in [SpringMethod.analytic, .rk4, .fixed] {
+            let animator = Animator()
+            let target = animator.makeTarget()
+            let x = animator.property("x", of: target, initial: 0.0)
+            var animation = Animation<Double>.spring(spring, method: method, from: 0, to: 1, velocity: 3)
+            animation.threshold = 1e-30  // keep running to the end
+            try animator.add(animation, to: x)
+            for time in jittered {
+                animator.tick(at: time)
+                // Frame-rate independence: the value at t whatever frames
+                // led there. analytic and rk4: the closed form (rounding;
+                // rk4's error, 1e-9 of the amplitude at its steps, with
+                // room); fixed: its absolute grid at t, reached in one frame.
+                let expected: Double
+                let tolerance: Double
+                switch method {
+                case .fixed:
+                    var stepper = SpringStepper(parameters: spring, method: .fixed, value: 0.0, velocity: 3.0, target: 1.0)
+                    stepper.advance(by: time)
+                    (expected, tolerance) = (stepper.value, 1e-12)
+                default:
+                    let exact = SpringPropagator.exact(spring, time: time).apply(displacement: -1.0, velocity: 3.0)
+                    (expected, tolerance) = (1 + exact.displacement, method == .analytic ? 1e-12 : 1e-8)
+                }
+                #expect(abs(animator[x] - expected) <= tolerance, "\(method) at t = \(time): \(animator[x]) vs \(expected)")
+            }
+        }
     }
 }
