@@ -22,6 +22,7 @@ let package = Package(
         // For the fuzz targets in Fuzz/ (a package of their own).
         .library(name: "KineticsScenario", targets: ["KineticsScenario"]),
         .library(name: "KineticsBench", targets: ["KineticsBench"]),
+        .library(name: "KineticsCompare", targets: ["KineticsCompare"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -12,6 +12,7 @@ let package = Package(
         .executableTarget(name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
         .executableTarget(name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "KineticsScenario", package: "Kinetics")]),
         .executableTarget(name: "FuzzBaseline", dependencies: ["FuzzDriver", .product(name: "KineticsBench", package: "Kinetics")]),
+        .executableTarget(name: "FuzzTrace", dependencies: ["FuzzDriver", .product(name: "KineticsCompare", package: "Kinetics")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,12 +20,12 @@ extension Scenario {
         var initialValues: [String: [Double]] = [:]
         if var initial = try root.object("initial") {
             for name in initial.members.keys.sorted() {
-                initialValues[name] = try initial.vector(name)!
+                initialValues[name] = try initial.requiredVector(name)
             }
         }
         var animations: [AnimationSpec] = []
         var keysInUse: [String: String] = [:]
-        for (index, item) in try root.array("animations", required: true)!.enumerated() {
+        for (index, item) in try root.requiredArray("animations").enumerated() {
             let path = "animations[\(index)]"
             let spec = try readAnimation(item, path: path)
             if let other = keysInUse[spec.key] {
@@ -79,16 +79,15 @@ extension Scenario {
             }
             return .times(values)
         }
-        guard let fps = try root.number("fps", required: true), let seconds = try root.number("seconds", required: true) else {
-            throw ScenarioError(path: "$", message: "give fps and seconds, or times")
-        }
+        let fps = try root.requiredNumber("fps")
+        let seconds = try root.requiredNumber("seconds")
         guard fps > 0 else { throw ScenarioError(path: "$.fps", message: "must be > 0, got \(fps)") }
         guard seconds > 0 else { throw ScenarioError(path: "$.seconds", message: "must be > 0, got \(seconds)") }
         guard fps * seconds <= 10_000_000 else {
             throw ScenarioError(path: "$.seconds", message: "fps × seconds must give at most 10000000 frames, got \(fps * seconds)")
         }
         guard var jitter = try root.object("jitter") else { return .rate(fps: fps, seconds: seconds) }
-        let seed = try jitter.number("seed", required: true)!
+        let seed = try jitter.requiredNumber("seed")
         guard seed >= 0, seed <= Double(UInt32.max), seed.rounded() == seed else {
             throw ScenarioError(path: "$.jitter.seed", message: "must be a whole number in [0, 4294967295], got \(seed)")
         }
@@ -125,9 +124,9 @@ extension Scenario {
 
     static func readAnimation(_ value: JSONValue, path: String) throws(ScenarioError) -> AnimationSpec {
         var reader = try ObjectReader(value, path: path)
-        let key = try reader.string("key", required: true)!
+        let key = try reader.requiredString("key")
         guard !key.isEmpty else { throw ScenarioError(path: "\(path).key", message: "must not be empty") }
-        let type = try reader.string("type", required: true)!
+        let type = try reader.requiredString("type")
         guard let typeFields = fieldsByType[type] else {
             throw ScenarioError(
                 path: "\(path).type",
@@ -159,7 +158,7 @@ extension Scenario {
             spec.kind = try readKeyframes(&reader, path: path, spec: &spec)
         default:
             var children: [AnimationSpec] = []
-            for (index, item) in try reader.array("children", required: true)!.enumerated() {
+            for (index, item) in try reader.requiredArray("children").enumerated() {
                 children.append(try readAnimation(item, path: "\(path).children[\(index)]"))
             }
             spec.kind = type == "sequence" ? .sequence(children) : .group(children)
@@ -269,7 +268,7 @@ extension Scenario {
         _ reader: inout ObjectReader, path: String, spec: inout AnimationSpec
     ) throws(ScenarioError) -> AnimationSpec.Kind {
         var values: [[Double]] = []
-        for (index, item) in try reader.array("values", required: true)!.enumerated() {
+        for (index, item) in try reader.requiredArray("values").enumerated() {
             values.append(try ObjectReader.vector(item, path: "\(path).values[\(index)]"))
         }
         guard let first = values.first else { throw ScenarioError(path: "\(path).values", message: "needs at least one value") }
@@ -282,13 +281,14 @@ extension Scenario {
         }
         var keyTimes: [Double]?
         if let times = try reader.array("keyTimes") {
-            keyTimes = []
+            var list: [Double] = []
             for (index, item) in times.enumerated() {
                 guard case .number(let time) = item else {
                     throw ScenarioError(path: "\(path).keyTimes[\(index)]", message: "expected a number, got \(item.kindName)")
                 }
-                keyTimes!.append(time)
+                list.append(time)
             }
+            keyTimes = list
         }
         var timing: [TimingFunction] = []
         switch reader.members["curve"] {
@@ -316,7 +316,7 @@ extension Scenario {
 
     private static func readAction(_ value: JSONValue, path: String, transactionCount: inout Int) throws(ScenarioError) -> ActionSpec {
         var reader = try ObjectReader(value, path: path)
-        let at = try reader.number("at", required: true)!
+        let at = try reader.requiredNumber("at")
         guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be >= 0, got \(at)") }
         let verbs = ["retarget", "remove", "pause", "resume", "add", "set", "transaction"].filter { reader.members[$0] != nil }
         guard verbs.count == 1 else {
@@ -329,24 +329,22 @@ extension Scenario {
         let verb: ActionSpec.Verb
         switch verbs[0] {
         case "retarget":
-            let key = try reader.string("retarget")!
+            let key = try reader.requiredString("retarget")
             guard let to = try reader.vector("to") else {
                 throw ScenarioError(path: "\(path).to", message: "a retarget needs the new target")
             }
             verb = .retarget(key: key, to: to)
-        case "remove": verb = .remove(key: try reader.string("remove")!)
-        case "pause": verb = .pause(key: try reader.string("pause")!)
-        case "resume": verb = .resume(key: try reader.string("resume")!)
+        case "remove": verb = .remove(key: try reader.requiredString("remove"))
+        case "pause": verb = .pause(key: try reader.requiredString("pause"))
+        case "resume": verb = .resume(key: try reader.requiredString("resume"))
         case "set":
-            reader.used.insert("set")
-            verb = .set(try readSets(reader.members["set"]!, path: "\(path).set"))
+            verb = .set(try readSets(try reader.requiredValue("set", expected: "an object"), path: "\(path).set"))
         case "transaction":
-            reader.used.insert("transaction")
-            verb = .transaction(try readTransaction(reader.members["transaction"]!, path: "\(path).transaction", index: transactionCount))
+            let transaction = try reader.requiredValue("transaction", expected: "an object")
+            verb = .transaction(try readTransaction(transaction, path: "\(path).transaction", index: transactionCount))
             transactionCount += 1
         default:
-            reader.used.insert("add")
-            verb = .add(try readAnimation(reader.members["add"]!, path: "\(path).add"))
+            verb = .add(try readAnimation(try reader.requiredValue("add", expected: "an object"), path: "\(path).add"))
         }
         try reader.finish(allowed: ["at", "retarget", "to", "remove", "pause", "resume", "add", "set", "transaction"])
         return ActionSpec(at: at, verb: verb, path: path)
@@ -358,8 +356,8 @@ extension Scenario {
             throw ScenarioError(path: path, message: "expected an object of keys and values, got \(value.kindName)")
         }
         var sets: [ImplicitSetSpec] = []
-        for key in members.keys.sorted() {
-            sets.append(ImplicitSetSpec(key: key, value: try ObjectReader.vector(members[key]!, path: "\(path).\(key)")))
+        for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            sets.append(ImplicitSetSpec(key: key, value: try ObjectReader.vector(member, path: "\(path).\(key)")))
         }
         return sets
     }
@@ -402,8 +400,8 @@ extension Scenario {
             for (offset, item) in items.enumerated() {
                 let itemPath = "\(path).keyframes[\(offset)]"
                 var keyframe = try ObjectReader(item, path: itemPath)
-                let start = try keyframe.number("relativeStart", required: true)!
-                let length = try keyframe.number("relativeDuration", required: true)!
+                let start = try keyframe.requiredNumber("relativeStart")
+                let length = try keyframe.requiredNumber("relativeDuration")
                 guard (0 ... 1).contains(start), (0 ... 1).contains(length), start + length <= 1 + 1e-12 else {
                     throw ScenarioError(path: itemPath, message: "relativeStart and relativeDuration must be in [0, 1] and end by 1, got \(start) and \(length)")
                 }
@@ -444,57 +442,92 @@ struct ObjectReader {
 
     private func fieldPath(_ key: String) -> String { "\(path).\(key)" }
 
-    private mutating func value(_ key: String, required: Bool) throws(ScenarioError) -> JSONValue? {
+    /// The member `key`, or nil when it is absent or null.
+    private mutating func value(_ key: String) throws(ScenarioError) -> JSONValue? {
         used.insert(key)
-        guard let value = members[key], value != .null else {
-            if required { throw ScenarioError(path: fieldPath(key), message: "is required") }
-            return nil
-        }
+        guard let value = members[key], value != .null else { return nil }
         return value
     }
 
-    mutating func number(_ key: String, required: Bool = false) throws(ScenarioError) -> Double? {
-        guard let value = try value(key, required: required) else { return nil }
+    /// The member `key`, which must be there and not null (`expected` names
+    /// what it should be, for the error).
+    mutating func requiredValue(_ key: String, expected: String) throws(ScenarioError) -> JSONValue {
+        used.insert(key)
+        guard let value = members[key] else { throw ScenarioError(path: fieldPath(key), message: "is required") }
+        guard value != .null else { throw ScenarioError(path: fieldPath(key), message: "expected \(expected), got null") }
+        return value
+    }
+
+    private static func number(_ value: JSONValue, path: String) throws(ScenarioError) -> Double {
         guard case .number(let number) = value else {
-            throw ScenarioError(path: fieldPath(key), message: "expected a number, got \(value.kindName)")
+            throw ScenarioError(path: path, message: "expected a number, got \(value.kindName)")
         }
-        guard number.isFinite else { throw ScenarioError(path: fieldPath(key), message: "must be finite, got \(number)") }
+        guard number.isFinite else { throw ScenarioError(path: path, message: "must be finite, got \(number)") }
         return number
     }
 
-    mutating func string(_ key: String, required: Bool = false) throws(ScenarioError) -> String? {
-        guard let value = try value(key, required: required) else { return nil }
+    private static func string(_ value: JSONValue, path: String) throws(ScenarioError) -> String {
         guard case .string(let string) = value else {
-            throw ScenarioError(path: fieldPath(key), message: "expected a string, got \(value.kindName)")
+            throw ScenarioError(path: path, message: "expected a string, got \(value.kindName)")
         }
         return string
     }
 
+    private static func array(_ value: JSONValue, path: String) throws(ScenarioError) -> [JSONValue] {
+        guard case .array(let items) = value else {
+            throw ScenarioError(path: path, message: "expected an array, got \(value.kindName)")
+        }
+        return items
+    }
+
+    mutating func number(_ key: String) throws(ScenarioError) -> Double? {
+        guard let value = try value(key) else { return nil }
+        return try Self.number(value, path: fieldPath(key))
+    }
+
+    mutating func requiredNumber(_ key: String) throws(ScenarioError) -> Double {
+        try Self.number(try requiredValue(key, expected: "a number"), path: fieldPath(key))
+    }
+
+    mutating func string(_ key: String) throws(ScenarioError) -> String? {
+        guard let value = try value(key) else { return nil }
+        return try Self.string(value, path: fieldPath(key))
+    }
+
+    mutating func requiredString(_ key: String) throws(ScenarioError) -> String {
+        try Self.string(try requiredValue(key, expected: "a string"), path: fieldPath(key))
+    }
+
     mutating func bool(_ key: String) throws(ScenarioError) -> Bool? {
-        guard let value = try value(key, required: false) else { return nil }
+        guard let value = try value(key) else { return nil }
         guard case .bool(let flag) = value else {
             throw ScenarioError(path: fieldPath(key), message: "expected true or false, got \(value.kindName)")
         }
         return flag
     }
 
-    mutating func array(_ key: String, required: Bool = false) throws(ScenarioError) -> [JSONValue]? {
-        guard let value = try value(key, required: required) else { return nil }
-        guard case .array(let items) = value else {
-            throw ScenarioError(path: fieldPath(key), message: "expected an array, got \(value.kindName)")
-        }
-        return items
+    mutating func array(_ key: String) throws(ScenarioError) -> [JSONValue]? {
+        guard let value = try value(key) else { return nil }
+        return try Self.array(value, path: fieldPath(key))
+    }
+
+    mutating func requiredArray(_ key: String) throws(ScenarioError) -> [JSONValue] {
+        try Self.array(try requiredValue(key, expected: "an array"), path: fieldPath(key))
     }
 
     mutating func object(_ key: String) throws(ScenarioError) -> ObjectReader? {
-        guard let value = try value(key, required: false) else { return nil }
+        guard let value = try value(key) else { return nil }
         return try ObjectReader(value, path: fieldPath(key))
     }
 
     /// A scalar (a number) or a vector (an array of 1 to 4 numbers).
     mutating func vector(_ key: String) throws(ScenarioError) -> [Double]? {
-        guard let value = try value(key, required: false) else { return nil }
+        guard let value = try value(key) else { return nil }
         return try Self.vector(value, path: fieldPath(key))
+    }
+
+    mutating func requiredVector(_ key: String) throws(ScenarioError) -> [Double] {
+        try Self.vector(try requiredValue(key, expected: "a number or an array of 1 to 4 numbers"), path: fieldPath(key))
     }
 
     static func vector(_ value: JSONValue, path: String) throws(ScenarioError) -> [Double] {
@@ -532,7 +565,7 @@ struct ObjectReader {
 
     /// A timing curve: a name, `[x1, y1, x2, y2]` or `steps(n, position)`.
     mutating func curve(_ key: String) throws(ScenarioError) -> TimingFunction? {
-        guard let value = try value(key, required: false) else { return nil }
+        guard let value = try value(key) else { return nil }
         return try Self.curve(value, path: fieldPath(key))
     }
 

@@ -121,6 +121,48 @@ struct ScenarioTests {
         }
     }
 
+    /// Found by fuzzing (scripts/fuzz.sh, its first minute on a fresh clone):
+    /// a verb given as null trapped on a force-unwrap. Every required member
+    /// given as null is now an error naming it.
+    @Test(
+        "null where a value is required is an error naming the member, not a crash",
+        arguments: [
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "a", "type": "spring", "to": 1}], "actions": [{"at": 0.25, "retarget": null, "to": 40}]}"#,
+             "actions[0].retarget: expected a string, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "remove": null}]}"#,
+             "actions[0].remove: expected a string, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "pause": null}]}"#,
+             "actions[0].pause: expected a string, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "resume": null}]}"#,
+             "actions[0].resume: expected a string, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "add": null}]}"#,
+             "actions[0].add: expected an object, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "set": null}]}"#,
+             "actions[0].set: expected an object, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": 0.1, "transaction": null}]}"#,
+             "actions[0].transaction: expected an object, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [], "actions": [{"at": null, "remove": "a"}]}"#,
+             "actions[0].at: expected a number, got null"),
+            (#"{"fps": 60, "seconds": 1, "initial": {"x": null}, "animations": []}"#,
+             "$.initial.x: expected a number or an array of 1 to 4 numbers, got null"),
+            (#"{"fps": 60, "seconds": 1, "jitter": {"seed": null}, "animations": []}"#, "$.jitter.seed: expected a number, got null"),
+            (#"{"fps": null, "seconds": 1, "animations": []}"#, "$.fps: expected a number, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": null}"#, "$.animations: expected an array, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": null, "type": "basic"}]}"#, "animations[0].key: expected a string, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "g", "type": "group", "children": null}]}"#,
+             "animations[0].children: expected an array, got null"),
+            (#"{"fps": 60, "seconds": 1, "animations": [{"key": "k", "type": "keyframe", "values": null}]}"#,
+             "animations[0].values: expected an array, got null"),
+        ])
+    func nullMembers(text: String, message: String) {
+        do {
+            _ = try Scenario.parse(Data(text.utf8))
+            Issue.record("parsed: \(text)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
     @Test("a property used with two widths is an error found while running")
     func widthMismatch() throws {
         let text = #"{"fps": 10, "seconds": 1, "animations": [{"key": "a", "property": "p", "type": "basic", "to": 1}], "actions": [{"at": 0.5, "add": {"key": "b", "property": "p", "type": "basic", "to": [1, 2]}}]}"#
