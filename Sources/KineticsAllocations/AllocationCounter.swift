@@ -41,12 +41,17 @@ public enum AllocationCounter {
     /// Whether the interposer is active in this process (it counts a known
     /// allocation).
     public static var isActive: Bool {
-        let count = AllocationCounter.count {
-            // Through a global, so the optimiser cannot drop the pair.
-            probe = malloc(64)
-            free(probe)
-        }
-        return count == 1
+        AllocationCounter.count(allocateOnce) == 1
+    }
+
+    /// One malloc and its free. Not optimised: LLVM removes a malloc whose
+    /// block is only freed (even through a global), and then a working
+    /// counter counted nothing and was reported inactive in release builds.
+    @inline(never)
+    @_optimize(none)
+    private static func allocateOnce() {
+        probe = malloc(64)
+        free(probe)
     }
 
     private static func prepare() {
