@@ -28,6 +28,11 @@ public struct BezierResult: Codable, Sendable, Equatable {
     public var timesFast: Double?
     public var timesFastMinimum: Double?
     public var timesFastMaximum: Double?
+    /// The same against `fast-single`, the path the animator takes (one x
+    /// per call), for the methods listed after it.
+    public var timesFastSingle: Double?
+    public var timesFastSingleMinimum: Double?
+    public var timesFastSingleMaximum: Double?
 }
 
 /// Times bezier evaluations: `samples` x values spread over (0, 1) with an
@@ -79,6 +84,12 @@ public enum BezierBench {
                     result.timesFast = BenchRunner.median(ratios)
                     result.timesFastMinimum = ratios.min()
                     result.timesFastMaximum = ratios.max()
+                }
+                if slot > 1 {
+                    let ratios = zip(times[slot], times[1]).map { $0 / $1 }
+                    result.timesFastSingle = BenchRunner.median(ratios)
+                    result.timesFastSingleMinimum = ratios.min()
+                    result.timesFastSingleMaximum = ratios.max()
                 }
                 results.append(result)
             }

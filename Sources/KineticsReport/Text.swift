@@ -178,6 +178,13 @@ public enum BenchText {
                     return String(format: "%.1f× %@", row.nanoseconds / fast.nanoseconds, row.method)
                 }
                 if !ratios.isEmpty { line += "; fast is faster than " + ratios.joined(separator: ", ") }
+                let single = rows.filter { $0.method.hasPrefix("webkit") }.compactMap { row -> String? in
+                    guard let ratio = row.timesFastSingle, let low = row.timesFastSingleMinimum,
+                        let high = row.timesFastSingleMaximum
+                    else { return nil }
+                    return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method)
+                }
+                if !single.isEmpty { line += "; fast-single (the animator's path) than " + single.joined(separator: ", ") }
             }
             lines.append(line)
         }
