@@ -89,7 +89,25 @@ public struct BenchConfiguration: Hashable, Sendable, Codable {
     /// The configuration without its engine, for comparing engines:
     /// `100000 spring steady 60 Hz pop`.
     public var workload: String {
-        "\(animations) \(mix.rawValue) \(scenario.rawValue) \(Int(fps)) Hz \(method.rawValue)"
+        "\(animations) \(mix.rawValue) \(scenario.rawValue) \(rate) Hz \(method.rawValue)"
+    }
+
+    /// The frame rate as names show it: `60`, `59.94`.
+    var rate: String { String(format: "%g", fps) }
+
+    /// The first field outside the range `kinetics bench` accepts, with its
+    /// value and that range (`fps: 7e+95 is not in (0, 1000]`); nil when
+    /// every field is in range.
+    public var outOfRange: String? {
+        if !(1 ... 1_000_000).contains(animations) { return "animations: \(animations) is not in [1, 1000000]" }
+        if !(fps.isFinite && fps > 0 && fps <= 1_000) { return "fps: \(fps) is not in (0, 1000]" }
+        if !(1 ... 100_000).contains(frames) { return "frames: \(frames) is not in [1, 100000]" }
+        if !(1 ... 1_000).contains(repetitions) { return "repetitions: \(repetitions) is not in [1, 1000]" }
+        if !(0 ... 100_000).contains(warmupFrames) { return "warmupFrames: \(warmupFrames) is not in [0, 100000]" }
+        if !(churnFraction.isFinite && churnFraction > 0 && churnFraction <= 1) {
+            return "churnFraction: \(churnFraction) is not in (0, 1]"
+        }
+        return nil
     }
 
     /// The identity of the configuration in baselines.

@@ -60,7 +60,7 @@ public struct BenchReport: Codable, Sendable {
         var order: [String] = []
         for result in results {
             let configuration = result.configuration
-            let family = "\(configuration.engine.rawValue) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(Int(configuration.fps)) Hz \(configuration.method.rawValue)"
+            let family = "\(configuration.engine.rawValue) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(configuration.rate) Hz \(configuration.method.rawValue)"
             if families[family] == nil { order.append(family) }
             families[family, default: []].append(result)
         }
@@ -176,7 +176,13 @@ public enum BaselineGate {
         do {
             let report = try JSONDecoder().decode(BenchReport.self, from: data)
             var seen = Set<String>()
-            for result in report.results {
+            for (index, result) in report.results.enumerated() {
+                // The ranges `kinetics bench` accepts: anything else cannot
+                // have been measured (found by fuzzing: an fps of 7e95
+                // trapped when the configuration was named).
+                if let problem = result.configuration.outOfRange {
+                    throw BaselineError.malformed(path, "results[\(index)].configuration.\(problem)")
+                }
                 let key = result.configuration.key
                 guard result.calibrated.isFinite && result.calibrated > 0 else {
                     throw BaselineError.malformed(path, "\(key): calibrated \(result.calibrated) is not a positive number")

@@ -24,31 +24,35 @@ final class CEngine: MeasuredEngine {
     init(_ table: kinetics_engine, workload: Workload) throws(CreationError) {
         self.workload = workload
         let name = table.name.map { String(cString: $0) } ?? "engine"
+        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
+            throw CreationError(
+                description: "\(name): built for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)")
+        }
         guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
             let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
         else { throw CreationError(description: "\(name): a function of the engine table is NULL") }
         (self.replace, self.retarget, self.tick, self.value, self.runningCount, self.destroy) =
             (replace, retarget, tick, value, running, destroy)
         let count = workload.count
-        var animations = (0 ..< count).map { Self.animation(workload.item($0), workload: workload) }
-        var initial = (0 ..< count).map { workload.item($0).from }
-        var values = workload.keyframes.values
-        var times = workload.keyframes.keyTimes
-        var curves = workload.keyframes.timingFunctions.flatMap(Self.controlPoints)
+        let animations = (0 ..< count).map { Self.animation(workload.item($0), workload: workload) }
+        let initial = (0 ..< count).map { workload.item($0).from }
+        let values = workload.keyframes.values
+        let times = workload.keyframes.keyTimes
+        let curves = workload.keyframes.timingFunctions.flatMap(Self.controlPoints)
         var reason = [CChar](repeating: 0, count: 512)
-        let created: UnsafeMutableRawPointer? = animations.withUnsafeMutableBufferPointer { animations in
-            initial.withUnsafeMutableBufferPointer { initial in
-                values.withUnsafeMutableBufferPointer { values in
-                    times.withUnsafeMutableBufferPointer { times in
-                        curves.withUnsafeMutableBufferPointer { curves in
+        let created: UnsafeMutableRawPointer? = animations.withUnsafeBufferPointer { animations in
+            initial.withUnsafeBufferPointer { initial in
+                values.withUnsafeBufferPointer { values in
+                    times.withUnsafeBufferPointer { times in
+                        curves.withUnsafeBufferPointer { curves in
                             var description = kinetics_workload()
                             description.count = Int64(count)
-                            description.initial = UnsafePointer(initial.baseAddress)
-                            description.animations = UnsafePointer(animations.baseAddress)
+                            description.initial = initial.baseAddress
+                            description.animations = animations.baseAddress
                             description.keyframes.count = Int32(values.count)
-                            description.keyframes.values = UnsafePointer(values.baseAddress)
-                            description.keyframes.key_times = UnsafePointer(times.baseAddress)
-                            description.keyframes.curves = UnsafePointer(curves.baseAddress)
+                            description.keyframes.values = values.baseAddress
+                            description.keyframes.key_times = times.baseAddress
+                            description.keyframes.curves = curves.baseAddress
                             description.keyframes.duration = workload.keyframes.duration
                             return create(&description, &reason, reason.count)
                         }

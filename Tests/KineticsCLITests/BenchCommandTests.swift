@@ -9,6 +9,17 @@ struct BenchCommandTests {
         "--warmup", "1", "--no-bezier",
     ]
 
+    /// A one-result baseline with the given configuration fields.
+    static func baseline(fps: String = "60", animations: String = "1000") -> String {
+        """
+        {"kind": "kinetics-bench", "formatVersion": 1, "kinetics": "test", "machine": "test", "scaling": [],
+         "results": [{"configuration": {"engine": "batch", "animations": \(animations), "mix": "spring", "fps": \(fps),
+           "scenario": "steady", "method": "pop", "frames": 2, "repetitions": 7, "warmupFrames": 1, "churnFraction": 0.1},
+           "p50": 1, "p90": 1, "p99": 1, "max": 1, "mean": 1, "repetitionMedians": [1], "nanosecondsPerAnimation": 1,
+           "budgetShare": 0.1, "allocationsPerFrame": 0, "bytesPerFrame": 1, "calibrationNanoseconds": 1, "calibrated": 1}]}
+        """
+    }
+
     static func temporaryFile(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-bench-\(UUID().uuidString)-\(name)")
     }
@@ -98,6 +109,9 @@ struct BenchCommandTests {
             ("other kind", #"{"kind": "kinetics-verify", "formatVersion": 1}"#, 65, "no \"kind\": \"kinetics-bench\""),
             ("version", #"{"kind": "kinetics-bench", "formatVersion": 99}"#, 65, "format version 99"),
             ("fields", #"{"kind": "kinetics-bench", "formatVersion": 1, "results": []}"#, 65, "missing"),
+            // Found by fuzzing in CI: naming a configuration with this fps trapped.
+            ("fps", BenchCommandTests.baseline(fps: "7e95"), 65, "results[0].configuration.fps: 7e+95 is not in (0, 1000]"),
+            ("count", BenchCommandTests.baseline(animations: "0"), 65, "results[0].configuration.animations: 0 is not in [1, 1000000]"),
         ] as [(String, String?, Int32, String)])
     func badBaselines(name: String, contents: String?, status: Int32, message: String) throws {
         let file = Self.temporaryFile("bad.json")
