@@ -10,9 +10,13 @@
 #                                    new baseline
 #
 # Times on a shared machine move: the same binary's calibrated figures
-# differ by up to 1.5x between runs here. The gate therefore allows 60%
-# (it catches a lost specialisation or an accidental O(n) step, which cost
-# 2x and more); scripts/instructions.sh is the tight, noise-free check.
+# differ by up to 1.5x between runs here for steady frames, and up to 1.8x
+# for churn and mass completion (their frames are bound by bookkeeping, not
+# by the memory the calibration kernel streams, so the kernel calibrates
+# them less well). The gate therefore allows 60% for steady frames and 150%
+# for the others: it catches a lost specialisation or an accidental O(n)
+# step, which cost 2x and 10x and more; scripts/instructions.sh is the
+# tight, noise-free check of both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,7 +46,8 @@ print(f"wrote {sys.argv[2]}: the median of {len(runs)} runs per configuration")
 PY
         ;;
     "")
-        "$binary" bench "${arguments[@]}" --baseline "$baseline" --max-regression 60
+        "$binary" bench "${arguments[@]}" --baseline "$baseline" --max-regression 60 \
+            --max-regression churn=150 --max-regression mass-completion=150
         ;;
     *)
         echo "bench-gate.sh: error: unknown option '$1' (use --refresh)" >&2

@@ -215,20 +215,24 @@ public enum BaselineGate {
 
     /// The regressions of `current` against `baseline`: a configuration whose
     /// calibrated p50 is more than `maxRegression` percent above the
-    /// baseline's, or that allocates where the baseline did not.
-    /// Configurations the baseline lacks are not compared.
-    public static func regressions(_ current: BenchReport, baseline: BenchReport, maxRegression: Double) -> [Regression] {
+    /// baseline's (`perScenario` percent for the scenarios it names), or
+    /// that allocates where the baseline did not. Configurations the
+    /// baseline lacks are not compared.
+    public static func regressions(
+        _ current: BenchReport, baseline: BenchReport, maxRegression: Double, perScenario: [BenchScenario: Double] = [:]
+    ) -> [Regression] {
         var found: [Regression] = []
         let byKey = Dictionary(baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
         for result in current.results {
             guard let base = byKey[result.configuration.key] else { continue }
             let change = (result.calibrated / base.calibrated - 1) * 100
-            if change > maxRegression {
+            let bound = perScenario[result.configuration.scenario] ?? maxRegression
+            if change > bound {
                 found.append(Regression(
                     key: result.configuration.key,
                     message: String(
                         format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
-                        base.calibrated, change, maxRegression)))
+                        base.calibrated, change, bound)))
             }
             if result.allocationsCounted == false && base.allocationsCounted != false {
                 found.append(Regression(

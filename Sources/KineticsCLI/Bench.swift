@@ -46,8 +46,35 @@ struct Bench: ParsableCommand {
     var saveBaseline: String?
     @Option(help: "Compare with this baseline; exit 2 on a regression.")
     var baseline: String?
-    @Option(name: .customLong("max-regression"), parsing: .unconditional, help: "Percent slower (calibrated) that counts as a regression.")
-    var maxRegression = 25.0
+    @Option(
+        name: .customLong("max-regression"), parsing: .unconditionalSingleValue,
+        help: "Percent slower (calibrated) that counts as a regression (25); SCENARIO=PERCENT sets it for one scenario (repeatable).")
+    var maxRegressions: [String] = []
+
+    /// The bound for every scenario, and those given for one.
+    var regressionBounds: (all: Double, scenarios: [BenchScenario: Double]) {
+        get throws {
+            var all = 25.0
+            var scenarios: [BenchScenario: Double] = [:]
+            for text in maxRegressions {
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                let number = Double(parts.last ?? "")
+                guard let number, number.isFinite, number >= 0 else {
+                    throw ValidationError("--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got '\(text)'")
+                }
+                if parts.count == 2 {
+                    guard let scenario = BenchScenario(rawValue: parts[0]) else {
+                        let names = BenchScenario.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw ValidationError("--max-regression: unknown scenario '\(parts[0])' (\(names))")
+                    }
+                    scenarios[scenario] = number
+                } else {
+                    all = number
+                }
+            }
+            return (all, scenarios)
+        }
+    }
     @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
     var noBezier = false
 
@@ -70,9 +97,7 @@ struct Bench: ParsableCommand {
         guard churnFraction.isFinite, churnFraction > 0, churnFraction <= 1 else {
             throw ValidationError("--churn-fraction must be in (0, 1], got \(churnFraction)")
         }
-        guard maxRegression.isFinite, maxRegression >= 0 else {
-            throw ValidationError("--max-regression must be a finite number >= 0, got \(maxRegression)")
-        }
+        _ = try regressionBounds
     }
 
     /// Every configuration asked for, engines innermost so that each
@@ -130,7 +155,9 @@ struct Bench: ParsableCommand {
         try writeOutput(text, to: output)
         if let saveBaseline { try writeOutput(try jsonText(report, pretty: true) + "\n", to: saveBaseline) }
         if let base {
-            let regressions = BaselineGate.regressions(report, baseline: base, maxRegression: maxRegression)
+            let bounds = try regressionBounds
+            let regressions = BaselineGate.regressions(
+                report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios)
             for regression in regressions { warnLine("regression: \(regression)") }
             if !regressions.isEmpty {
                 throw CLIError(

@@ -143,6 +143,10 @@ struct EngineParityTests {
         let regressions = BaselineGate.regressions(current, baseline: baseline, maxRegression: 25)
         #expect(regressions.count == 1 && regressions[0].description.contains("alloc"))
         #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10).count == 2)
+        // A bound of its own for a scenario: the steady animator's +20% is
+        // within 30% there, and past 10% everywhere else.
+        #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10, perScenario: [.steady: 30]).count == 1)
+        #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 30, perScenario: [.churn: 10]).count == 1)
 
         // Found by the baseline fuzz target: a configuration listed twice
         // made a baseline regress against itself. Such a file is refused.

@@ -132,6 +132,8 @@ struct BenchCommandTests {
             (["--repetitions", "3"], "--repetitions must be a whole number in [7, 1000], got 3"),
             (["--fps", "nan"], "--fps must be a number in (0, 1000], got nan"),
             (["--churn-fraction", "2"], "--churn-fraction must be in (0, 1], got 2.0"),
+            (["--max-regression", "churn=x"], "--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got 'churn=x'"),
+            (["--max-regression", "stormy=10"], "--max-regression: unknown scenario 'stormy'"),
         ] {
             let result = try kinetics(["bench"] + arguments)
             #expect(result.status == 64, "\(arguments)")
