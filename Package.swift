@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // MARK: - The library
@@ -81,7 +82,7 @@ let package = Package(
 
         .target(
             name: "KineticsCompare",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsInput"],
+            dependencies: ["Kinetics", "KineticsReference", "KineticsInput", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings
         ),
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the example traces in data/traces/ (run from the repository root
-after `swift build`). Each imitates what an engine of another kind records:
-its own frame times, its own stepper, its own printing precision. The
-steppers are written out plainly here; the Pop traces come from
-`kinetics trace --method pop`."""
+"""Writes the synthetic traces in data/traces/synthetic/ (run from the
+repository root after `swift build`): each is named for the scheme that made
+it, written out plainly here, at its own frame times and printing precision;
+the Pop traces come from `kinetics trace --method pop`. Traces recorded from
+real engines are made by scripts/record-engines.sh."""
 import math
 import random
 import subprocess
@@ -12,7 +12,7 @@ TENSION, FRICTION = 300.0, 12.0  # mass 1: ω ≈ 17.3 rad/s, ζ ≈ 0.35
 
 
 def write(name, rows, header="time,value", digits=None):
-    with open(f"data/traces/{name}", "w") as out:
+    with open(f"data/traces/synthetic/{name}", "w") as out:
         out.write(header + "\n")
         for row in rows:
             out.write(",".join(repr(v) if digits is None else f"{v:.{digits}f}" for v in row) + "\n")
@@ -53,13 +53,13 @@ def discrete_decay(times, velocity=1500.0, d=0.998):
     return [(t, velocity / 1000 * d * (1 - d ** (1000 * t)) / (1 - d)) for t in times]
 
 
-write("browser-60hz.csv", semi_implicit_euler(jittered_times(60, 1.5, seed=1)), digits=6)
-write("flutter-120hz.csv", exact(jittered_times(120, 1.5, seed=2, drop=0.02)))
-write("scroll-decay-120hz.csv", discrete_decay([k / 120 for k in range(1, 241)]), digits=4)
+write("semi-implicit-euler-60hz-jittered.csv", semi_implicit_euler(jittered_times(60, 1.5, seed=1)), digits=6)
+write("closed-form-120hz-jittered.csv", exact(jittered_times(120, 1.5, seed=2, drop=0.02)))
+write("discrete-decay-120hz.csv", discrete_decay([k / 120 for k in range(1, 241)]), digits=4)
 for fps in (60, 120):
     trace = subprocess.run(
         [".build/debug/kinetics", "trace", "spring", "--tension", str(TENSION), "--friction", str(FRICTION),
          "--method", "pop", "--fps", str(fps), "--seconds", "1.5"],
         check=True, capture_output=True, text=True).stdout
-    with open(f"data/traces/pop-{fps}hz.csv", "w") as out:
+    with open(f"data/traces/synthetic/kinetics-pop-{fps}hz.csv", "w") as out:
         out.write(trace)

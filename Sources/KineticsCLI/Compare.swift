@@ -19,12 +19,14 @@ struct Compare: ParsableCommand {
     )
 }
 
-/// A trace file and the unit of its times, for `compare` and `plot compare`.
+/// A trace file and the units of its columns, for `compare` and `plot compare`.
 struct TraceInput: ParsableArguments {
     @Argument(help: "The trace: CSV or JSON.")
     var trace: String
-    @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms.")
+    @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms (changes the times only).")
     var timeUnit: TimeUnit = .s
+    @Option(name: .customLong("velocity-unit"), help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
+    var velocityUnit: TimeUnit = .s
 
     enum TimeUnit: String, ExpressibleByArgument, CaseIterable {
         case s, ms
@@ -34,7 +36,9 @@ struct TraceInput: ParsableArguments {
     func read(_ columns: TraceColumns) throws -> MotionTrace {
         let data = try readInput(trace)
         do {
-            return try MotionTrace.parse(data, columns: columns, timeDivisor: timeUnit == .ms ? 1_000 : 1)
+            return try MotionTrace.parse(
+                data, columns: columns, timeDivisor: timeUnit == .ms ? 1_000 : 1,
+                velocityScale: velocityUnit == .ms ? 1_000 : 1)
         } catch {
             throw CLIError(message: "\(trace): \(error)", status: CLIError.badData)
         }
@@ -55,8 +59,10 @@ struct CompareOptions: ParsableArguments {
 
     func read(_ columns: TraceColumns) throws -> MotionTrace { try input.read(columns) }
 
-    /// Prints the comparison and fails with exit 1 outside the tolerance.
+    /// Prints the comparison (its warnings also on stderr) and fails with
+    /// exit 1 outside the tolerance.
     func finish(_ comparison: Comparison, parameters: [(String, String)]) throws {
+        for warning in comparison.warnings { warnLine("warning: \(warning)") }
         print(CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format), terminator: "")
         if !(comparison.maxError <= tolerance) {
             throw CLIError(
@@ -138,6 +144,7 @@ enum CompareText {
     struct Document: Encodable {
         struct Candidate: Encodable {
             let name: String
+            let engine: String?
             let rmsError: Double
             let maxError: Double
             let explains: Bool
@@ -151,43 +158,59 @@ enum CompareText {
         let worstAt: Double
         let maxVelocityError: Double?
         let timeScale: Double?
+        let lag: Double?
+        let lagFrames: Double?
         let settlingTrace: Double?
         let settlingExact: Double?
         let settlingBand: Double?
         let scheme: String?
-        let noiseFloor: Double?
+        let explained: Bool?
+        let noise: Double?
+        let noiseSource: String?
         let candidates: [Candidate]?
+        let warnings: [String]
         let tolerance: Double
         let withinTolerance: Bool
     }
 
     static func render(_ c: Comparison, parameters: [(String, String)], tolerance: Double, format: CompareFormat) -> String {
         let within = c.maxError <= tolerance
+        let lagFrames = c.lag.flatMap { c.frameInterval > 0 ? $0 / c.frameInterval : nil }
         switch format {
         case .json:
-            let ranking = c.ranking
+            let verdict = c.verdict
+            let candidates = verdict?.fits.map {
+                Document.Candidate(name: $0.name, engine: $0.engine, rmsError: $0.rms, maxError: $0.max, explains: $0.explains)
+            }
             let document = Document(
                 kind: c.kind, parameters: Dictionary(uniqueKeysWithValues: parameters), samples: c.samples, amplitude: c.amplitude,
                 maxError: c.maxError, rmsError: c.rmsError, worstAt: c.worstAt, maxVelocityError: c.maxVelocityError,
-                timeScale: c.timeScale, settlingTrace: c.settling?.trace, settlingExact: c.settling?.exact, settlingBand: c.settling?.band,
-                scheme: c.scheme, noiseFloor: ranking?.noiseFloor,
-                candidates: ranking?.fits.map { .init(name: $0.name, rmsError: $0.rms, maxError: $0.max, explains: $0.rms <= 100 * ranking!.noiseFloor) },
-                tolerance: tolerance, withinTolerance: within)
+                timeScale: c.timeScale, lag: c.lag, lagFrames: lagFrames, settlingTrace: c.settling?.trace,
+                settlingExact: c.settling?.exact, settlingBand: c.settling?.band, scheme: c.scheme, explained: verdict?.explained,
+                noise: verdict.map { $0.noise.deviation / $0.amplitude }, noiseSource: verdict?.noise.source,
+                candidates: candidates, warnings: c.warnings, tolerance: tolerance, withinTolerance: within)
             return ((try? jsonText(document, pretty: true)) ?? "{}") + "\n"
         case .table, .markdown:
             let markdown = format == .markdown
+            let at = c.kind == "bezier" ? "x = " : "t = "
             var rows: [(String, String)] = [
                 ("samples", "\(c.samples)"),
-                ("max error / amplitude", scientific(c.maxError) + " at " + (c.kind == "bezier" ? "x = " : "t = ") + short(c.worstAt) + (c.kind == "bezier" ? "" : " s")),
+                ("max error / amplitude", scientific(c.maxError) + " at " + at + short(c.worstAt) + (c.kind == "bezier" ? "" : " s")),
                 ("RMS error / amplitude", scientific(c.rmsError)),
             ]
             if let velocityError = c.maxVelocityError { rows.append(("max velocity error / max speed", scientific(velocityError))) }
             if let scale = c.timeScale { rows.append(("time scale (simulated / real)", fixed(scale, 4))) }
+            if let lag = c.lag {
+                let frames = lagFrames.map { String(format: " (%+.2f frames)", $0) } ?? ""
+                rows.append(("lag (+ ahead, - behind)", String(format: "%+.2f ms", lag * 1_000) + frames))
+            }
             if let settling = c.settling {
-                rows.append(("settling (band \(short(settling.band)))", "trace " + (settling.trace.map { short($0) + " s" } ?? "not settled") + ", exact " + short(settling.exact) + " s"))
+                let trace = settling.trace.map { short($0) + " s" } ?? "not settled"
+                rows.append(("settling (band \(short(settling.band)))", "trace " + trace + ", exact " + short(settling.exact) + " s"))
             }
             rows.append(("verdict", (within ? "within" : "OUTSIDE") + " the tolerance " + scientific(tolerance)))
             if let scheme = c.scheme { rows.append(("scheme", scheme)) }
+            for warning in c.warnings { rows.append(("warning", warning)) }
             var text = ""
             let title = "kinetics compare \(c.kind): " + parameters.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
             if markdown {
@@ -198,21 +221,30 @@ enum CompareText {
                 let width = rows.map(\.0.count).max() ?? 0
                 for row in rows { text += row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1 + "\n" }
             }
-            if let ranking = c.ranking {
-                let best = ranking.fits.prefix(5)
-                text += markdown
-                    ? "\n| candidate | RMS / amplitude | max / amplitude | explains |\n| --- | --- | --- | --- |\n"
-                    : "\nbest candidates (noise floor \(scientific(ranking.noiseFloor)); a candidate explains the trace within 100× of it)\n"
-                let width = best.map(\.name.count).max() ?? 0
-                for fit in best {
-                    let explains = fit.rms <= 100 * ranking.noiseFloor ? "yes" : "no"
-                    text += markdown
-                        ? "| \(fit.name) | \(scientific(fit.rms)) | \(scientific(fit.max)) | \(explains) |\n"
-                        : "  " + fit.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  RMS " + scientific(fit.rms) + "  max " + scientific(fit.max) + "  " + explains + "\n"
-                }
-            }
+            if let verdict = c.verdict { text += candidateLines(verdict, markdown: markdown) }
             return text
         }
+    }
+
+    /// The nearest candidates: those that explain the trace and the next few.
+    static func candidateLines(_ verdict: SchemeVerdict, markdown: Bool) -> String {
+        let shown = Array(verdict.fits.prefix(max(5, verdict.explaining.count)).prefix(12))
+        let noise = scientific(verdict.noise.deviation / verdict.amplitude)
+        var text = markdown
+            ? "\n| candidate | RMS / amplitude | max / amplitude | explains |\n| --- | --- | --- | --- |\n"
+            : "\nnearest candidates (the trace's noise: \(noise) of the amplitude, from its \(verdict.noise.source); "
+                + "a candidate explains it within \(Int(TraceNoise.explainingFactor))× that)\n"
+        let width = shown.map(\.title.count).max() ?? 0
+        for fit in shown {
+            let explains = fit.explains ? "yes" : "no"
+            if markdown {
+                text += "| \(fit.title) | \(scientific(fit.rms)) | \(scientific(fit.max)) | \(explains) |\n"
+            } else {
+                let name = fit.title.padding(toLength: width, withPad: " ", startingAt: 0)
+                text += "  \(name)  RMS \(scientific(fit.rms))  max \(scientific(fit.max))  \(explains)\n"
+            }
+        }
+        return text
     }
 }
 
@@ -232,8 +264,8 @@ struct ComparePlot: ParsableCommand {
     /// comparison computed them.
     static func figure(title: String, trace: MotionTrace, comparison: Comparison, fine: [(Double, Double)]) -> Figure {
         var values = [Series("GSL rk8pd", points: fine, style: .dashed, color: "#333333")]
-        if let ranking = comparison.ranking, let best = ranking.fits.first {
-            values.append(Series("best candidate: " + best.name, points: Array(zip(trace.times, ranking.bestValues)), style: .line))
+        if let verdict = comparison.verdict, let best = verdict.fits.first {
+            values.append(Series("best candidate: " + best.title, points: Array(zip(trace.times, verdict.bestValues)), style: .line))
         }
         values.append(Series("trace", points: trace.samples.map { ($0.time, $0.value) }, style: .markers))
         let errors = Series(

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 import Kinetics
 import KineticsReference
 
@@ -29,19 +25,26 @@ public struct Comparison: Sendable {
     /// trace has velocities.
     public var maxVelocityError: Double?
     /// Simulated time per real time: the `s` for which the exact motion at
-    /// `s·t` fits the trace best (nil for a bezier).
+    /// `s·t + lag` fits the trace best (nil for a bezier).
     public var timeScale: Double?
+    /// The trace's lag behind (negative) or lead on the exact motion, in
+    /// seconds, fitted with the time scale: a trace one frame late has a
+    /// lag of minus one frame and a time scale near 1.
+    public var lag: Double?
+    /// The median interval between samples, in seconds (x for a bezier).
+    public var frameInterval: Double
     /// When the trace enters the settling band for good, and when the exact
     /// motion does (springs; seconds; nil when the trace never does).
     public var settling: (trace: Double?, exact: Double, band: Double)?
-    /// The candidate steppers ranked (springs and decays).
-    public var ranking: SchemeRanking?
+    /// The candidate schemes ranked against the trace, and the verdict.
+    public var verdict: SchemeVerdict?
+    /// What a reader should know before trusting the numbers: times that
+    /// look like milliseconds, a first sample far from 0, a fit at the edge
+    /// of its range, a snap to the target, time kept in whole milliseconds.
+    public var warnings: [String] = []
 
-    /// The best candidate's name, or the sentence saying none fits.
-    public var scheme: String? {
-        guard let ranking else { return nil }
-        return ranking.explained ? ranking.fits[0].name : "no candidate explains this trace"
-    }
+    /// The scheme that explains the trace, or the sentence saying none does.
+    public var scheme: String? { verdict?.sentence }
 }
 
 extension Comparison {
@@ -60,9 +63,12 @@ extension Comparison {
         let exact = reference.map { to + $0.position }
         let amplitude = max(abs(from - to), exact.map { abs($0 - to) }.max() ?? 0, 1e-300)
         var comparison = measure(trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "spring")
-        comparison.timeScale = fitTimeScale(trace) { time in
-            to + SpringPropagator.exact(parameters, time: time).apply(displacement: from - to, velocity: velocity).displacement
+        func motion(_ time: Double) -> Double {
+            to + SpringPropagator.exact(parameters, time: max(time, 0)).apply(displacement: from - to, velocity: velocity).displacement
         }
+        let fit = TimeFit(trace, halfway: halfway(from: from, to: to, motion: motion), exact: motion)
+        comparison.timeScale = fit.scale
+        comparison.lag = fit.lag
         let band = settlingBand * amplitude
         let exactSettling = (try? parameters.settlingDuration(displacement: from - to, velocity: velocity, band: band)) ?? .infinity
         let lastOut = trace.samples.lastIndex { abs($0.value - to) > band }
@@ -72,10 +78,43 @@ extension Comparison {
         default: nil
         }
         comparison.settling = (traceSettling, exactSettling, band)
-        comparison.ranking = SchemeRanking(
-            trace: trace.values,
-            candidates: SpringCandidate.all.map { ($0.description, $0.values(parameters, from: from, to: to, velocity: velocity, times: times)) },
-            amplitude: amplitude)
+        let values = trace.values
+        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(to)))
+        // The trace sits exactly on the target from some sample on: a snap.
+        var snap: Int?
+        if let last = values.lastIndex(where: { $0 != to }), last + 1 < values.count, last > 0 { snap = last + 1 }
+        func fits(_ candidates: [SpringCandidate]) -> [ReplayedCandidate] {
+            candidates.map { candidate in
+                ReplayedCandidate(
+                    name: candidate.description, group: candidate.family.title + candidate.arithmetic.rawValue,
+                    engine: candidate.engine,
+                    assumptions: (candidate.clock == .seconds ? 0 : 1) + (candidate.snap == nil ? 0 : 1)
+                        + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1) + candidate.family.complexity,
+                    wholeMilliseconds: candidate.clock != .seconds,
+                    values: candidate.values(parameters, from: from, to: to, velocity: velocity, times: times))
+            }
+        }
+        let base = SchemeVerdict(values: values, candidates: fits(SpringCandidate.base), noise: noise, amplitude: amplitude)
+        // The nearest few again, on a clock of whole milliseconds and with
+        // the snap the trace shows.
+        // The closed form always: engines that evaluate it at a clock in
+        // whole milliseconds are common (libadwaita).
+        let names = Set(base.fits.prefix(6).map(\.name) + [SpringCandidate(.closedForm).description])
+        var refined: [SpringCandidate] = SpringCandidate.base.filter { names.contains($0.description) }
+        for candidate in refined {
+            for clock in [ClockForm.seconds] + ClockForm.millisecondVariants {
+                for snapped in snap.map({ [nil, $0] }) ?? [nil] where clock != .seconds || snapped != nil {
+                    refined.append(SpringCandidate(candidate.family, arithmetic: candidate.arithmetic, clock: clock, snap: snapped))
+                }
+            }
+        }
+        var verdict = SchemeVerdict(
+            values: values, candidates: fits(SpringCandidate.base.filter { !names.contains($0.description) } + refined),
+            noise: noise, amplitude: amplitude)
+        verdict.snap = snap.map { ($0, times[$0]) }
+        comparison.verdict = verdict
+        comparison.warnings = warnings(trace, fit: fit, snap: verdict.snap, exact: exact, to: to, amplitude: amplitude)
+            + millisecondWarning(verdict)
         return comparison
     }
 
@@ -91,11 +130,37 @@ extension Comparison {
         let amplitude = max(abs(velocity / parameters.rate), exact.map { abs($0 - from) }.max() ?? 0, 1e-300)
         var comparison = measure(trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "decay")
         let rate = parameters.rate
-        comparison.timeScale = fitTimeScale(trace) { time in from - velocity / rate * expm1(-rate * time) }
-        comparison.ranking = SchemeRanking(
-            trace: trace.values,
-            candidates: DecayCandidate.allCases.map { ($0.description, $0.values(parameters, from: from, velocity: velocity, times: times)) },
-            amplitude: amplitude)
+        func motion(_ time: Double) -> Double { from - velocity / rate * expm1(-rate * max(time, 0)) }
+        let fit = TimeFit(trace, halfway: log(2) / rate, exact: motion)
+        comparison.timeScale = fit.scale
+        comparison.lag = fit.lag
+        let values = trace.values
+        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(from)))
+        func fits(_ candidates: [DecayCandidate]) -> [ReplayedCandidate] {
+            candidates.map { candidate in
+                ReplayedCandidate(
+                    name: candidate.description, group: candidate.family.title + candidate.arithmetic.rawValue,
+                    engine: candidate.engine,
+                    assumptions: (candidate.clock == .seconds ? 0 : 1) + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
+                        + candidate.family.complexity,
+                    wholeMilliseconds: candidate.clock != .seconds,
+                    values: candidate.values(parameters, from: from, velocity: velocity, times: times))
+            }
+        }
+        let base = SchemeVerdict(values: values, candidates: fits(DecayCandidate.base), noise: noise, amplitude: amplitude)
+        let laws = [DecayFamily.discreteLaw, .popLaw, .continuousLaw].map { DecayCandidate($0).description }
+        let names = Set(base.fits.prefix(4).map(\.name) + laws)
+        var refined = DecayCandidate.base.filter { names.contains($0.description) }
+        for candidate in refined {
+            for clock in ClockForm.millisecondVariants {
+                refined.append(DecayCandidate(candidate.family, arithmetic: candidate.arithmetic, clock: clock))
+            }
+        }
+        comparison.verdict = SchemeVerdict(
+            values: values, candidates: fits(DecayCandidate.base.filter { !names.contains($0.description) } + refined),
+            noise: noise, amplitude: amplitude)
+        comparison.warnings = warnings(trace, fit: fit, snap: nil, exact: exact, to: nil, amplitude: amplitude)
+            + millisecondWarning(comparison.verdict)
         return comparison
     }
 
@@ -110,7 +175,18 @@ extension Comparison {
             exact.append(x <= 0 ? 0 : x >= 1 ? 1 : reference.y(at: try reference.parameter(x: x)))
         }
         let amplitude = max(1, (exact.max() ?? 1) - (exact.min() ?? 0))
-        return measure(trace, exact: exact, exactVelocity: nil, amplitude: amplitude, kind: "bezier")
+        var comparison = measure(trace, exact: exact, exactVelocity: nil, amplitude: amplitude, kind: "bezier")
+        // A curve's x are the inputs the engine was given, exact as written:
+        // only the printing of y counts as noise.
+        let xs = trace.times
+        comparison.verdict = SchemeVerdict(
+            values: trace.values,
+            candidates: BezierCandidate.all.map {
+                ReplayedCandidate(
+                    name: $0.description, group: $0.description, engine: $0.engine, assumptions: 0, values: $0.values(curve, xs: xs))
+            },
+            noise: TraceNoise(values: trace.values, times: [], scale: amplitude), amplitude: amplitude)
+        return comparison
     }
 
     private static func measure(
@@ -132,43 +208,56 @@ extension Comparison {
             let speed = max(exactVelocity.map(abs).max() ?? 0, 1e-300)
             velocityError = zip(trace.samples, exactVelocity).map { abs($0.velocity! - $1) / speed }.max()
         }
+        let intervals = zip(trace.times.dropFirst(), trace.times).map { $0 - $1 }.sorted()
         return Comparison(
             kind: kind, samples: trace.samples.count, exact: exact, amplitude: amplitude, maxError: worst,
             rmsError: (squares / Double(trace.samples.count)).squareRoot(), worstAt: worstAt,
-            maxVelocityError: velocityError, timeScale: nil, settling: nil, ranking: nil)
+            maxVelocityError: velocityError, timeScale: nil, lag: nil,
+            frameInterval: intervals.isEmpty ? 0 : intervals[intervals.count / 2], settling: nil, verdict: nil)
     }
 
-    /// The `s` in [0.25, 4] that minimises the squared distance between the
-    /// trace and `exact(s·t)`: a scan of 400 points on a log scale, then a
-    /// golden-section search around the best.
-    static func fitTimeScale(_ trace: MotionTrace, exact: (Double) -> Double) -> Double {
-        func cost(_ s: Double) -> Double {
-            trace.samples.reduce(0) { sum, sample in
-                let difference = sample.value - exact(s * sample.time)
-                return sum + difference * difference
-            }
+    /// What a reader should know about a motion trace before trusting its
+    /// numbers.
+    private static func warnings(
+        _ trace: MotionTrace, fit: TimeFit, snap: (index: Int, time: Double)?, exact: [Double], to: Double?, amplitude: Double
+    ) -> [String] {
+        var warnings: [String] = []
+        let times = trace.times
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
+        if median >= 1 {
+            warnings.append(
+                "the samples are \(short(median)) s apart: times that look like milliseconds read as seconds (give --time-unit ms)")
         }
-        let steps = 400
-        let ratio = pow(16, 1 / Double(steps))
-        var best = 0.25
-        var bestCost = Double.infinity
-        var s = 0.25
-        for _ in 0 ... steps {
-            let c = cost(s)
-            if c < bestCost {
-                bestCost = c
-                best = s
-            }
-            s *= ratio
+        if let first = times.first, first > max(1, 10 * median) {
+            warnings.append("the first sample is at \(short(first)) s: times must count from the motion's start, not an absolute clock")
         }
-        var low = best / ratio
-        var high = best * ratio
-        let golden = (5.0.squareRoot() - 1) / 2
-        for _ in 0 ..< 80 {
-            let a = high - golden * (high - low)
-            let b = low + golden * (high - low)
-            if cost(a) < cost(b) { high = b } else { low = a }
+        if fit.atEdge { warnings.append("the time fit stopped at the edge of its range (\(fit.range)): its scale and lag say little") }
+        if let snap, let to {
+            let away = abs(exact[snap.index] - to) / amplitude
+            warnings.append(
+                "the trace jumps to its target at t = \(short(snap.time)) s, where the exact motion is still "
+                    + "\(String(format: "%.1e", away)) of the amplitude away (a snap at a rest threshold or an estimated end)")
         }
-        return (low + high) / 2
+        return warnings
     }
+
+    /// When `motion` first covers half the way from `from` to `to` (within
+    /// 10 s; the end of the scan if it never does).
+    private static func halfway(from: Double, to: Double, motion: (Double) -> Double) -> Double {
+        var time = 0.0
+        while time < 10 {
+            if abs(motion(time) - from) >= abs(to - from) / 2 { return time }
+            time += 0.0005
+        }
+        return time
+    }
+
+    /// Said when the scheme that explains a trace reads time in whole milliseconds.
+    private static func millisecondWarning(_ verdict: SchemeVerdict?) -> [String] {
+        guard let best = verdict?.fits.first, best.explains, best.wholeMilliseconds else { return [] }
+        return ["the engine keeps time in whole milliseconds: its motion is a step of up to 1 ms off the frame's time"]
+    }
+
+    private static func short(_ value: Double) -> String { String(format: "%.4g", value) }
 }

@@ -71,21 +71,28 @@ extension MotionTrace {
     /// Reads a trace: CSV with a header naming its columns (in any order;
     /// other columns are ignored), or a JSON array of objects with those
     /// keys. Times (x for a curve) are divided by `timeDivisor` (1 for
-    /// seconds, 1000 for milliseconds), velocities multiplied by it.
+    /// seconds, 1000 for milliseconds); velocities are multiplied by
+    /// `velocityScale` (1 for units per second, 1000 for units per millisecond).
     ///
     /// A motion's times must be finite, >= 0 and strictly increasing; a
     /// curve's x must be in [0, 1]. At least two samples.
     ///
     /// - Throws: ``TraceError`` naming the line (CSV) or the sample (JSON).
-    public static func parse(_ data: Data, columns: TraceColumns, timeDivisor: Double = 1) throws(TraceError) -> MotionTrace {
+    public static func parse(
+        _ data: Data, columns: TraceColumns, timeDivisor: Double = 1, velocityScale: Double = 1
+    ) throws(TraceError) -> MotionTrace {
         var samples: [Sample] = []
         var locations: [String] = []
         // A UTF-8 byte-order mark and leading white space before JSON's '['.
         let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if data.dropFirst(start).first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[") {
-            try readJSON(Data(data.dropFirst(start)), columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+            try readJSON(
+                Data(data.dropFirst(start)), columns: columns, timeDivisor: timeDivisor, velocityScale: velocityScale,
+                into: &samples, locations: &locations)
         } else {
-            try readCSV(data, columns: columns, timeDivisor: timeDivisor, into: &samples, locations: &locations)
+            try readCSV(
+                data, columns: columns, timeDivisor: timeDivisor, velocityScale: velocityScale, into: &samples,
+                locations: &locations)
         }
         guard samples.count >= 2 else { throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2") }
         for index in samples.indices {
@@ -110,7 +117,8 @@ extension MotionTrace {
     }
 
     private static func readCSV(
-        _ data: Data, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
+        _ data: Data, columns: TraceColumns, timeDivisor: Double, velocityScale: Double, into samples: inout [Sample],
+        locations: inout [String]
     ) throws(TraceError) {
         let table: CSVTable
         do {
@@ -129,13 +137,14 @@ extension MotionTrace {
             let time = try number(row.fields[firstColumn], first, location) / timeDivisor
             let value = try number(row.fields[secondColumn], second, location)
             let velocity: Double? = if let velocityColumn { try number(row.fields[velocityColumn], "velocity", location) } else { nil }
-            samples.append(Sample(time: time, value: value, velocity: velocity.map { $0 * timeDivisor }))
+            samples.append(Sample(time: time, value: value, velocity: velocity.map { $0 * velocityScale }))
             locations.append(location)
         }
     }
 
     private static func readJSON(
-        _ data: Data, columns: TraceColumns, timeDivisor: Double, into samples: inout [Sample], locations: inout [String]
+        _ data: Data, columns: TraceColumns, timeDivisor: Double, velocityScale: Double, into samples: inout [Sample],
+        locations: inout [String]
     ) throws(TraceError) {
         struct Row: Decodable {
             let values: [String: Double?]
@@ -166,7 +175,7 @@ extension MotionTrace {
             guard time.isFinite && value.isFinite else { throw TraceError(location, "\(first) and \(second) must be finite") }
             let velocity = columns == .motion ? (row.values["velocity"] ?? nil) : nil
             if let velocity, !velocity.isFinite { throw TraceError(location, "velocity must be finite") }
-            samples.append(Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * timeDivisor }))
+            samples.append(Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * velocityScale }))
             locations.append(location)
         }
     }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// How well one candidate reproduces a trace.
+public struct CandidateFit: Sendable, Equatable {
+    /// The candidate, in words.
+    public var name: String
+    /// The engine known to compute this way, where one is.
+    public var engine: String?
+    /// The RMS difference from the trace, over the amplitude.
+    public var rms: Double
+    /// The largest difference, over the amplitude.
+    public var max: Double
+    /// Whether the residual is consistent with the trace's own noise.
+    public var explains: Bool
+    /// How much the candidate assumes beyond the trace's clock and
+    /// precision (whole milliseconds, a snap, another precision): among
+    /// candidates that explain a trace, the simplest is named.
+    var assumptions: Int
+    /// Whether the candidate reads the clock in whole milliseconds.
+    public var wholeMilliseconds: Bool
+
+    /// The name, with the engine where one is known.
+    public var title: String { engine.map { "\(name) (\($0))" } ?? name }
+}
+
+/// A candidate's values at a trace's times, and what it is.
+struct ReplayedCandidate {
+    var name: String
+    /// Variants of one scheme (clocks, snaps) share a group; the verdict
+    /// keeps the best of each.
+    var group: String
+    var engine: String?
+    /// What it assumes beyond the trace (see ``CandidateFit``).
+    var assumptions: Int
+    var wholeMilliseconds = false
+    var values: [Double]
+}
+
+/// Which scheme made a trace: candidates ranked against it, and the verdict
+/// from the trace's own noise.
+public struct SchemeVerdict: Sendable, Equatable {
+    /// The trace's noise, estimated from the trace alone.
+    public var noise: TraceNoise
+    /// Every candidate tried, those that explain the trace first (simplest
+    /// first), then by RMS.
+    public var fits: [CandidateFit]
+    /// The first candidate's values at the trace's times.
+    public var bestValues: [Double]
+    /// The sample from which the trace sits exactly on the target (a snap),
+    /// and the time of that sample.
+    public var snap: (index: Int, time: Double)?
+
+    public static func == (lhs: SchemeVerdict, rhs: SchemeVerdict) -> Bool {
+        lhs.noise == rhs.noise && lhs.fits == rhs.fits && lhs.bestValues == rhs.bestValues
+    }
+
+    /// Whether a candidate explains the trace.
+    public var explained: Bool { fits.first?.explains ?? false }
+
+    /// The candidates that explain the trace, the named one first.
+    public var explaining: [CandidateFit] { fits.filter(\.explains) }
+
+    /// The verdict in one sentence: the scheme that explains the trace, or
+    /// that none does and which came nearest.
+    public var sentence: String {
+        guard let best = fits.first else { return "no candidate was tried" }
+        if best.explains { return best.title }
+        let times = best.rms * amplitude / noise.deviation
+        return "no candidate explains this trace; nearest: \(best.title), RMS \(Self.scientific(best.rms)) of the amplitude, "
+            + "\(Self.scientific(times))× the trace's noise"
+    }
+
+    /// What residuals are divided by.
+    public var amplitude: Double
+
+    /// Ranks `candidates` (name, engine, assumptions, values at the trace's
+    /// times) against the trace's `values`, with `noise` deciding which
+    /// explain it.
+    init(
+        values: [Double], candidates: [ReplayedCandidate],
+        noise: TraceNoise, amplitude: Double
+    ) {
+        self.noise = noise
+        self.amplitude = amplitude
+        var fits: [(fit: CandidateFit, values: [Double], group: String)] = []
+        for candidate in candidates {
+            var squares = 0.0
+            var largest = 0.0
+            for (value, replayed) in zip(values, candidate.values) {
+                let difference = abs(value - replayed)
+                squares += difference * difference
+                largest = Swift.max(largest, difference)
+            }
+            let rms = (squares / Double(Swift.max(values.count, 1))).squareRoot()
+            let finite = rms.isFinite && largest.isFinite
+            fits.append((
+                CandidateFit(
+                    name: candidate.name, engine: candidate.engine, rms: finite ? rms / amplitude : .infinity,
+                    max: finite ? largest / amplitude : .infinity, explains: finite && rms <= noise.explainingBound,
+                    assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
+                candidate.values, candidate.group))
+        }
+        fits.sort { a, b in
+            if a.fit.explains != b.fit.explains { return a.fit.explains }
+            if a.fit.explains && a.fit.assumptions != b.fit.assumptions { return a.fit.assumptions < b.fit.assumptions }
+            return a.fit.rms < b.fit.rms
+        }
+        var seen = Set<String>()
+        fits = fits.filter { seen.insert($0.group).inserted }
+        self.fits = fits.map(\.fit)
+        bestValues = fits.first?.values ?? []
+    }
+
+    static func scientific(_ value: Double) -> String { String(format: "%.1e", value) }
+}

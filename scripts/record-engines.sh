@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Records traces from real engines into data/traces/engines/ for `kinetics
+# compare` (the tests compare every one; recording is not part of them).
+# Installs what it needs: from Debian chromium, xvfb, python3-gi and
+# gir1.2-adw-1 (libadwaita); from PyPI pymunk (Chipmunk2D) and Box2D.
+# data/traces/README.md says what each engine is, which version made the
+# committed traces, and the scheme its source says it uses.
+#
+#   scripts/record-engines.sh            install what is missing and record
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=data/traces/engines
+mkdir -p "$out"
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
+/usr/bin/python3 -c 'import gi; gi.require_version("Adw", "1")' 2>/dev/null || missing+=(python3-gi gir1.2-adw-1 gir1.2-gtk-4.0)
+if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || { echo "record-engines.sh: error: install ${missing[*]} (as root: apt-get install)" >&2; exit 69; }
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+python3 -c 'import pymunk, Box2D' 2>/dev/null || python3 -m pip install -q pymunk Box2D
+
+python3 scripts/recorders/chipmunk.py "$out"
+python3 scripts/recorders/box2d.py "$out"
+xvfb-run -a /usr/bin/python3 scripts/recorders/adwaita.py "$out" 2>/dev/null
+
+# Chromium writes every curve into one page: "# NAME" starts a curve's
+# lines, "# agent ..." names the browser; split it into a file per curve.
+chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$PWD/scripts/recorders/chromium.html" 2>/dev/null \
+    | python3 -c '
+import html, re, sys
+page = html.unescape(re.search(r"<pre id=\"out\">(.*?)</pre>", sys.stdin.read(), re.S).group(1))
+out = None
+for line in page.splitlines():
+    if line.startswith("# agent "):
+        print("chromium: " + line[8:])
+    elif line.startswith("# "):
+        out = open(sys.argv[1] + "/chromium-bezier-" + line[2:] + ".csv", "w")
+    else:
+        out.write(line + "\n")
+' "$out"
+echo "recorded $(ls "$out" | wc -l) traces into $out"
