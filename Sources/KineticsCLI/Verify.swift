@@ -39,6 +39,17 @@ struct Verify: ParsableCommand {
     var output: String?
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(name: .customLong("list-tolerances"), help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
+    var listTolerances = false
+
+    /// The tolerance table: the one place the documentation takes it from.
+    static var toleranceTable: String {
+        var lines = ["| name | default | why |", "| --- | --- | --- |"]
+        for tolerance in Tolerances.defaults {
+            lines.append("| `\(tolerance.name)` | \(String(format: "%g", tolerance.value)) | \(tolerance.reason) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
 
     func validate() throws {
         guard jobs >= 1, jobs <= 1024 else {
@@ -65,6 +76,10 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
+        if listTolerances {
+            print(Self.toleranceTable, terminator: "")
+            return
+        }
         try checkWritable(output)
         let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
         var request = VerificationRequest(

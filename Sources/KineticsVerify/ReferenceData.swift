@@ -124,7 +124,7 @@ public enum ReferenceData {
 
     /// Reads a CSV file of numbers with one header line.
     ///
-    /// - Throws: ``CSVTableError`` for a malformed file or a field that is
+    /// - Throws: `CSVTableError` (KineticsInput) for a malformed file or a field that is
     ///   not a number, naming the line.
     public static func parse(_ text: String) throws(CSVTableError) -> (header: String, rows: [[Double]]) {
         let table = try CSVTable.parse(Data(text.utf8))

@@ -84,7 +84,7 @@ public struct BezierCaseResult: Codable, Sendable, Equatable {
     public var errors: [String: Double]
 }
 
-/// The whole result of ``Verifier/run(_:)``: rows for people, cases for plots.
+/// The whole result of ``Verifier/run(_:progress:)``: rows for people, cases for plots.
 ///
 /// The JSON form (``VerificationReport`` encoded with sorted keys) is stable:
 /// fields are only ever added, and ``formatVersion`` changes if one changes

@@ -31,6 +31,18 @@ struct VerifyCommandTests {
         #expect(clean.status == 0, "without the fault: \(clean.stderr)")
     }
 
+    @Test("--list-tolerances prints every tolerance with its reason, and docs/verify.md holds that table as printed")
+    func listTolerances() throws {
+        let result = try kinetics("verify", "--list-tolerances")
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        #expect(result.lines.count == 2 + 14, "\(result.stdout)")
+        #expect(result.lines.dropFirst(2).allSatisfy { $0.hasPrefix("| `") && $0.hasSuffix(" |") })
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/verify.md")
+        let guide = try String(contentsOf: docs, encoding: .utf8)
+        #expect(guide.contains(result.stdout), "docs/verify.md: paste the output of kinetics verify --list-tolerances")
+    }
+
     @Test("the table lists suite, mode, check, cases, value, tolerance, result and where")
     func table() throws {
         let result = try kinetics("verify", "--suite", "decay")

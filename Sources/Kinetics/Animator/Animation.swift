@@ -41,10 +41,13 @@ public struct Keyframes<Value: AnimatableVector>: Sendable {
     /// Creates keyframes.
     ///
     /// - Parameters:
+    ///   - values: the values to pass through, at least one, all finite.
     ///   - keyTimes: one per value; nil spaces them evenly. For `discrete`,
     ///     Core Animation's form with one more key time than values is also
     ///     accepted (the last value then holds from its key time to the end).
     ///   - timingFunctions: one per segment, one for all, or none (linear).
+    ///   - calculation: linear (eased between values) or discrete (held).
+    ///   - duration: one pass, in seconds, finite and > 0.
     /// - Throws: ``ParameterError`` naming `values`, `keyTimes`,
     ///   `timingFunctions` or `duration`.
     public init(
