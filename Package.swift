@@ -83,7 +83,10 @@ let package = Package(
 
         .target(
             name: "KineticsCompare",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsInput", .product(name: "RealModule", package: "swift-numerics")],
+            dependencies: [
+                "Kinetics", "KineticsReference", "KineticsInput",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
             swiftSettings: swiftSettings
         ),
 

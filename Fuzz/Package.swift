@@ -9,10 +9,14 @@ let package = Package(
     dependencies: [.package(name: "Kinetics", path: "..")],
     targets: [
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
-        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "KineticsScenario", package: "Kinetics")]),
-        .executableTarget(name: "FuzzBaseline", dependencies: ["FuzzDriver", .product(name: "KineticsBench", package: "Kinetics")]),
-        .executableTarget(name: "FuzzTrace", dependencies: ["FuzzDriver", .product(name: "KineticsCompare", package: "Kinetics")]),
+        .executableTarget(
+            name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
+        .executableTarget(
+            name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "KineticsScenario", package: "Kinetics")]),
+        .executableTarget(
+            name: "FuzzBaseline", dependencies: ["FuzzDriver", .product(name: "KineticsBench", package: "Kinetics")]),
+        .executableTarget(
+            name: "FuzzTrace", dependencies: ["FuzzDriver", .product(name: "KineticsCompare", package: "Kinetics")]),
     ],
     swiftLanguageModes: [.v6]
 )

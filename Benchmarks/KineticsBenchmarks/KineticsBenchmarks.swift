@@ -92,7 +92,8 @@ let benchmarks: @Sendable () -> Void = {
 /// one engine, built when the benchmarks are registered and grown by
 /// `growth` unmeasured frames.
 func frames(_ engine: BenchEngine, _ mix: BenchMix, _ scenario: BenchScenario, _ count: Int, growth: Int = 10) {
-    let scene = Scene(BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: scenario), growth: growth)
+    let scene = Scene(
+        BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: scenario), growth: growth)
     Benchmark("\(engine.rawValue).\(scenario.rawValue).\(mix.rawValue).\(count)") { benchmark in
         for _ in benchmark.scaledIterations { scene.frame() }
     }

@@ -2,9 +2,9 @@ import MallocInterposerSwift
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Counts the heap allocations (calls to `malloc` and friends, not bytes)

@@ -60,7 +60,8 @@ public struct BenchReport: Codable, Sendable {
         var order: [String] = []
         for result in results {
             let configuration = result.configuration
-            let family = "\(configuration.engine.rawValue) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(configuration.rate) Hz \(configuration.method.rawValue)"
+            let family =
+                "\(configuration.engine.rawValue) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(configuration.rate) Hz \(configuration.method.rawValue)"
             if families[family] == nil { order.append(family) }
             families[family, default: []].append(result)
         }
@@ -93,8 +94,10 @@ public struct BenchReport: Codable, Sendable {
     /// `pop-c` in C) on the same workload in this run: the baseline of every
     /// "× faster than Pop" ratio. Nil when neither was measured.
     public func popModel(for result: BenchResult) -> BenchResult? {
-        results.filter { $0.configuration.engine.isPopModel && $0.configuration.workload == result.configuration.workload }
-            .min { $0.p50 < $1.p50 }
+        results.filter {
+            $0.configuration.engine.isPopModel && $0.configuration.workload == result.configuration.workload
+        }
+        .min { $0.p50 < $1.p50 }
     }
 }
 
@@ -154,7 +157,8 @@ public enum BaselineGate {
     public static func baseline(from data: Data, name path: String) throws(BaselineError) -> BenchReport {
         guard !data.isEmpty else { throw .malformed(path, "the file is empty") }
         guard data.count <= maximumSize else {
-            throw .malformed(path, "the file is \(data.count) bytes; a baseline is at most \(maximumSize) bytes (64 MiB)")
+            throw .malformed(
+                path, "the file is \(data.count) bytes; a baseline is at most \(maximumSize) bytes (64 MiB)")
         }
         struct Header: Decodable {
             let formatVersion: Int?
@@ -171,7 +175,9 @@ public enum BaselineGate {
         }
         guard header.formatVersion == BenchReport.currentFormat else {
             throw .malformed(
-                path, "format version \(header.formatVersion.map(String.init) ?? "missing"); this kinetics reads version \(BenchReport.currentFormat)")
+                path,
+                "format version \(header.formatVersion.map(String.init) ?? "missing"); this kinetics reads version \(BenchReport.currentFormat)"
+            )
         }
         do {
             let report = try JSONDecoder().decode(BenchReport.self, from: data)
@@ -185,10 +191,12 @@ public enum BaselineGate {
                 }
                 let key = result.configuration.key
                 guard result.calibrated.isFinite && result.calibrated > 0 else {
-                    throw BaselineError.malformed(path, "\(key): calibrated \(result.calibrated) is not a positive number")
+                    throw BaselineError.malformed(
+                        path, "\(key): calibrated \(result.calibrated) is not a positive number")
                 }
                 guard result.allocationsPerFrame.isFinite && result.allocationsPerFrame >= 0 else {
-                    throw BaselineError.malformed(path, "\(key): allocationsPerFrame \(result.allocationsPerFrame) is not a number >= 0")
+                    throw BaselineError.malformed(
+                        path, "\(key): allocationsPerFrame \(result.allocationsPerFrame) is not a number >= 0")
                 }
                 // Two figures for one configuration: which would the gate use?
                 guard seen.insert(key).inserted else { throw BaselineError.malformed(path, "\(key) appears twice") }
@@ -222,27 +230,35 @@ public enum BaselineGate {
         _ current: BenchReport, baseline: BenchReport, maxRegression: Double, perScenario: [BenchScenario: Double] = [:]
     ) -> [Regression] {
         var found: [Regression] = []
-        let byKey = Dictionary(baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let byKey = Dictionary(
+            baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
         for result in current.results {
             guard let base = byKey[result.configuration.key] else { continue }
             let change = (result.calibrated / base.calibrated - 1) * 100
             let bound = perScenario[result.configuration.scenario] ?? maxRegression
             if change > bound {
-                found.append(Regression(
-                    key: result.configuration.key,
-                    message: String(
-                        format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
-                        base.calibrated, change, bound)))
+                found.append(
+                    Regression(
+                        key: result.configuration.key,
+                        message: String(
+                            format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
+                            base.calibrated, change, bound)))
             }
             if result.allocationsCounted == false && base.allocationsCounted != false {
-                found.append(Regression(
-                    key: result.configuration.key,
-                    message: "allocations were not counted (the malloc interposer was not active); the baseline counted them"))
+                found.append(
+                    Regression(
+                        key: result.configuration.key,
+                        message:
+                            "allocations were not counted (the malloc interposer was not active); the baseline counted them"
+                    ))
             }
             if result.allocationsPerFrame > 0 && base.allocationsPerFrame == 0 {
-                found.append(Regression(
-                    key: result.configuration.key,
-                    message: String(format: "allocates %.1f times per frame; the baseline did not allocate", result.allocationsPerFrame)))
+                found.append(
+                    Regression(
+                        key: result.configuration.key,
+                        message: String(
+                            format: "allocates %.1f times per frame; the baseline did not allocate",
+                            result.allocationsPerFrame)))
             }
         }
         return found

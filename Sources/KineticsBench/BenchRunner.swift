@@ -122,8 +122,10 @@ public enum BenchRunner {
         let workload = Workload(configuration)
         let times = workload.frameTimes(Int(configuration.fps * 30))
         // Find the completing frame once.
-        let probe = makeEngine(BenchConfiguration(
-            engine: .batch, animations: 1, mix: configuration.mix, fps: configuration.fps, scenario: .massCompletion))
+        let probe = makeEngine(
+            BenchConfiguration(
+                engine: .batch, animations: 1, mix: configuration.mix, fps: configuration.fps, scenario: .massCompletion
+            ))
         var last = 0
         while last < times.count - 1 && probe.running > 0 {
             probe.frame(last, at: times[last])
@@ -188,13 +190,15 @@ public enum BenchRunner {
         let sample = min(workload.count, 20)
         for index in 0 ..< sample {
             let item = workload.item(index)
-            let kind: String = switch item.kind {
-            case .spring, .pointSpring: "spring"
-            case .decay: "decay"
-            case .basic: "basic"
-            case .keyframe: "keyframe"
-            }
-            bytes += BatchSet.bytesPerElement(kind: kind, method: configuration.method, points: item.kind == .pointSpring)
+            let kind: String =
+                switch item.kind {
+                case .spring, .pointSpring: "spring"
+                case .decay: "decay"
+                case .basic: "basic"
+                case .keyframe: "keyframe"
+                }
+            bytes += BatchSet.bytesPerElement(
+                kind: kind, method: configuration.method, points: item.kind == .pointSpring)
         }
         return bytes * workload.count / sample
     }
@@ -203,7 +207,8 @@ public enum BenchRunner {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// The median of times in nanoseconds.

@@ -26,7 +26,9 @@ final class CEngine: MeasuredEngine {
         let name = table.name.map { String(cString: $0) } ?? "engine"
         guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
             throw CreationError(
-                description: "\(name): built for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)")
+                description:
+                    "\(name): built for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+            )
         }
         guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
             let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
@@ -61,7 +63,10 @@ final class CEngine: MeasuredEngine {
             }
         }
         guard let created else {
-            throw CreationError(description: "\(name): create failed: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw CreationError(
+                description:
+                    "\(name): create failed: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+            )
         }
         handle = created
     }
@@ -83,7 +88,8 @@ final class CEngine: MeasuredEngine {
         var animation = kinetics_animation()
         switch item.kind {
         case .spring, .pointSpring:
-            animation.kind = Int32(item.kind == .spring ? KINETICS_KIND_SPRING.rawValue : KINETICS_KIND_POINT_SPRING.rawValue)
+            animation.kind = Int32(
+                item.kind == .spring ? KINETICS_KIND_SPRING.rawValue : KINETICS_KIND_POINT_SPRING.rawValue)
             animation.tension = item.parameters.tension
             animation.friction = item.parameters.friction
             animation.mass = item.parameters.mass

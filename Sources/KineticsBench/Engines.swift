@@ -48,7 +48,8 @@ final class AnimatorEngine: MeasuredEngine {
         for index in 0 ..< workload.count {
             let item = workload.item(index)
             if item.kind == .pointSpring {
-                points.append(animator.property("p\(index)", of: target, initial: SIMD2(item.from, item.from), kind: .point))
+                points.append(
+                    animator.property("p\(index)", of: target, initial: SIMD2(item.from, item.from), kind: .point))
                 scalars.append(nil)
             } else {
                 scalars.append(animator.property("p\(index)", of: target, initial: item.from, kind: .point))
@@ -70,11 +71,13 @@ final class AnimatorEngine: MeasuredEngine {
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
             case .pointSpring:
-                var animation = Animation<SIMD2<Double>>.spring(item.parameters, method: method, to: SIMD2(item.to, item.to))
+                var animation = Animation<SIMD2<Double>>.spring(
+                    item.parameters, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: points[index]!, forKey: keys[index])
             case .decay:
-                var animation = Animation<Double>.decay(velocity: item.velocity, parameters: workload.deceleration, method: .pop)
+                var animation = Animation<Double>.decay(
+                    velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
             case .basic:
@@ -137,7 +140,9 @@ final class BatchEngine: MeasuredEngine {
         self.workload = workload
         for index in 0 ..< workload.count {
             let item = workload.item(index)
-            slots.append(item.kind == .pointSpring ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
+            slots.append(
+                item.kind == .pointSpring
+                    ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
             ids.append(add(index))
         }
     }

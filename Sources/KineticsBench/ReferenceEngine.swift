@@ -46,7 +46,8 @@ final class ReferenceEngine: MeasuredEngine {
                 threshold: item.threshold, time: time)
         case .basic:
             return PopBasicModel(
-                object: object, slot: index, from: start[0], to: item.to, duration: item.duration, curve: .easeInEaseOut,
+                object: object, slot: index, from: start[0], to: item.to, duration: item.duration,
+                curve: .easeInEaseOut,
                 time: time)
         case .keyframe:
             return PopKeyframeModel(object: object, slot: index, keyframes: workload.keyframes, time: time)
@@ -170,7 +171,8 @@ final class PopDecayModel: PopModelAnimation {
     private let threshold: Double
     private var lastTime: Double
 
-    init(object: PopObject, slot: Int, deceleration: DecayParameters, velocity: Double, threshold: Double, time: Double) {
+    init(object: PopObject, slot: Int, deceleration: DecayParameters, velocity: Double, threshold: Double, time: Double)
+    {
         self.object = object
         self.slot = slot
         let start = object.values[slot]

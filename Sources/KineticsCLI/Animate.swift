@@ -66,17 +66,20 @@ struct Animate: ParsableCommand {
                     let key: String
                     let event: String
                 }
-                output.line(try jsonText(["events": eventList.map { Event(time: $0.time, key: $0.key, event: $0.name) }]))
+                output.line(
+                    try jsonText(["events": eventList.map { Event(time: $0.time, key: $0.key, event: $0.name) }]))
             }
             output.flush()
             return
         }
         switch format {
         case .csv:
-            output.line(width == 1 ? "time,key,value" : "time,key," + (0 ..< width).map { "value\($0)" }.joined(separator: ","))
+            output.line(
+                width == 1 ? "time,key,value" : "time,key," + (0 ..< width).map { "value\($0)" }.joined(separator: ","))
             for frame in frames {
                 for value in frame.values {
-                    let cells = value.components.map(csvNumber) + Array(repeating: "", count: width - value.components.count)
+                    let cells =
+                        value.components.map(csvNumber) + Array(repeating: "", count: width - value.components.count)
                     output.line("\(csvNumber(frame.time)),\(csvField(value.property)),\(cells.joined(separator: ","))")
                 }
             }
@@ -86,7 +89,9 @@ struct Animate: ParsableCommand {
                 let values: [String: [Double]]
             }
             let document = frames.map { frame in
-                Frame(time: frame.time, values: Dictionary(uniqueKeysWithValues: frame.values.map { ($0.property, $0.components) }))
+                Frame(
+                    time: frame.time,
+                    values: Dictionary(uniqueKeysWithValues: frame.values.map { ($0.property, $0.components) }))
             }
             output.line(try jsonText(["frames": document]))
         }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import KineticsReport
 import Kinetics
 import KineticsBench
+import KineticsReport
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
 struct Bench: ParsableCommand {
@@ -18,17 +18,27 @@ struct Bench: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("engine"), help: "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C). Default: all.")
+    @Option(
+        name: .customLong("engine"),
+        help:
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C). Default: all."
+    )
     var engines: [BenchEngine] = []
-    @Option(name: .customLong("animations"), help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000.")
+    @Option(
+        name: .customLong("animations"),
+        help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000.")
     var counts: [Int] = []
-    @Option(name: .customLong("mix"), help: "Mixes (repeatable): spring, decay, basic, keyframe, mixed. Default: spring.")
+    @Option(
+        name: .customLong("mix"), help: "Mixes (repeatable): spring, decay, basic, keyframe, mixed. Default: spring.")
     var mixes: [BenchMix] = []
     @Option(name: .customLong("fps"), help: "Frame rates (repeatable). Default: 60.")
     var rates: [Double] = []
-    @Option(name: .customLong("scenario"), help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm. Default: steady.")
+    @Option(
+        name: .customLong("scenario"),
+        help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm. Default: steady.")
     var scenarios: [BenchScenario] = []
-    @Option(help: "Spring method: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop).")
+    @Option(
+        help: "Spring method: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop).")
     var method: SpringMethod = .pop
     @Option(parsing: .unconditional, help: "Measured frames per repetition.")
     var frames = 30
@@ -36,7 +46,9 @@ struct Bench: ParsableCommand {
     var repetitions = 7
     @Option(parsing: .unconditional, help: "Warm-up frames before measuring.")
     var warmup = 10
-    @Option(name: .customLong("churn-fraction"), parsing: .unconditional, help: "Fraction of animations replaced per frame under churn, in (0, 1].")
+    @Option(
+        name: .customLong("churn-fraction"), parsing: .unconditional,
+        help: "Fraction of animations replaced per frame under churn, in (0, 1].")
     var churnFraction = 0.1
     @Option(help: "Output: table, json, csv or markdown.")
     var format: Verify.ReportFormat = .table
@@ -48,7 +60,9 @@ struct Bench: ParsableCommand {
     var baseline: String?
     @Option(
         name: .customLong("max-regression"), parsing: .unconditionalSingleValue,
-        help: "Percent slower (calibrated) that counts as a regression (25); SCENARIO=PERCENT sets it for one scenario (repeatable).")
+        help:
+            "Percent slower (calibrated) that counts as a regression (25); SCENARIO=PERCENT sets it for one scenario (repeatable)."
+    )
     var maxRegressions: [String] = []
 
     /// The bound for every scenario, and those given for one.
@@ -60,7 +74,8 @@ struct Bench: ParsableCommand {
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
                 let number = Double(parts.last ?? "")
                 guard let number, number.isFinite, number >= 0 else {
-                    throw ValidationError("--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got '\(text)'")
+                    throw ValidationError(
+                        "--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got '\(text)'")
                 }
                 if parts.count == 2 {
                     guard let scenario = BenchScenario(rawValue: parts[0]) else {
@@ -109,10 +124,11 @@ struct Bench: ParsableCommand {
                 for rate in rates.isEmpty ? [60] : rates {
                     for count in counts.isEmpty ? [1_000, 10_000, 100_000] : counts {
                         for engine in engines.isEmpty ? BenchEngine.allCases : engines {
-                            list.append(BenchConfiguration(
-                                engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,
-                                method: method, frames: frames, repetitions: repetitions, warmupFrames: warmup,
-                                churnFraction: churnFraction))
+                            list.append(
+                                BenchConfiguration(
+                                    engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,
+                                    method: method, frames: frames, repetitions: repetitions, warmupFrames: warmup,
+                                    churnFraction: churnFraction))
                         }
                     }
                 }
@@ -171,4 +187,3 @@ struct Bench: ParsableCommand {
 extension BenchEngine: ExpressibleByArgument {}
 extension BenchMix: ExpressibleByArgument {}
 extension BenchScenario: ExpressibleByArgument {}
-

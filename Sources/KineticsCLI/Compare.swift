@@ -25,7 +25,9 @@ struct TraceInput: ParsableArguments {
     var trace: String
     @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms (changes the times only).")
     var timeUnit: TimeUnit = .s
-    @Option(name: .customLong("velocity-unit"), help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
+    @Option(
+        name: .customLong("velocity-unit"),
+        help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
     var velocityUnit: TimeUnit = .s
 
     enum TimeUnit: String, ExpressibleByArgument, CaseIterable {
@@ -63,10 +65,13 @@ struct CompareOptions: ParsableArguments {
     /// exit 1 outside the tolerance.
     func finish(_ comparison: Comparison, parameters: [(String, String)]) throws {
         for warning in comparison.warnings { warnLine("warning: \(warning)") }
-        print(CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format), terminator: "")
+        print(
+            CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format), terminator: ""
+        )
         if !(comparison.maxError <= tolerance) {
             throw CLIError(
-                message: "max error \(scientific(comparison.maxError)) of the amplitude is over the tolerance \(scientific(tolerance))",
+                message:
+                    "max error \(scientific(comparison.maxError)) of the amplitude is over the tolerance \(scientific(tolerance))",
                 status: CLIError.checkFailed)
         }
     }
@@ -92,10 +97,13 @@ struct SpringCompare: ParsableCommand {
         let parameters = try spring.resolve()
         let trace = try options.read(.motion)
         let comparison = try Comparison.spring(trace, parameters: parameters, from: from, to: to, velocity: velocity)
-        try options.finish(comparison, parameters: [
-            ("tension", "\(parameters.tension)"), ("friction", "\(parameters.friction)"), ("mass", "\(parameters.mass)"),
-            ("from", "\(from)"), ("to", "\(to)"), ("velocity", "\(velocity)"),
-        ])
+        try options.finish(
+            comparison,
+            parameters: [
+                ("tension", "\(parameters.tension)"), ("friction", "\(parameters.friction)"),
+                ("mass", "\(parameters.mass)"),
+                ("from", "\(from)"), ("to", "\(to)"), ("velocity", "\(velocity)"),
+            ])
     }
 }
 
@@ -114,9 +122,11 @@ struct DecayCompare: ParsableCommand {
         let parameters = try DecayParameters(deceleration: deceleration)
         let trace = try options.read(.motion)
         let comparison = try Comparison.decay(trace, parameters: parameters, from: from, velocity: velocity)
-        try options.finish(comparison, parameters: [
-            ("deceleration", "\(deceleration)"), ("from", "\(from)"), ("velocity", "\(velocity)"),
-        ])
+        try options.finish(
+            comparison,
+            parameters: [
+                ("deceleration", "\(deceleration)"), ("from", "\(from)"), ("velocity", "\(velocity)"),
+            ])
     }
 }
 
@@ -173,20 +183,25 @@ enum CompareText {
         let withinTolerance: Bool
     }
 
-    static func render(_ c: Comparison, parameters: [(String, String)], tolerance: Double, format: CompareFormat) -> String {
+    static func render(_ c: Comparison, parameters: [(String, String)], tolerance: Double, format: CompareFormat)
+        -> String
+    {
         let within = c.maxError <= tolerance
         let lagFrames = c.lag.flatMap { c.frameInterval > 0 ? $0 / c.frameInterval : nil }
         switch format {
         case .json:
             let verdict = c.verdict
             let candidates = verdict?.fits.map {
-                Document.Candidate(name: $0.name, engine: $0.engine, rmsError: $0.rms, maxError: $0.max, explains: $0.explains)
+                Document.Candidate(
+                    name: $0.name, engine: $0.engine, rmsError: $0.rms, maxError: $0.max, explains: $0.explains)
             }
             let document = Document(
-                kind: c.kind, parameters: Dictionary(uniqueKeysWithValues: parameters), samples: c.samples, amplitude: c.amplitude,
+                kind: c.kind, parameters: Dictionary(uniqueKeysWithValues: parameters), samples: c.samples,
+                amplitude: c.amplitude,
                 maxError: c.maxError, rmsError: c.rmsError, worstAt: c.worstAt, maxVelocityError: c.maxVelocityError,
                 timeScale: c.timeScale, lag: c.lag, lagFrames: lagFrames, settlingTrace: c.settling?.trace,
-                settlingExact: c.settling?.exact, settlingBand: c.settling?.band, scheme: c.scheme, explained: verdict?.explained,
+                settlingExact: c.settling?.exact, settlingBand: c.settling?.band, scheme: c.scheme,
+                explained: verdict?.explained,
                 noise: verdict.map { $0.noise.deviation / $0.amplitude }, noiseSource: verdict?.noise.source,
                 candidates: candidates, warnings: c.warnings, tolerance: tolerance, withinTolerance: within)
             return ((try? jsonText(document, pretty: true)) ?? "{}") + "\n"
@@ -195,10 +210,15 @@ enum CompareText {
             let at = c.kind == "bezier" ? "x = " : "t = "
             var rows: [(String, String)] = [
                 ("samples", "\(c.samples)"),
-                ("max error / amplitude", scientific(c.maxError) + " at " + at + short(c.worstAt) + (c.kind == "bezier" ? "" : " s")),
+                (
+                    "max error / amplitude",
+                    scientific(c.maxError) + " at " + at + short(c.worstAt) + (c.kind == "bezier" ? "" : " s")
+                ),
                 ("RMS error / amplitude", scientific(c.rmsError)),
             ]
-            if let velocityError = c.maxVelocityError { rows.append(("max velocity error / max speed", scientific(velocityError))) }
+            if let velocityError = c.maxVelocityError {
+                rows.append(("max velocity error / max speed", scientific(velocityError)))
+            }
             if let scale = c.timeScale { rows.append(("time scale (simulated / real)", fixed(scale, 4))) }
             if let lag = c.lag {
                 let frames = lagFrames.map { String(format: " (%+.2f frames)", $0) } ?? ""
@@ -206,7 +226,11 @@ enum CompareText {
             }
             if let settling = c.settling {
                 let trace = settling.trace.map { short($0) + " s" } ?? "not settled"
-                rows.append(("settling (band \(short(settling.band)))", "trace " + trace + ", exact " + short(settling.exact) + " s"))
+                rows.append(
+                    (
+                        "settling (band \(short(settling.band)))",
+                        "trace " + trace + ", exact " + short(settling.exact) + " s"
+                    ))
             }
             rows.append(("verdict", (within ? "within" : "OUTSIDE") + " the tolerance " + scientific(tolerance)))
             if let scheme = c.scheme { rows.append(("scheme", scheme)) }
@@ -219,7 +243,9 @@ enum CompareText {
             } else {
                 text += title + "\n\n"
                 let width = rows.map(\.0.count).max() ?? 0
-                for row in rows { text += row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1 + "\n" }
+                for row in rows {
+                    text += row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1 + "\n"
+                }
             }
             if let verdict = c.verdict { text += candidateLines(verdict, markdown: markdown) }
             return text
@@ -230,7 +256,8 @@ enum CompareText {
     static func candidateLines(_ verdict: SchemeVerdict, markdown: Bool) -> String {
         let shown = Array(verdict.fits.prefix(max(5, verdict.explaining.count)).prefix(12))
         let noise = scientific(verdict.noise.deviation / verdict.amplitude)
-        var text = markdown
+        var text =
+            markdown
             ? "\n| candidate | RMS / amplitude | max / amplitude | explains |\n| --- | --- | --- | --- |\n"
             : "\nnearest candidates (the trace's noise: \(noise) of the amplitude, from its \(verdict.noise.source); "
                 + "a candidate explains it within \(Int(TraceNoise.explainingFactor))× that)\n"
@@ -265,16 +292,25 @@ struct ComparePlot: ParsableCommand {
     static func figure(title: String, trace: MotionTrace, comparison: Comparison, fine: [(Double, Double)]) -> Figure {
         var values = [Series("GSL rk8pd", points: fine, style: .dashed, color: "#333333")]
         if let verdict = comparison.verdict, let best = verdict.fits.first {
-            values.append(Series("best candidate: " + best.title, points: Array(zip(trace.times, verdict.bestValues)), style: .line))
+            values.append(
+                Series(
+                    "best candidate: " + best.title, points: Array(zip(trace.times, verdict.bestValues)), style: .line))
         }
         values.append(Series("trace", points: trace.samples.map { ($0.time, $0.value) }, style: .markers))
         let errors = Series(
-            "trace", points: zip(trace.samples, comparison.exact).map { ($0.time, max(abs($0.value - $1) / comparison.amplitude, 1e-17)) },
+            "trace",
+            points: zip(trace.samples, comparison.exact).map {
+                ($0.time, max(abs($0.value - $1) / comparison.amplitude, 1e-17))
+            },
             style: .lineAndMarkers)
-        return Figure(title: title, panels: [
-            Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
-            Panel(title: "|trace − GSL|, over the amplitude", x: "time (s)", y: "relative error", yKind: .log, series: [errors]),
-        ])
+        return Figure(
+            title: title,
+            panels: [
+                Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
+                Panel(
+                    title: "|trace − GSL|, over the amplitude", x: "time (s)", y: "relative error", yKind: .log,
+                    series: [errors]),
+            ])
     }
 
     static func fineTimes(until end: Double) -> [Double] {
@@ -283,7 +319,8 @@ struct ComparePlot: ParsableCommand {
 }
 
 struct SpringComparePlot: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "spring", abstract: "A spring trace over GSL's motion.")
+    static let configuration = CommandConfiguration(
+        commandName: "spring", abstract: "A spring trace over GSL's motion.")
 
     @OptionGroup var input: TraceInput
     @OptionGroup var spring: SpringOptions
@@ -300,9 +337,11 @@ struct SpringComparePlot: ParsableCommand {
         let reference = try ReferenceODE.spring(
             tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
             displacement: from - to, velocity: velocity, times: fine)
-        try output.write(ComparePlot.figure(
-            title: "\(input.trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
-            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, to + $1.position) }))
+        try output.write(
+            ComparePlot.figure(
+                title:
+                    "\(input.trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
+                trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, to + $1.position) }))
     }
 }
 
@@ -319,9 +358,12 @@ struct DecayComparePlot: ParsableCommand {
         let trace = try input.read(.motion)
         let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
         let fine = ComparePlot.fineTimes(until: trace.times.last!)
-        let reference = try ReferenceODE.decay(deceleration: decay.deceleration, position: decay.from, velocity: decay.velocity, times: fine)
-        try output.write(ComparePlot.figure(
-            title: "\(input.trace) against decay (deceleration \(decay.deceleration), velocity \(short(decay.velocity)))",
-            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, $1.position) }))
+        let reference = try ReferenceODE.decay(
+            deceleration: decay.deceleration, position: decay.from, velocity: decay.velocity, times: fine)
+        try output.write(
+            ComparePlot.figure(
+                title:
+                    "\(input.trace) against decay (deceleration \(decay.deceleration), velocity \(short(decay.velocity)))",
+                trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, $1.position) }))
     }
 }

@@ -21,7 +21,8 @@ struct KineticsCommand: ParsableCommand {
             """,
         version: KineticsVersion.current,
         subcommands: [
-            Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self, Plot.self,
+            Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self,
+            Plot.self,
             Reference.self,
         ],
         defaultSubcommand: Report.self
@@ -54,7 +55,8 @@ struct KineticsCommand: ParsableCommand {
 
     /// Writes `error: …` to stderr as one line.
     private static func report(_ message: String) {
-        let oneLine = message
+        let oneLine =
+            message
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }

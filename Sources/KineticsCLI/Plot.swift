@@ -10,7 +10,9 @@ import KineticsVerify
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw solvers against GSL, a verification report or a bench report as SVG.",
-        subcommands: [SpringPlot.self, DecayPlot.self, BezierPlot.self, VerifyPlot.self, BenchPlot.self, ComparePlot.self]
+        subcommands: [
+            SpringPlot.self, DecayPlot.self, BezierPlot.self, VerifyPlot.self, BenchPlot.self, ComparePlot.self,
+        ]
     )
 }
 
@@ -28,7 +30,8 @@ struct SpringPlot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spring",
         abstract: "Spring methods over GSL's trajectory, and their errors on a log scale.",
-        discussion: "Give one spring as for `kinetics trace spring` (default: Pop's, bounciness 4 and speed 12); --method is repeatable (default: every method)."
+        discussion:
+            "Give one spring as for `kinetics trace spring` (default: Pop's, bounciness 4 and speed 12); --method is repeatable (default: every method)."
     )
 
     @OptionGroup var spring: SpringOptions
@@ -122,7 +125,8 @@ struct VerifyPlot: ParsableCommand {
         do {
             report = try JSONDecoder().decode(VerificationReport.self, from: data)
         } catch {
-            throw CLIError(message: "\(input): not a kinetics verify report (\(decodingProblem(error)))", status: CLIError.badData)
+            throw CLIError(
+                message: "\(input): not a kinetics verify report (\(decodingProblem(error)))", status: CLIError.badData)
         }
         try output.write(Figures.verify(report))
     }
@@ -131,13 +135,17 @@ struct VerifyPlot: ParsableCommand {
 struct BenchPlot: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Frame time against the number of animations (log-log, with the 60 and 120 Hz budgets), or one configuration's frames.",
+        abstract:
+            "Frame time against the number of animations (log-log, with the 60 and 120 Hz budgets), or one configuration's frames.",
         discussion: "The input is the JSON of `kinetics bench --format json` (or a saved baseline)."
     )
 
     @Option(help: "The JSON report of `kinetics bench`.")
     var input: String
-    @Option(help: "Draw this configuration's frames instead, named as in the report: ENGINE N MIX SCENARIO FPS Hz METHOD, e.g. 'animator 10000 spring steady 60 Hz pop'.")
+    @Option(
+        help:
+            "Draw this configuration's frames instead, named as in the report: ENGINE N MIX SCENARIO FPS Hz METHOD, e.g. 'animator 10000 spring steady 60 Hz pop'."
+    )
     var configuration: String?
     @OptionGroup var output: PlotOutput
 
@@ -157,10 +165,14 @@ struct BenchPlot: ParsableCommand {
         }
         guard let result = report.results.first(where: { $0.configuration.key == configuration }) else {
             let keys = report.results.map { "'\($0.configuration.key)'" }.joined(separator: ", ")
-            throw CLIError(message: "--configuration '\(configuration)' is not in \(input); it has \(keys)", status: CLIError.usage)
+            throw CLIError(
+                message: "--configuration '\(configuration)' is not in \(input); it has \(keys)", status: CLIError.usage
+            )
         }
         guard let figure = Figures.benchFrames(result) else {
-            throw CLIError(message: "\(input): '\(configuration)' has no frame times (made by an older kinetics)", status: CLIError.badData)
+            throw CLIError(
+                message: "\(input): '\(configuration)' has no frame times (made by an older kinetics)",
+                status: CLIError.badData)
         }
         try output.write(figure)
     }

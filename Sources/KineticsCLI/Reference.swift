@@ -6,7 +6,8 @@ import KineticsVerify
 struct Reference: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the GSL reference trajectories and bezier tables (data/reference).",
-        discussion: "The tests compare the solvers and a fresh GSL run with these files. Write them again only on purpose."
+        discussion:
+            "The tests compare the solvers and a fresh GSL run with these files. Write them again only on purpose."
     )
 
     @Option(help: "The folder to write into (created if missing).")
@@ -22,7 +23,8 @@ struct Reference: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
-            throw CLIError(message: "cannot create \(output): \(error.localizedDescription)", status: CLIError.cannotWrite)
+            throw CLIError(
+                message: "cannot create \(output): \(error.localizedDescription)", status: CLIError.cannotWrite)
         }
         for file in files {
             try writeOutput(file.contents, to: (output as NSString).appendingPathComponent(file.name))

@@ -6,7 +6,8 @@ import KineticsReport
 /// bench, the verdict and tables on the terminal, the HTML report in a file.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Verify against GSL (quick grid), bench the hot path, and write an HTML report (the default command).",
+        abstract:
+            "Verify against GSL (quick grid), bench the hot path, and write an HTML report (the default command).",
         discussion: """
             Prints the verdict, the verification table and the bench table, and writes one self-contained \
             HTML file with the plots (no network resources). Exit status: 0 when every tolerance held and \
@@ -18,7 +19,9 @@ struct Report: ParsableCommand {
     var output = "kinetics-report.html"
     @Option(help: "Also write the report as Markdown (for a pull request comment) to FILE.")
     var markdown: String?
-    @Option(name: .customLong("animations"), help: "Bench animation counts (repeatable), 1 … 100,000. Default: 1000, 10000.")
+    @Option(
+        name: .customLong("animations"), help: "Bench animation counts (repeatable), 1 … 100,000. Default: 1000, 10000."
+    )
     var counts: [Int] = []
 
     func validate() throws {
@@ -32,7 +35,8 @@ struct Report: ParsableCommand {
         let bar = ProgressBar()
         let report: QuickReport
         do {
-            report = try QuickReport.run(counts: counts.isEmpty ? QuickReport.defaultCounts : counts) { label, done, total in
+            report = try QuickReport.run(counts: counts.isEmpty ? QuickReport.defaultCounts : counts) {
+                label, done, total in
                 bar.update(label, done, total)
             }
         } catch {

@@ -10,7 +10,9 @@ struct SpringOptions: ParsableArguments {
     var friction: Double?
     @Option(
         parsing: .unconditional,
-        help: "Mass, default 1 (with --tension/--friction, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce).")
+        help:
+            "Mass, default 1 (with --tension/--friction, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce)."
+    )
     var mass: Double?
     @Option(parsing: .unconditional, help: "Pop's bounciness, 0…34 (with --speed).")
     var bounciness: Double?
@@ -22,7 +24,8 @@ struct SpringOptions: ParsableArguments {
     var damping: Double?
     @Option(parsing: .unconditional, help: "Response: the undamped period in seconds (with --damping-fraction).")
     var response: Double?
-    @Option(name: .customLong("damping-fraction"), parsing: .unconditional, help: "Damping fraction ζ (with --response).")
+    @Option(
+        name: .customLong("damping-fraction"), parsing: .unconditional, help: "Damping fraction ζ (with --response).")
     var dampingFraction: Double?
     @Option(parsing: .unconditional, help: "SwiftUI/Flutter perceptual duration in seconds (with --bounce).")
     var duration: Double?
@@ -72,10 +75,12 @@ struct SpringOptions: ParsableArguments {
         func option(_ field: String) -> String { ParameterError.optionName(field) }
         switch problem {
         case .none:
-            return "give one spring: " + SpringFields.sets.map { $0.map(option).joined(separator: "/") }
+            return "give one spring: "
+                + SpringFields.sets.map { $0.map(option).joined(separator: "/") }
                 .joined(separator: ", ").replacingLastComma(with: " or")
         case .twoSets(let a, let b):
-            return "give one spring, not two: \(a.map(option).joined(separator: "/")) and \(b.map(option).joined(separator: "/"))"
+            return
+                "give one spring, not two: \(a.map(option).joined(separator: "/")) and \(b.map(option).joined(separator: "/"))"
         case .incomplete(let field, let partner):
             return "\(option(field)) needs \(option(partner))"
         case .massWithBounciness:

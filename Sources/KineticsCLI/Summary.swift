@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import KineticsReport
 import Kinetics
 import KineticsReference
+import KineticsReport
 import KineticsVerify
 
 /// `kinetics` with no subcommand: what every solver does with Pop's defaults,
@@ -68,7 +68,8 @@ struct Summary: ParsableCommand {
         ]
         let rest = decay.durationToRest(velocity: velocity, threshold: PopRestTest.Threshold.point)
         for method in DecayMethod.allCases {
-            let end = decay.endValue(from: 0, velocity: velocity, threshold: PopRestTest.Threshold.point, method: method)
+            let end = decay.endValue(
+                from: 0, velocity: velocity, threshold: PopRestTest.Threshold.point, method: method)
             lines.append(
                 "  \(method.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))"
                     + "throw \(fixed(decay.totalThrow(velocity: 1, method: method), 4))·v, "
@@ -112,4 +113,3 @@ struct Summary: ParsableCommand {
 /// `value` with `digits` decimals.
 
 /// Up to 4 significant digits.
-

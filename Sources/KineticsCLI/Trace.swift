@@ -1,7 +1,7 @@
-import Foundation
-import KineticsReport
 import ArgumentParser
+import Foundation
 import Kinetics
+import KineticsReport
 import KineticsVerify
 
 /// `kinetics trace spring|decay|bezier`: a solver's own state, frame by frame.

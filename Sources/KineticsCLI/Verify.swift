@@ -29,7 +29,9 @@ struct Verify: ParsableCommand {
     var suite: SuiteChoice = .all
     @Option(help: "Grid: quick (seconds) or full (10,000 springs; minutes).")
     var grid: VerificationGrid = .quick
-    @Option(name: .customLong("method"), help: "Keep only these methods (repeatable): \(VerificationRequest.methodNames.joined(separator: ", ")).")
+    @Option(
+        name: .customLong("method"),
+        help: "Keep only these methods (repeatable): \(VerificationRequest.methodNames.joined(separator: ", ")).")
     var methods: [String] = []
     @Option(name: .customLong("tolerance"), help: "Override a tolerance: NAME=VALUE (repeatable).")
     var tolerances: [String] = []
@@ -39,7 +41,9 @@ struct Verify: ParsableCommand {
     var output: String?
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    @Flag(name: .customLong("list-tolerances"), help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
+    @Flag(
+        name: .customLong("list-tolerances"),
+        help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
     var listTolerances = false
 
     /// The tolerance table: the one place the documentation takes it from.
@@ -85,14 +89,15 @@ struct Verify: ParsableCommand {
         var request = VerificationRequest(
             suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
         #if DEBUG
-        // The test hook that shows a check can fail (see InjectedFault);
-        // release builds have no such variable.
-        if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_FAULT"] {
-            guard let fault = InjectedFault(text) else {
-                throw ValidationError("KINETICS_TEST_FAULT must be suite:method:case:nan or suite:method:case:OFFSET, got '\(text)'")
+            // The test hook that shows a check can fail (see InjectedFault);
+            // release builds have no such variable.
+            if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_FAULT"] {
+                guard let fault = InjectedFault(text) else {
+                    throw ValidationError(
+                        "KINETICS_TEST_FAULT must be suite:method:case:nan or suite:method:case:OFFSET, got '\(text)'")
+                }
+                request.fault = fault
             }
-            request.fault = fault
-        }
         #endif
         let bar = ProgressBar()
         let report: VerificationReport
@@ -138,7 +143,8 @@ final class ProgressBar: @unchecked Sendable {
         let fraction = Double(done) / Double(total)
         let width = 30
         let filled = Int(fraction * Double(width))
-        let text = "\r\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) [\(String(repeating: "=", count: filled))\(String(repeating: " ", count: width - filled))] \(Int(fraction * 100))%"
+        let text =
+            "\r\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) [\(String(repeating: "=", count: filled))\(String(repeating: " ", count: width - filled))] \(Int(fraction * 100))%"
         lock.lock()
         defer { lock.unlock() }
         guard text != lastDrawn else { return }
@@ -184,10 +190,11 @@ func checkWritable(_ paths: String?...) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         let problem: String? =
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { "it is a folder" }
-            else if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue { "no folder \(folder)" }
-            else if access(folder, W_OK) != 0 { "the folder \(folder) is not writable" }
-            else { nil }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                "it is a folder"
+            } else if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+                "no folder \(folder)"
+            } else if access(folder, W_OK) != 0 { "the folder \(folder) is not writable" } else { nil }
         if let problem { throw CLIError(message: "cannot write \(path): \(problem)", status: CLIError.cannotWrite) }
     }
 }

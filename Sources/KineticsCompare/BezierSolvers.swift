@@ -71,7 +71,8 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
     case kineticsFast
 
     /// Every candidate tried.
-    public static let all: [BezierCandidate] = [.exact, .chromium, .kineticsFast]
+    public static let all: [BezierCandidate] =
+        [.exact, .chromium, .kineticsFast]
         + [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.75, 1, 2, 5].map { .webkitForDuration($0) }
         + [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8].map { .webkit($0) }
 

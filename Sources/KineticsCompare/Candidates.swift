@@ -28,7 +28,8 @@ public enum ClockForm: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .seconds: "time in seconds"
         case .wholeMilliseconds(let offset, _):
-            "time in whole milliseconds" + (offset == 0 ? "" : ", \(offset > 0 ? "+" : "")\(offset) ms from the trace's clock")
+            "time in whole milliseconds"
+                + (offset == 0 ? "" : ", \(offset > 0 ? "+" : "")\(offset) ms from the trace's clock")
         }
     }
 }
@@ -46,9 +47,13 @@ public enum SpringFamily: Hashable, Sendable {
     case stepped(Integrator, DampingForm, StepSchedule)
 
     /// Every family tried.
-    public static let all: [SpringFamily] = [.closedForm, .pop, .rk4Grid] + Integrator.allCases.flatMap { integrator in
-        integrator.dampingForms.flatMap { damping in StepSchedule.tried.map { SpringFamily.stepped(integrator, damping, $0) } }
-    }
+    public static let all: [SpringFamily] =
+        [.closedForm, .pop, .rk4Grid]
+        + Integrator.allCases.flatMap { integrator in
+            integrator.dampingForms.flatMap { damping in
+                StepSchedule.tried.map { SpringFamily.stepped(integrator, damping, $0) }
+            }
+        }
 
     /// How much the family assumes of its schedule: one step per frame
     /// (or none) is the plainest; among families that explain a trace
@@ -80,7 +85,8 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
     /// engine snaps (at a rest threshold or an estimated end).
     public var snap: Int?
 
-    public init(_ family: SpringFamily, arithmetic: Arithmetic = .double, clock: ClockForm = .seconds, snap: Int? = nil) {
+    public init(_ family: SpringFamily, arithmetic: Arithmetic = .double, clock: ClockForm = .seconds, snap: Int? = nil)
+    {
         self.family = family
         self.arithmetic = arithmetic
         self.clock = clock
@@ -127,9 +133,10 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
         switch family {
         case .closedForm:
             values = clocked.map { t in
-                to + (arithmetic == .single
-                    ? closedForm(Float.self, k: k, c: c, x0: from - to, v0: velocity, t: t)
-                    : closedForm(Double.self, k: k, c: c, x0: from - to, v0: velocity, t: t))
+                to
+                    + (arithmetic == .single
+                        ? closedForm(Float.self, k: k, c: c, x0: from - to, v0: velocity, t: t)
+                        : closedForm(Double.self, k: k, c: c, x0: from - to, v0: velocity, t: t))
             }
         case .pop, .rk4Grid:
             var stepper = SpringStepper(
@@ -144,9 +151,12 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
                 return shutDown ? to : stepper.value
             }
         case .stepped(let integrator, let damping, let schedule):
-            let displacements = arithmetic == .single
-                ? IntegratorReplay<Float>(integrator: integrator, damping: damping, schedule: schedule, k: Float(k), c: Float(c))
-                    .positions(x: from - to, v: velocity, times: clocked)
+            let displacements =
+                arithmetic == .single
+                ? IntegratorReplay<Float>(
+                    integrator: integrator, damping: damping, schedule: schedule, k: Float(k), c: Float(c)
+                )
+                .positions(x: from - to, v: velocity, times: clocked)
                 : IntegratorReplay<Double>(integrator: integrator, damping: damping, schedule: schedule, k: k, c: c)
                     .positions(x: from - to, v: velocity, times: clocked)
             values = displacements.map { to + $0 }
@@ -174,11 +184,14 @@ public enum DecayFamily: Hashable, Sendable {
     /// only one of each pair is tried: explicit Euler is position-first
     /// Euler, semi-implicit Euler with implicit damping is backward Euler,
     /// and a damping force `-λv` in an Euler step is the linear factor.
-    public static let all: [DecayFamily] = [.discreteLaw, .popLaw, .continuousLaw]
+    public static let all: [DecayFamily] =
+        [.discreteLaw, .popLaw, .continuousLaw]
         + [Integrator.velocityFirstEuler, .positionFirstEuler, .backwardEuler, .verlet, .rk4].flatMap { integrator in
             let forms: [DampingForm] = integrator.dampingForms.count > 1 ? [.exponential, .linear] : [.force]
             return forms.flatMap { damping in
-                [StepSchedule.perFrame(1), .perFrame(2), .perFrame(4), .perMillisecond].map { DecayFamily.stepped(integrator, damping, $0) }
+                [StepSchedule.perFrame(1), .perFrame(2), .perFrame(4), .perMillisecond].map {
+                    DecayFamily.stepped(integrator, damping, $0)
+                }
             }
         }
 
@@ -194,7 +207,9 @@ public enum DecayFamily: Hashable, Sendable {
         case .popLaw: "discrete law in single precision (Pop)"
         case .continuousLaw: "continuous law v·e^(-λt)"
         case .stepped(let integrator, let damping, let schedule):
-            integrator.rawValue + (integrator.dampingForms.count > 1 ? ", " + damping.rawValue.replacingOccurrences(of: "c·h", with: "λ·h") : "")
+            integrator.rawValue
+                + (integrator.dampingForms.count > 1
+                    ? ", " + damping.rawValue.replacingOccurrences(of: "c·h", with: "λ·h") : "")
                 + ", \(schedule)"
         }
     }
@@ -247,9 +262,12 @@ public struct DecayCandidate: Hashable, Sendable, CustomStringConvertible {
         case .continuousLaw: method = .continuous
         case .stepped(let integrator, let damping, let schedule):
             let rate = decay.rate
-            let positions = arithmetic == .single
-                ? IntegratorReplay<Float>(integrator: integrator, damping: damping, schedule: schedule, k: 0, c: Float(rate))
-                    .positions(x: 0, v: velocity, times: clocked)
+            let positions =
+                arithmetic == .single
+                ? IntegratorReplay<Float>(
+                    integrator: integrator, damping: damping, schedule: schedule, k: 0, c: Float(rate)
+                )
+                .positions(x: 0, v: velocity, times: clocked)
                 : IntegratorReplay<Double>(integrator: integrator, damping: damping, schedule: schedule, k: 0, c: rate)
                     .positions(x: 0, v: velocity, times: clocked)
             return positions.map { from + $0 }

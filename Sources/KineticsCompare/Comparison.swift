@@ -62,21 +62,27 @@ extension Comparison {
             displacement: from - to, velocity: velocity, times: times)
         let exact = reference.map { to + $0.position }
         let amplitude = max(abs(from - to), exact.map { abs($0 - to) }.max() ?? 0, 1e-300)
-        var comparison = measure(trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "spring")
+        var comparison = measure(
+            trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "spring")
         func motion(_ time: Double) -> Double {
-            to + SpringPropagator.exact(parameters, time: max(time, 0)).apply(displacement: from - to, velocity: velocity).displacement
+            to
+                + SpringPropagator.exact(parameters, time: max(time, 0)).apply(
+                    displacement: from - to, velocity: velocity
+                ).displacement
         }
         let fit = TimeFit(trace, halfway: halfway(from: from, to: to, motion: motion), exact: motion)
         comparison.timeScale = fit.scale
         comparison.lag = fit.lag
         let band = settlingBand * amplitude
-        let exactSettling = (try? parameters.settlingDuration(displacement: from - to, velocity: velocity, band: band)) ?? .infinity
+        let exactSettling =
+            (try? parameters.settlingDuration(displacement: from - to, velocity: velocity, band: band)) ?? .infinity
         let lastOut = trace.samples.lastIndex { abs($0.value - to) > band }
-        let traceSettling: Double? = switch lastOut {
-        case nil: trace.samples[0].time
-        case let index? where index + 1 < trace.samples.count: trace.samples[index + 1].time
-        default: nil
-        }
+        let traceSettling: Double? =
+            switch lastOut {
+            case nil: trace.samples[0].time
+            case let index? where index + 1 < trace.samples.count: trace.samples[index + 1].time
+            default: nil
+            }
         comparison.settling = (traceSettling, exactSettling, band)
         let values = trace.values
         let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(to)))
@@ -89,12 +95,14 @@ extension Comparison {
                     name: candidate.description, group: candidate.family.title + candidate.arithmetic.rawValue,
                     engine: candidate.engine,
                     assumptions: (candidate.clock == .seconds ? 0 : 1) + (candidate.snap == nil ? 0 : 1)
-                        + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1) + candidate.family.complexity,
+                        + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
+                        + candidate.family.complexity,
                     wholeMilliseconds: candidate.clock != .seconds,
                     values: candidate.values(parameters, from: from, to: to, velocity: velocity, times: times))
             }
         }
-        let base = SchemeVerdict(values: values, candidates: fits(SpringCandidate.base), noise: noise, amplitude: amplitude)
+        let base = SchemeVerdict(
+            values: values, candidates: fits(SpringCandidate.base), noise: noise, amplitude: amplitude)
         // The nearest few again, on a clock of whole milliseconds and with
         // the snap the trace shows.
         // The closed form always: engines that evaluate it at a clock in
@@ -104,7 +112,9 @@ extension Comparison {
         for candidate in refined {
             for clock in [ClockForm.seconds] + ClockForm.millisecondVariants {
                 for snapped in snap.map({ [nil, $0] }) ?? [nil] where clock != .seconds || snapped != nil {
-                    refined.append(SpringCandidate(candidate.family, arithmetic: candidate.arithmetic, clock: clock, snap: snapped))
+                    refined.append(
+                        SpringCandidate(candidate.family, arithmetic: candidate.arithmetic, clock: clock, snap: snapped)
+                    )
                 }
             }
         }
@@ -113,7 +123,8 @@ extension Comparison {
             noise: noise, amplitude: amplitude)
         verdict.snap = snap.map { ($0, times[$0]) }
         comparison.verdict = verdict
-        comparison.warnings = warnings(trace, fit: fit, snap: verdict.snap, exact: exact, to: to, amplitude: amplitude)
+        comparison.warnings =
+            warnings(trace, fit: fit, snap: verdict.snap, exact: exact, to: to, amplitude: amplitude)
             + millisecondWarning(verdict)
         return comparison
     }
@@ -125,10 +136,12 @@ extension Comparison {
         _ trace: MotionTrace, parameters: DecayParameters, from: Double, velocity: Double
     ) throws(GSLError) -> Comparison {
         let times = trace.times
-        let reference = try ReferenceODE.decay(deceleration: parameters.deceleration, position: from, velocity: velocity, times: times)
+        let reference = try ReferenceODE.decay(
+            deceleration: parameters.deceleration, position: from, velocity: velocity, times: times)
         let exact = reference.map(\.position)
         let amplitude = max(abs(velocity / parameters.rate), exact.map { abs($0 - from) }.max() ?? 0, 1e-300)
-        var comparison = measure(trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "decay")
+        var comparison = measure(
+            trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "decay")
         let rate = parameters.rate
         func motion(_ time: Double) -> Double { from - velocity / rate * expm1(-rate * max(time, 0)) }
         let fit = TimeFit(trace, halfway: log(2) / rate, exact: motion)
@@ -141,13 +154,15 @@ extension Comparison {
                 ReplayedCandidate(
                     name: candidate.description, group: candidate.family.title + candidate.arithmetic.rawValue,
                     engine: candidate.engine,
-                    assumptions: (candidate.clock == .seconds ? 0 : 1) + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
+                    assumptions: (candidate.clock == .seconds ? 0 : 1)
+                        + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
                         + candidate.family.complexity,
                     wholeMilliseconds: candidate.clock != .seconds,
                     values: candidate.values(parameters, from: from, velocity: velocity, times: times))
             }
         }
-        let base = SchemeVerdict(values: values, candidates: fits(DecayCandidate.base), noise: noise, amplitude: amplitude)
+        let base = SchemeVerdict(
+            values: values, candidates: fits(DecayCandidate.base), noise: noise, amplitude: amplitude)
         let laws = [DecayFamily.discreteLaw, .popLaw, .continuousLaw].map { DecayCandidate($0).description }
         let names = Set(base.fits.prefix(4).map(\.name) + laws)
         var refined = DecayCandidate.base.filter { names.contains($0.description) }
@@ -159,7 +174,8 @@ extension Comparison {
         comparison.verdict = SchemeVerdict(
             values: values, candidates: fits(DecayCandidate.base.filter { !names.contains($0.description) } + refined),
             noise: noise, amplitude: amplitude)
-        comparison.warnings = warnings(trace, fit: fit, snap: nil, exact: exact, to: nil, amplitude: amplitude)
+        comparison.warnings =
+            warnings(trace, fit: fit, snap: nil, exact: exact, to: nil, amplitude: amplitude)
             + millisecondWarning(comparison.verdict)
         return comparison
     }
@@ -183,7 +199,8 @@ extension Comparison {
             values: trace.values,
             candidates: BezierCandidate.all.map {
                 ReplayedCandidate(
-                    name: $0.description, group: $0.description, engine: $0.engine, assumptions: 0, values: $0.values(curve, xs: xs))
+                    name: $0.description, group: $0.description, engine: $0.engine, assumptions: 0,
+                    values: $0.values(curve, xs: xs))
             },
             noise: TraceNoise(values: trace.values, times: [], scale: amplitude), amplitude: amplitude)
         return comparison
@@ -219,7 +236,8 @@ extension Comparison {
     /// What a reader should know about a motion trace before trusting its
     /// numbers.
     private static func warnings(
-        _ trace: MotionTrace, fit: TimeFit, snap: (index: Int, time: Double)?, exact: [Double], to: Double?, amplitude: Double
+        _ trace: MotionTrace, fit: TimeFit, snap: (index: Int, time: Double)?, exact: [Double], to: Double?,
+        amplitude: Double
     ) -> [String] {
         var warnings: [String] = []
         let times = trace.times
@@ -227,17 +245,24 @@ extension Comparison {
         let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
         if median >= 1 {
             warnings.append(
-                "the samples are \(short(median)) s apart: times that look like milliseconds read as seconds (give --time-unit ms)")
+                "the samples are \(short(median)) s apart: times that look like milliseconds read as seconds (give --time-unit ms)"
+            )
         }
         if let first = times.first, first > max(1, 10 * median) {
-            warnings.append("the first sample is at \(short(first)) s: times must count from the motion's start, not an absolute clock")
+            warnings.append(
+                "the first sample is at \(short(first)) s: times must count from the motion's start, not an absolute clock"
+            )
         }
-        if fit.atEdge { warnings.append("the time fit stopped at the edge of its range (\(fit.range)): its scale and lag say little") }
+        if fit.atEdge {
+            warnings.append(
+                "the time fit stopped at the edge of its range (\(fit.range)): its scale and lag say little")
+        }
         if let snap, let to {
             let away = abs(exact[snap.index] - to) / amplitude
             warnings.append(
                 "the trace jumps to its target at t = \(short(snap.time)) s, where the exact motion is still "
-                    + "\(String(format: "%.1e", away)) of the amplitude away (a snap at a rest threshold or an estimated end)")
+                    + "\(String(format: "%.1e", away)) of the amplitude away (a snap at a rest threshold or an estimated end)"
+            )
         }
         return warnings
     }

@@ -65,7 +65,8 @@ public enum StepSchedule: Hashable, Sendable, CustomStringConvertible {
         case .perFrame(1): "1 step per frame"
         case .perFrame(let n): "\(n) steps per frame"
         case .perMillisecond: "steps of at most 1 ms"
-        case .fixed(let h): "fixed steps of " + (h == 0.001 ? "1 ms" : "1/\(Int((1 / h).rounded())) s") + ", leftover carried"
+        case .fixed(let h):
+            "fixed steps of " + (h == 0.001 ? "1 ms" : "1/\(Int((1 / h).rounded())) s") + ", leftover carried"
         }
     }
 }
@@ -115,7 +116,8 @@ struct IntegratorReplay<T: Real & BinaryFloatingPoint> {
                     (n, h) = (count, dt / Double(count))
                 case .fixed(let length):
                     leftover += dt
-                    let count = leftover / length > Double(budget) ? budget + 1 : Int((leftover / length + 1e-9).rounded(.down))
+                    let count =
+                        leftover / length > Double(budget) ? budget + 1 : Int((leftover / length + 1e-9).rounded(.down))
                     leftover = max(0, leftover - Double(count) * length)
                     (n, h) = (count, length)
                 }
@@ -185,7 +187,9 @@ struct IntegratorReplay<T: Real & BinaryFloatingPoint> {
 /// The closed form of `x'' = -k·x - c·x'` per unit mass at time `t`, from
 /// `x0` with velocity `v0`, in arithmetic `T` (the three damping regimes,
 /// as engines that use it write them).
-func closedForm<T: Real & BinaryFloatingPoint>(_: T.Type, k: Double, c: Double, x0: Double, v0: Double, t: Double) -> Double {
+func closedForm<T: Real & BinaryFloatingPoint>(_: T.Type, k: Double, c: Double, x0: Double, v0: Double, t: Double)
+    -> Double
+{
     let (k, c, x0, v0, t) = (T(k), T(c), T(x0), T(v0), T(t))
     let alpha = c / 2
     let omega2 = k - alpha * alpha

@@ -94,17 +94,23 @@ extension MotionTrace {
                 data, columns: columns, timeDivisor: timeDivisor, velocityScale: velocityScale, into: &samples,
                 locations: &locations)
         }
-        guard samples.count >= 2 else { throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2") }
+        guard samples.count >= 2 else {
+            throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2")
+        }
         for index in samples.indices {
             let sample = samples[index]
             switch columns {
             case .motion:
                 guard sample.time >= 0 else { throw TraceError(locations[index], "time \(sample.time) is negative") }
                 if index > 0 && !(sample.time > samples[index - 1].time) {
-                    throw TraceError(locations[index], "time \(sample.time) is not after the previous time \(samples[index - 1].time)")
+                    throw TraceError(
+                        locations[index],
+                        "time \(sample.time) is not after the previous time \(samples[index - 1].time)")
                 }
             case .curve:
-                guard (0 ... 1).contains(sample.time) else { throw TraceError(locations[index], "x \(sample.time) is outside [0, 1]") }
+                guard (0 ... 1).contains(sample.time) else {
+                    throw TraceError(locations[index], "x \(sample.time) is outside [0, 1]")
+                }
             }
         }
         return MotionTrace(samples: samples)
@@ -129,14 +135,17 @@ extension MotionTrace {
         let names = table.header.map { $0.lowercased() }
         let (first, second) = columns.names
         guard let firstColumn = names.firstIndex(of: first), let secondColumn = names.firstIndex(of: second) else {
-            throw TraceError("line 1", "the header must name the columns \(first) and \(second), got '\(table.header.joined(separator: ","))'")
+            throw TraceError(
+                "line 1",
+                "the header must name the columns \(first) and \(second), got '\(table.header.joined(separator: ","))'")
         }
         let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
         for row in table.rows {
             let location = "line \(row.line)"
             let time = try number(row.fields[firstColumn], first, location) / timeDivisor
             let value = try number(row.fields[secondColumn], second, location)
-            let velocity: Double? = if let velocityColumn { try number(row.fields[velocityColumn], "velocity", location) } else { nil }
+            let velocity: Double? =
+                if let velocityColumn { try number(row.fields[velocityColumn], "velocity", location) } else { nil }
             samples.append(Sample(time: time, value: value, velocity: velocity.map { $0 * velocityScale }))
             locations.append(location)
         }
@@ -156,26 +165,34 @@ extension MotionTrace {
         do {
             rows = try JSONDecoder().decode([Row].self, from: data)
         } catch {
-            let at = (error as? DecodingError).map { error -> String in
-                switch error {
-                case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-                    context.codingPath.first.flatMap(\.intValue).map { "sample \($0)" } ?? "the file"
-                @unknown default: "the file"
-                }
-            } ?? "the file"
-            throw TraceError(at, "not a JSON array of objects with numbers for \(columns.names.first) and \(columns.names.second)")
+            let at =
+                (error as? DecodingError).map { error -> String in
+                    switch error {
+                    case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+                        .keyNotFound(_, let context):
+                        context.codingPath.first.flatMap(\.intValue).map { "sample \($0)" } ?? "the file"
+                    @unknown default: "the file"
+                    }
+                } ?? "the file"
+            throw TraceError(
+                at, "not a JSON array of objects with numbers for \(columns.names.first) and \(columns.names.second)")
         }
-        guard rows.count <= maximumSamples else { throw TraceError("the file", "has \(rows.count) samples; a trace has at most \(maximumSamples)") }
+        guard rows.count <= maximumSamples else {
+            throw TraceError("the file", "has \(rows.count) samples; a trace has at most \(maximumSamples)")
+        }
         let (first, second) = columns.names
         for (index, row) in rows.enumerated() {
             let location = "sample \(index)"
             guard let time = row.values[first] ?? nil, let value = row.values[second] ?? nil else {
                 throw TraceError(location, "needs numbers for \(first) and \(second)")
             }
-            guard time.isFinite && value.isFinite else { throw TraceError(location, "\(first) and \(second) must be finite") }
+            guard time.isFinite && value.isFinite else {
+                throw TraceError(location, "\(first) and \(second) must be finite")
+            }
             let velocity = columns == .motion ? (row.values["velocity"] ?? nil) : nil
             if let velocity, !velocity.isFinite { throw TraceError(location, "velocity must be finite") }
-            samples.append(Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * velocityScale }))
+            samples.append(
+                Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * velocityScale }))
             locations.append(location)
         }
     }

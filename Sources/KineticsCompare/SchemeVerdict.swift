@@ -66,7 +66,8 @@ public struct SchemeVerdict: Sendable, Equatable {
         guard let best = fits.first else { return "no candidate was tried" }
         if best.explains { return best.title }
         let times = best.rms * amplitude / noise.deviation
-        return "no candidate explains this trace; nearest: \(best.title), RMS \(Self.scientific(best.rms)) of the amplitude, "
+        return
+            "no candidate explains this trace; nearest: \(best.title), RMS \(Self.scientific(best.rms)) of the amplitude, "
             + "\(Self.scientific(times))× the trace's noise"
     }
 
@@ -93,12 +94,14 @@ public struct SchemeVerdict: Sendable, Equatable {
             }
             let rms = (squares / Double(Swift.max(values.count, 1))).squareRoot()
             let finite = rms.isFinite && largest.isFinite
-            fits.append((
-                CandidateFit(
-                    name: candidate.name, engine: candidate.engine, rms: finite ? rms / amplitude : .infinity,
-                    max: finite ? largest / amplitude : .infinity, explains: finite && rms <= noise.explainingBound,
-                    assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
-                candidate.values, candidate.group))
+            fits.append(
+                (
+                    CandidateFit(
+                        name: candidate.name, engine: candidate.engine, rms: finite ? rms / amplitude : .infinity,
+                        max: finite ? largest / amplitude : .infinity, explains: finite && rms <= noise.explainingBound,
+                        assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
+                    candidate.values, candidate.group
+                ))
         }
         fits.sort { a, b in
             if a.fit.explains != b.fit.explains { return a.fit.explains }

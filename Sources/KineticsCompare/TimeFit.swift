@@ -57,12 +57,15 @@ struct TimeFit {
             if c < best { (scale, best) = (s, c) }
             s *= ratio
         }
-        scale = Self.goldenSection((max(scale / ratio, Self.scales.lowerBound), min(scale * ratio, Self.scales.upperBound))) {
+        scale = Self.goldenSection(
+            (max(scale / ratio, Self.scales.lowerBound), min(scale * ratio, Self.scales.upperBound))
+        ) {
             cost(samples, $0, lag)
         }
         self.scale = scale
         self.lag = lag
-        atEdge = scale <= Self.scales.lowerBound * 1.01 || scale >= Self.scales.upperBound / 1.01
+        atEdge =
+            scale <= Self.scales.lowerBound * 1.01 || scale >= Self.scales.upperBound / 1.01
             || lag <= Self.lags.lowerBound + 0.001 || lag >= Self.lags.upperBound - 0.001
     }
 

@@ -63,7 +63,8 @@ public struct CSVTable: Sendable {
                 throw CSVTableError(line: start, message: "has \(fields.count) fields; the header has \(names.count)")
             }
             guard rows.count < maximumRows else {
-                throw CSVTableError(line: start, message: "more than \(maximumRows) rows; a file has at most \(maximumRows)")
+                throw CSVTableError(
+                    line: start, message: "more than \(maximumRows) rows; a file has at most \(maximumRows)")
             }
             rows.append(Row(line: start, fields: fields))
         }

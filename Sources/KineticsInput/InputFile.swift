@@ -1,12 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-#endif
-
 import struct Foundation.Data
+
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
 
 /// Why an input file could not be read.
 public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -64,7 +64,8 @@ public struct Panel: Sendable {
     public var weight: Double
 
     public init(
-        title: String = "", x xLabel: String, y yLabel: String, xKind: Scale.Kind = .linear, yKind: Scale.Kind = .linear,
+        title: String = "", x xLabel: String, y yLabel: String, xKind: Scale.Kind = .linear,
+        yKind: Scale.Kind = .linear,
         series: [Series] = [], bands: [Band] = [], rules: [Rule] = [], weight: Double = 1
     ) {
         self.title = title
@@ -96,7 +97,9 @@ public struct Figure: Sendable {
     public var panels: [Panel]
 
     /// The colours of series, in order (distinguishable in colour and in grey).
-    public static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+    public static let palette = [
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    ]
 
     /// Margins around each panel's plotting area, in pixels.
     static let left = 78.0
@@ -113,18 +116,23 @@ public struct Figure: Sendable {
     }
 
     /// The plotting area and scales of each panel.
-    public func layout() -> [(panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double))] {
+    public func layout() -> [(
+        panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double)
+    )] {
         let available = height - Self.top - Self.bottom - Self.panelGap * Double(max(panels.count - 1, 0))
         let total = panels.map(\.weight).reduce(0, +)
         var y = Self.top
-        var result: [(panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double))] = []
+        var result: [(panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double))] =
+            []
         for panel in panels {
             let panelHeight = available * panel.weight / (total > 0 ? total : 1)
             let frame = (x: Self.left, y: y, width: width - Self.left - Self.right, height: panelHeight)
             let xScale = Scale(
-                panel.xKind, domain: Scale.niceDomain(panel.xKind, covering: panel.xValues), pixels: frame.x, frame.x + frame.width)
+                panel.xKind, domain: Scale.niceDomain(panel.xKind, covering: panel.xValues), pixels: frame.x,
+                frame.x + frame.width)
             let yScale = Scale(
-                panel.yKind, domain: Scale.niceDomain(panel.yKind, covering: panel.yValues), pixels: frame.y + frame.height, frame.y)
+                panel.yKind, domain: Scale.niceDomain(panel.yKind, covering: panel.yValues),
+                pixels: frame.y + frame.height, frame.y)
             result.append((panel, xScale, yScale, frame))
             y += panelHeight + Self.panelGap
         }
@@ -137,10 +145,14 @@ public struct Figure: Sendable {
         var svg = SVGWriter()
         if standalone { svg.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
         let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" : ""
-        svg.raw("<svg\(namespace) width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n")
+        svg.raw(
+            "<svg\(namespace) width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+        )
         svg.element("title", text: title)
         svg.raw("<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"white\"/>\n")
-        svg.element("text", ["x": n(width / 2), "y": "22", "text-anchor": "middle", "font-size": "15", "font-weight": "bold"], text: title)
+        svg.element(
+            "text", ["x": n(width / 2), "y": "22", "text-anchor": "middle", "font-size": "15", "font-weight": "bold"],
+            text: title)
         let colors = seriesColors()
         for (index, item) in layout().enumerated() {
             draw(item.panel, x: item.x, y: item.y, frame: item.frame, index: index, colors: colors, into: &svg)
@@ -173,26 +185,41 @@ public struct Figure: Sendable {
     ) {
         let clip = "panel\(index)"
         svg.raw("<g class=\"panel\" data-title=\"\(SVGWriter.escape(panel.title))\">\n")
-        svg.raw("<defs><clipPath id=\"\(clip)\"><rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\"/></clipPath></defs>\n")
+        svg.raw(
+            "<defs><clipPath id=\"\(clip)\"><rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\"/></clipPath></defs>\n"
+        )
         // Grid and ticks.
         for tick in x.ticks {
             guard let px = x.pixel(tick) else { continue }
-            svg.raw("<line x1=\"\(n(px))\" y1=\"\(n(frame.y))\" x2=\"\(n(px))\" y2=\"\(n(frame.y + frame.height))\" stroke=\"#e6e6e6\"/>\n")
-            svg.element("text", ["x": n(px), "y": n(frame.y + frame.height + 16), "text-anchor": "middle", "class": "tick"], text: x.label(tick))
+            svg.raw(
+                "<line x1=\"\(n(px))\" y1=\"\(n(frame.y))\" x2=\"\(n(px))\" y2=\"\(n(frame.y + frame.height))\" stroke=\"#e6e6e6\"/>\n"
+            )
+            svg.element(
+                "text", ["x": n(px), "y": n(frame.y + frame.height + 16), "text-anchor": "middle", "class": "tick"],
+                text: x.label(tick))
         }
         for tick in y.ticks {
             guard let py = y.pixel(tick) else { continue }
-            svg.raw("<line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#e6e6e6\"/>\n")
-            svg.element("text", ["x": n(frame.x - 6), "y": n(py + 4), "text-anchor": "end", "class": "tick"], text: y.label(tick))
+            svg.raw(
+                "<line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#e6e6e6\"/>\n"
+            )
+            svg.element(
+                "text", ["x": n(frame.x - 6), "y": n(py + 4), "text-anchor": "end", "class": "tick"],
+                text: y.label(tick))
         }
-        svg.raw("<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"#444\"/>\n")
+        svg.raw(
+            "<rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\" fill=\"none\" stroke=\"#444\"/>\n"
+        )
         if !panel.title.isEmpty {
             svg.element("text", ["x": n(frame.x), "y": n(frame.y - 8), "font-weight": "bold"], text: panel.title)
         }
-        svg.element("text", ["x": n(frame.x + frame.width / 2), "y": n(frame.y + frame.height + 34), "text-anchor": "middle"], text: panel.xLabel)
+        svg.element(
+            "text", ["x": n(frame.x + frame.width / 2), "y": n(frame.y + frame.height + 34), "text-anchor": "middle"],
+            text: panel.xLabel)
         let yMiddle = frame.y + frame.height / 2
         svg.element(
-            "text", ["x": n(18), "y": n(yMiddle), "text-anchor": "middle", "transform": "rotate(-90 18 \(n(yMiddle)))"],
+            "text",
+            ["x": n(18), "y": n(yMiddle), "text-anchor": "middle", "transform": "rotate(-90 18 \(n(yMiddle)))"],
             text: panel.yLabel)
         // Data, clipped to the plotting area.
         svg.raw("<g clip-path=\"url(#\(clip))\">\n")
@@ -205,29 +232,42 @@ public struct Figure: Sendable {
             for (index, value) in band.x.enumerated().reversed() {
                 if let px = x.pixel(value), let py = y.pixel(band.lower[index]) { outline.append("\(n(px)),\(n(py))") }
             }
-            svg.raw("<g class=\"band\" data-name=\"\(SVGWriter.escape(band.name))\"><polygon points=\"\(outline.joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.2\" stroke=\"none\"/></g>\n")
+            svg.raw(
+                "<g class=\"band\" data-name=\"\(SVGWriter.escape(band.name))\"><polygon points=\"\(outline.joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.2\" stroke=\"none\"/></g>\n"
+            )
         }
         for rule in panel.rules {
             guard let py = y.pixel(rule.y) else { continue }
-            svg.raw("<g class=\"rule\" data-name=\"\(SVGWriter.escape(rule.label))\"><line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>")
-            svg.element("text", ["x": n(frame.x + 6), "y": n(py - 4), "fill": "#555"], text: rule.label, newline: false)
+            svg.raw(
+                "<g class=\"rule\" data-name=\"\(SVGWriter.escape(rule.label))\"><line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>"
+            )
+            svg.element(
+                "text", ["x": n(frame.x + 6), "y": n(py - 4), "fill": "#555"], text: rule.label, newline: false)
             svg.raw("</g>\n")
         }
         for series in panel.series {
             let color = colors[series.name] ?? Self.palette[0]
-            svg.raw("<g class=\"series\" data-name=\"\(SVGWriter.escape(series.name))\" stroke=\"\(color)\" fill=\"\(color)\">\n")
+            svg.raw(
+                "<g class=\"series\" data-name=\"\(SVGWriter.escape(series.name))\" stroke=\"\(color)\" fill=\"\(color)\">\n"
+            )
             if series.style != .markers {
                 // One polyline per run of drawable points.
                 var run: [String] = []
                 func flush() {
                     if run.count > 1 {
                         let dash = series.style == .dashed ? " stroke-dasharray=\"5 3\"" : ""
-                        svg.raw("<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke-width=\"1.6\"\(dash)/>\n")
+                        svg.raw(
+                            "<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke-width=\"1.6\"\(dash)/>\n"
+                        )
                     }
                     run.removeAll()
                 }
                 for point in series.points {
-                    if let px = x.pixel(point.x), let py = y.pixel(point.y) { run.append("\(n(px)),\(n(py))") } else { flush() }
+                    if let px = x.pixel(point.x), let py = y.pixel(point.y) {
+                        run.append("\(n(px)),\(n(py))")
+                    } else {
+                        flush()
+                    }
                 }
                 flush()
             }
@@ -255,12 +295,17 @@ public struct Figure: Sendable {
         let boxHeight = 8 + 16 * Double(entries.count)
         let left = frame.x + frame.width - boxWidth - 8
         let top = frame.y + 8
-        svg.raw("<g class=\"legend\"><rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(boxWidth))\" height=\"\(n(boxHeight))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n")
+        svg.raw(
+            "<g class=\"legend\"><rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(boxWidth))\" height=\"\(n(boxHeight))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n"
+        )
         for (index, name) in entries.enumerated() {
-            let color = index < panel.series.count
+            let color =
+                index < panel.series.count
                 ? colors[name] ?? Self.palette[0] : Self.palette[(index - panel.series.count) % Self.palette.count]
             let rowY = top + 14 + 16 * Double(index)
-            svg.raw("<line x1=\"\(n(left + 6))\" y1=\"\(n(rowY - 4))\" x2=\"\(n(left + 26))\" y2=\"\(n(rowY - 4))\" stroke=\"\(color)\" stroke-width=\"3\"/>")
+            svg.raw(
+                "<line x1=\"\(n(left + 6))\" y1=\"\(n(rowY - 4))\" x2=\"\(n(left + 26))\" y2=\"\(n(rowY - 4))\" stroke=\"\(color)\" stroke-width=\"3\"/>"
+            )
             svg.element("text", ["x": n(left + 30), "y": n(rowY)], text: name)
         }
         svg.raw("</g>\n")
@@ -281,7 +326,9 @@ struct SVGWriter {
 
     mutating func raw(_ string: String) { text += string }
 
-    mutating func element(_ name: String, _ attributes: [String: String] = [:], text content: String, newline: Bool = true) {
+    mutating func element(
+        _ name: String, _ attributes: [String: String] = [:], text content: String, newline: Bool = true
+    ) {
         let attributeText = attributes.keys.sorted().map { " \($0)=\"\(Self.escape(attributes[$0]!))\"" }.joined()
         text += "<\(name)\(attributeText)>\(Self.escape(content))</\(name)>" + (newline ? "\n" : "")
     }

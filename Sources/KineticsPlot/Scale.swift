@@ -54,10 +54,11 @@ public struct Scale: Sendable, Equatable {
     /// finite, or not positive on a log scale).
     public func pixel(_ value: Double) -> Double? {
         guard value.isFinite, kind == .linear || value > 0 else { return nil }
-        let fraction: Double = switch kind {
-        case .linear: (value - domain.lowerBound) / (domain.upperBound - domain.lowerBound)
-        case .log: (log10(value) - log10(domain.lowerBound)) / (log10(domain.upperBound) - log10(domain.lowerBound))
-        }
+        let fraction: Double =
+            switch kind {
+            case .linear: (value - domain.lowerBound) / (domain.upperBound - domain.lowerBound)
+            case .log: (log10(value) - log10(domain.lowerBound)) / (log10(domain.upperBound) - log10(domain.lowerBound))
+            }
         return pixels.start + fraction * (pixels.end - pixels.start)
     }
 

@@ -31,24 +31,32 @@ public enum Figures {
         }
         let exact = try reference(times)
         let amplitude = max(abs(from - to), (try reference(fine)).map { abs($0 - to) }.max() ?? 0, 1e-300)
-        var values: [Series] = [Series("GSL rk8pd", points: Array(zip(fine, try reference(fine))), style: .dashed, color: "#333333")]
+        var values: [Series] = [
+            Series("GSL rk8pd", points: Array(zip(fine, try reference(fine))), style: .dashed, color: "#333333")
+        ]
         var errors: [Series] = []
         for method in methods {
-            var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
+            var stepper = SpringStepper(
+                parameters: parameters, method: method, value: from, velocity: velocity, target: to)
             var trajectory = [from]
             for k in times.indices.dropFirst() {
                 stepper.advance(by: times[k] - times[k - 1])
                 trajectory.append(stepper.value)
             }
             values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
-            errors.append(Series(
-                method.rawValue, points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / amplitude) }))
+            errors.append(
+                Series(
+                    method.rawValue,
+                    points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / amplitude) }))
         }
         return Figure(
-            title: "Spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)), ζ = \(short(parameters.dampingRatio))) at \(short(fps)) Hz",
+            title:
+                "Spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)), ζ = \(short(parameters.dampingRatio))) at \(short(fps)) Hz",
             panels: [
                 Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
-                Panel(title: "|error| against GSL, over the amplitude", x: "time (s)", y: "relative error", yKind: .log, series: errors),
+                Panel(
+                    title: "|error| against GSL, over the amplitude", x: "time (s)", y: "relative error", yKind: .log,
+                    series: errors),
             ])
     }
 
@@ -60,11 +68,16 @@ public enum Figures {
         let times = frameTimes(fps: fps, seconds: seconds)
         let fine = fineTimes(seconds: seconds)
         func reference(_ times: [Double]) throws -> [Double] {
-            try ReferenceODE.decay(deceleration: deceleration, position: from, velocity: velocity, times: times).map(\.position)
+            try ReferenceODE.decay(deceleration: deceleration, position: from, velocity: velocity, times: times).map(
+                \.position)
         }
         let exact = try reference(times)
         let throwLength = max(abs((exact.last ?? from) - from), 1e-300)
-        var values: [Series] = [Series("GSL rk8pd (continuous law)", points: Array(zip(fine, try reference(fine))), style: .dashed, color: "#333333")]
+        var values: [Series] = [
+            Series(
+                "GSL rk8pd (continuous law)", points: Array(zip(fine, try reference(fine))), style: .dashed,
+                color: "#333333")
+        ]
         var errors: [Series] = []
         for method in methods {
             var stepper = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
@@ -74,14 +87,19 @@ public enum Figures {
                 trajectory.append(stepper.value)
             }
             values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
-            errors.append(Series(
-                method.rawValue, points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / throwLength) }))
+            errors.append(
+                Series(
+                    method.rawValue,
+                    points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / throwLength) }))
         }
         return Figure(
-            title: "Decay (deceleration \(short(deceleration)), thrown at \(short(velocity)) units/s) at \(short(fps)) Hz",
+            title:
+                "Decay (deceleration \(short(deceleration)), thrown at \(short(velocity)) units/s) at \(short(fps)) Hz",
             panels: [
                 Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
-                Panel(title: "|error| against the continuous law, over the throw", x: "time (s)", y: "relative error", yKind: .log, series: errors),
+                Panel(
+                    title: "|error| against the continuous law, over the throw", x: "time (s)", y: "relative error",
+                    yKind: .log, series: errors),
             ])
     }
 
@@ -92,7 +110,9 @@ public enum Figures {
         let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
         let xs = (0 ..< samples).map { Double($0) / Double(samples - 1) }
         let exact = try xs.map { x throws -> Double in reference.y(at: try reference.parameter(x: x)) }
-        var values: [Series] = [Series("GSL (cubic + brent)", points: Array(zip(xs, exact)), style: .dashed, color: "#333333")]
+        var values: [Series] = [
+            Series("GSL (cubic + brent)", points: Array(zip(xs, exact)), style: .dashed, color: "#333333")
+        ]
         var errors: [Series] = []
         let table = BezierTable(curve)
         for method in methods {
@@ -103,7 +123,9 @@ public enum Figures {
         return Figure(
             title: "\(curve) (webkit at x-tolerance \(short(epsilon)))",
             panels: [
-                Panel(title: "y against x", x: "x (fraction of time)", y: "y (fraction of change)", series: values, weight: 1.2),
+                Panel(
+                    title: "y against x", x: "x (fraction of time)", y: "y (fraction of change)", series: values,
+                    weight: 1.2),
                 Panel(title: "|y - GSL|", x: "x (fraction of time)", y: "error in y", yKind: .log, series: errors),
             ])
     }
@@ -116,39 +138,56 @@ public enum Figures {
         func rules(_ suite: String) -> [Rule] {
             var seen: [String: Rule] = [:]
             for row in report.rows where row.suite == suite && row.check.hasPrefix("error") {
-                if let tolerance = row.tolerance, let name = row.toleranceName { seen[name] = Rule("\(name) = \(short(tolerance))", y: tolerance) }
+                if let tolerance = row.tolerance, let name = row.toleranceName {
+                    seen[name] = Rule("\(name) = \(short(tolerance))", y: tolerance)
+                }
             }
             return seen.keys.sorted().map { seen[$0]! }
         }
         if !report.springCases.isEmpty {
             let methods = Array(Set(report.springCases.flatMap(\.errors.keys))).sorted()
             let byRatio = methods.map { method in
-                Series(method, points: report.springCases.compactMap { c in c.errors[method].map { (c.dampingRatio, $0) } }, style: .markers)
+                Series(
+                    method,
+                    points: report.springCases.compactMap { c in c.errors[method].map { (c.dampingRatio, $0) } },
+                    style: .markers)
             }
             let rates = Array(Set(report.springCases.map(\.fps))).sorted()
             let byRate = methods.map { method in
-                Series(method, points: rates.map { fps in
-                    (fps, report.springCases.filter { $0.fps == fps }.compactMap { $0.errors[method] }.max() ?? .nan)
-                }, style: .lineAndMarkers)
+                Series(
+                    method,
+                    points: rates.map { fps in
+                        (
+                            fps,
+                            report.springCases.filter { $0.fps == fps }.compactMap { $0.errors[method] }.max() ?? .nan
+                        )
+                    }, style: .lineAndMarkers)
             }
-            panels.append(Panel(
-                title: "spring: max error over the amplitude, per case", x: "damping ratio ζ", y: "relative error",
-                xKind: .log, yKind: .log, series: byRatio, rules: rules("spring")))
-            panels.append(Panel(
-                title: "spring: worst case per frame rate", x: "frame rate (Hz)", y: "relative error", yKind: .log,
-                series: byRate, rules: rules("spring")))
+            panels.append(
+                Panel(
+                    title: "spring: max error over the amplitude, per case", x: "damping ratio ζ", y: "relative error",
+                    xKind: .log, yKind: .log, series: byRatio, rules: rules("spring")))
+            panels.append(
+                Panel(
+                    title: "spring: worst case per frame rate", x: "frame rate (Hz)", y: "relative error", yKind: .log,
+                    series: byRate, rules: rules("spring")))
         }
         if !report.bezierCases.isEmpty {
             let methods = Array(Set(report.bezierCases.flatMap(\.errors.keys))).sorted()
             let series = methods.map { method in
-                Series(method, points: report.bezierCases.compactMap { c in c.errors[method].map { (c.steepness, $0) } }, style: .markers)
+                Series(
+                    method, points: report.bezierCases.compactMap { c in c.errors[method].map { (c.steepness, $0) } },
+                    style: .markers)
             }
-            panels.append(Panel(
-                title: "bezier: max error in y over the y scale, per curve", x: "steepness (largest |dy/dx|)", y: "error",
-                xKind: .log, yKind: .log, series: series, rules: rules("bezier")))
+            panels.append(
+                Panel(
+                    title: "bezier: max error in y over the y scale, per curve", x: "steepness (largest |dy/dx|)",
+                    y: "error",
+                    xKind: .log, yKind: .log, series: series, rules: rules("bezier")))
         }
         return Figure(
-            title: "Verification against GSL (\(report.grid) grid)", height: max(500, 300 * Double(panels.count)), panels: panels)
+            title: "Verification against GSL (\(report.grid) grid)", height: max(500, 300 * Double(panels.count)),
+            panels: panels)
     }
 
     /// Frame time against the number of animations, log-log, per engine and
@@ -158,7 +197,8 @@ public enum Figures {
         var order: [String] = []
         for result in report.results {
             let c = result.configuration
-            let name = "\(c.engine.rawValue) \(c.mix.rawValue)" + (c.scenario == .steady ? "" : " \(c.scenario.rawValue)")
+            let name =
+                "\(c.engine.rawValue) \(c.mix.rawValue)" + (c.scenario == .steady ? "" : " \(c.scenario.rawValue)")
                 + (c.fps == 60 ? "" : " \(short(c.fps)) Hz")
             if groups[name] == nil { order.append(name) }
             groups[name, default: []].append(result)
@@ -168,13 +208,19 @@ public enum Figures {
             let exponent = ScalingFit.exponent(
                 counts: results.map { Double($0.configuration.animations) }, times: results.map(\.p50))
             let label = exponent.map { name + String(format: " (N^%.2f)", $0) } ?? name
-            return Series(label, points: results.map { (Double($0.configuration.animations), $0.p50 / 1e6) }, style: .lineAndMarkers)
+            return Series(
+                label, points: results.map { (Double($0.configuration.animations), $0.p50 / 1e6) },
+                style: .lineAndMarkers)
         }
         return Figure(
             title: "Frame time against the number of animations (p50)",
-            panels: [Panel(
-                x: "animations", y: "frame time (ms)", xKind: .log, yKind: .log, series: series,
-                rules: [Rule("60 Hz budget (16.7 ms)", y: 1000 / 60), Rule("120 Hz budget (8.3 ms)", y: 1000 / 120)])])
+            panels: [
+                Panel(
+                    x: "animations", y: "frame time (ms)", xKind: .log, yKind: .log, series: series,
+                    rules: [
+                        Rule("60 Hz budget (16.7 ms)", y: 1000 / 60), Rule("120 Hz budget (8.3 ms)", y: 1000 / 120),
+                    ])
+            ])
     }
 
     /// One configuration's frames in order: the median over repetitions of
@@ -196,9 +242,12 @@ public enum Figures {
         }
         return Figure(
             title: "\(c.key): each frame over \(c.repetitions) repetitions",
-            panels: [Panel(
-                x: "frame of the repetition", y: "frame time (ms)", series: [Series("p50", points: Array(zip(x, median)), style: .lineAndMarkers)],
-                bands: [Band("fastest to p99", x: x, lower: lower, upper: upper)])])
+            panels: [
+                Panel(
+                    x: "frame of the repetition", y: "frame time (ms)",
+                    series: [Series("p50", points: Array(zip(x, median)), style: .lineAndMarkers)],
+                    bands: [Band("fastest to p99", x: x, lower: lower, upper: upper)])
+            ])
     }
 
     static func short(_ value: Double) -> String { String(format: "%.4g", value) }

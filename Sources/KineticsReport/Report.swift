@@ -25,9 +25,10 @@ public struct QuickReport: Sendable {
         for mix in [BenchMix.spring, .mixed] {
             for count in counts {
                 for engine in BenchEngine.allCases {
-                    list.append(BenchConfiguration(
-                        engine: engine, animations: count, mix: mix, fps: 60, scenario: .steady, frames: 10,
-                        repetitions: 7, warmupFrames: 5))
+                    list.append(
+                        BenchConfiguration(
+                            engine: engine, animations: count, mix: mix, fps: 60, scenario: .steady, frames: 10,
+                            repetitions: 7, warmupFrames: 5))
                 }
             }
         }
@@ -45,14 +46,23 @@ public struct QuickReport: Sendable {
 
     /// The commands that reproduce each number.
     public var commands: [(what: String, command: String)] {
-        let bench = "kinetics bench " + counts.map { "--animations \($0) " }.joined() + "--mix spring --mix mixed --frames 10 --warmup 5"
+        let bench =
+            "kinetics bench " + counts.map { "--animations \($0) " }.joined()
+            + "--mix spring --mix mixed --frames 10 --warmup 5"
         return [
             ("the verification table", "kinetics verify --grid quick"),
             ("the bench table", bench),
-        ("the spring plot", "kinetics plot spring --fps 120 --output spring.svg"),
-        ("the bezier plot", "kinetics plot bezier --curve ease-in-out --output bezier.svg"),
-            ("the verification plot", "kinetics verify --format json --output verify.json && kinetics plot verify --input verify.json --output verify.svg"),
-            ("the bench plot", bench + " --format json --output bench.json && kinetics plot bench --input bench.json --output bench.svg"),
+            ("the spring plot", "kinetics plot spring --fps 120 --output spring.svg"),
+            ("the bezier plot", "kinetics plot bezier --curve ease-in-out --output bezier.svg"),
+            (
+                "the verification plot",
+                "kinetics verify --format json --output verify.json && kinetics plot verify --input verify.json --output verify.svg"
+            ),
+            (
+                "the bench plot",
+                bench
+                    + " --format json --output bench.json && kinetics plot bench --input bench.json --output bench.svg"
+            ),
         ]
     }
 
@@ -62,7 +72,8 @@ public struct QuickReport: Sendable {
     public static func run(
         counts: [Int] = defaultCounts, progress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in }
     ) throws -> QuickReport {
-        let verification = try Verifier.run(VerificationRequest(grid: .quick, tolerances: try Tolerances())) { suite, done, total in
+        let verification = try Verifier.run(VerificationRequest(grid: .quick, tolerances: try Tolerances())) {
+            suite, done, total in
             progress("verify \(suite)", done, total)
         }
         var results: [BenchResult] = []
@@ -71,9 +82,11 @@ public struct QuickReport: Sendable {
             progress("bench", index, configurations.count)
             results.append(BenchRunner.measure(configuration))
         }
-        let bench = BenchReport(kinetics: KineticsReportInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
+        let bench = BenchReport(
+            kinetics: KineticsReportInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
         return QuickReport(
-            verification: verification, bench: bench, machine: BenchReport.machineDescription, swift: KineticsReportInfo.swift,
+            verification: verification, bench: bench, machine: BenchReport.machineDescription,
+            swift: KineticsReportInfo.swift,
             configuration: KineticsReportInfo.buildConfiguration, date: Date())
     }
 
@@ -85,28 +98,38 @@ public struct QuickReport: Sendable {
         if verification.passed {
             lines.append("Verification: every tolerance held (\(checked) checks against GSL, quick grid).")
         } else {
-            lines.append("Verification: \(verification.failures.count) of \(checked) checks FAILED: "
-                + verification.failures.map { "\($0.suite) \($0.mode) \($0.check)" }.joined(separator: "; ") + ".")
+            lines.append(
+                "Verification: \(verification.failures.count) of \(checked) checks FAILED: "
+                    + verification.failures.map { "\($0.suite) \($0.mode) \($0.check)" }.joined(separator: "; ") + ".")
         }
         let hot = bench.results.filter { !$0.configuration.engine.isPopModel }
         let allocating = hot.filter { $0.allocationsPerFrame > 0 }
         if hot.contains(where: { $0.allocationsCounted == false }) {
-            lines.append("Allocations: NOT COUNTED: the malloc interposer was not active in this process, so no frame's allocations are known.")
+            lines.append(
+                "Allocations: NOT COUNTED: the malloc interposer was not active in this process, so no frame's allocations are known."
+            )
         } else if allocating.isEmpty {
-            lines.append("Allocations: no steady frame of the animator or the batch path allocates (\(hot.count) configurations, counted exactly).")
+            lines.append(
+                "Allocations: no steady frame of the animator or the batch path allocates (\(hot.count) configurations, counted exactly)."
+            )
         } else {
-            lines.append("Allocations: \(allocating.map { "\($0.configuration.key) allocates \(short($0.allocationsPerFrame)) per frame" }.joined(separator: "; ")).")
+            lines.append(
+                "Allocations: \(allocating.map { "\($0.configuration.key) allocates \(short($0.allocationsPerFrame)) per frame" }.joined(separator: "; "))."
+            )
         }
         let largest = bench.results.map(\.configuration.animations).max() ?? 0
-        for result in bench.results where result.configuration.engine == .animator && result.configuration.animations == largest {
+        for result in bench.results
+        where result.configuration.engine == .animator && result.configuration.animations == largest {
             let p50 = result.p50
             let count = largest.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
-            var line = "Frame cost, animator, \(count) \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
+            var line =
+                "Frame cost, animator, \(count) \(result.configuration.mix.rawValue): \(fixed(p50 / 1e6, 3)) ms per frame "
                 + "(\(short(result.nanosecondsPerAnimation)) ns per animation), \(fixed(p50 / (1e9 / 60) * 100, 2))% of the 60 Hz budget, "
                 + "\(fixed(p50 / (1e9 / 120) * 100, 2))% of the 120 Hz budget"
             if let pop = bench.popModel(for: result) {
                 let model = pop.configuration.engine == .popC ? "its C model" : "its Swift model"
-                line += "; \(String(format: "%.0f", pop.p50 / p50))× faster than Pop's frame (\(model), the faster of two, same run)"
+                line +=
+                    "; \(String(format: "%.0f", pop.p50 / p50))× faster than Pop's frame (\(model), the faster of two, same run)"
             }
             lines.append(line + ".")
         }
@@ -137,8 +160,11 @@ public struct QuickReport: Sendable {
     /// - Throws: ``GSLError`` when a reference fails.
     public func figures() throws -> [(title: String, figure: Figure)] {
         [
-            ("Pop's default spring at 120 Hz against GSL", try Figures.spring(
-                .popDefault, from: 0, to: 1, velocity: 0, fps: 120, seconds: 1.5, methods: SpringMethod.allCases)),
+            (
+                "Pop's default spring at 120 Hz against GSL",
+                try Figures.spring(
+                    .popDefault, from: 0, to: 1, velocity: 0, fps: 120, seconds: 1.5, methods: SpringMethod.allCases)
+            ),
             ("The ease-in-out curve against GSL", try Figures.bezier(.easeInEaseOut, methods: BezierMethod.allCases)),
             ("Every verification case", Figures.verify(verification)),
             ("Frame time against the number of animations", Figures.benchScaling(bench)),
@@ -150,10 +176,14 @@ public struct QuickReport: Sendable {
     public func html() throws -> String {
         var body: [String] = []
         body.append("<h1>Kinetics report</h1>")
-        body.append("<p class=\"machine\">\(escape(machine)), Swift \(escape(swift)), \(escape(configuration)) build, \(escape(ISO8601DateFormatter().string(from: date))).</p>")
+        body.append(
+            "<p class=\"machine\">\(escape(machine)), Swift \(escape(swift)), \(escape(configuration)) build, \(escape(ISO8601DateFormatter().string(from: date))).</p>"
+        )
         body.append("<h2>Verdict</h2>")
         let failed = !verification.passed || !bench.hotFramesAllocateNothing
-        body.append("<ul class=\"verdict \(failed ? "failed" : "passed")\">" + verdict.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+        body.append(
+            "<ul class=\"verdict \(failed ? "failed" : "passed")\">" + verdict.map { "<li>\(escape($0))</li>" }.joined()
+                + "</ul>")
         body.append("<h2>Verification against GSL</h2>")
         body.append("<p>\(escape(VerificationText.header(verification)))</p>")
         body.append(table(VerificationText.columns, verification.rows.map(VerificationText.cells)))
@@ -162,12 +192,16 @@ public struct QuickReport: Sendable {
             body.append("<figure><figcaption>\(escape(title))</figcaption>\(figure.svg(standalone: false))</figure>")
         }
         body.append("<h2>Bench</h2>")
-        body.append("<p>Frame times are medians over every measured frame (7 repetitions of 10 frames after 5 warm-up frames); calibrated is p50 over a memory-streaming kernel over the same bytes, timed between the repetitions.</p>")
+        body.append(
+            "<p>Frame times are medians over every measured frame (7 repetitions of 10 frames after 5 warm-up frames); calibrated is p50 over a memory-streaming kernel over the same bytes, timed between the repetitions.</p>"
+        )
         body.append(table(BenchText.columns, bench.results.map { BenchText.cells($0, bench) }))
         let extra = BenchText.scalingLines(bench) + BenchText.bezierLines(bench)
         if !extra.isEmpty { body.append("<pre>\(escape(extra.joined(separator: "\n")))</pre>") }
         body.append("<h2>Reproduce</h2>")
-        body.append("<ul>" + commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined() + "</ul>")
+        body.append(
+            "<ul>" + commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined()
+                + "</ul>")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -215,22 +249,22 @@ public enum KineticsReportInfo {
     /// The Swift language version the tool was built with.
     public static var swift: String {
         #if compiler(>=6.4)
-        "6.4 or later"
+            "6.4 or later"
         #elseif compiler(>=6.3)
-        "6.3"
+            "6.3"
         #elseif compiler(>=6.2)
-        "6.2"
+            "6.2"
         #else
-        "6.1"
+            "6.1"
         #endif
     }
 
     /// `debug` or `release`.
     public static var buildConfiguration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 }

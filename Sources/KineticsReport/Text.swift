@@ -56,7 +56,8 @@ public enum VerificationText {
                 index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
-        let verdict = report.passed
+        let verdict =
+            report.passed
             ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
             : "\(report.failures.count) checks FAILED."
         return ([header(report), "", line(columns)] + rows.map(line) + ["", verdict]).joined(separator: "\n") + "\n"
@@ -99,7 +100,6 @@ public enum VerificationText {
     }
 }
 
-
 /// The human forms of a bench report.
 public enum BenchText {
     public static let columns = [
@@ -129,8 +129,9 @@ public enum BenchText {
 
     public static func scalingLines(_ report: BenchReport) -> [String] {
         report.scaling.map { fit in
-            String(format: "scaling %@: cost ∝ N^%.3f over N = %@", fit.family, fit.exponent,
-                   fit.counts.map(String.init).joined(separator: ", "))
+            String(
+                format: "scaling %@: cost ∝ N^%.3f over N = %@", fit.family, fit.exponent,
+                fit.counts.map(String.init).joined(separator: ", "))
         }
     }
 
@@ -166,7 +167,9 @@ public enum BenchText {
         for curve in curves {
             let rows = results.filter { $0.curve == curve }
             let cells = rows.map {
-                String(format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method, $0.nanoseconds, $0.minimum, $0.maximum, $0.maxError)
+                String(
+                    format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method, $0.nanoseconds, $0.minimum, $0.maximum,
+                    $0.maxError)
             }
             var line = "  \(curve): " + cells.joined(separator: "; ")
             if let fast = rows.first(where: { $0.method == "fast" }) {
@@ -184,7 +187,9 @@ public enum BenchText {
                     else { return nil }
                     return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method)
                 }
-                if !single.isEmpty { line += "; fast-single (the animator's path) than " + single.joined(separator: ", ") }
+                if !single.isEmpty {
+                    line += "; fast-single (the animator's path) than " + single.joined(separator: ", ")
+                }
             }
             lines.append(line)
         }
@@ -212,7 +217,8 @@ public enum BenchText {
             let range = result.repetitionRange
             lines.append(
                 [
-                    c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps), c.method.rawValue,
+                    c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps),
+                    c.method.rawValue,
                     csvNumber(result.p50), csvNumber(result.p90), csvNumber(result.p99), csvNumber(result.max),
                     csvNumber(result.mean), csvNumber(range.min), csvNumber(range.max),
                     csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),

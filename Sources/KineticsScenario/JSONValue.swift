@@ -63,7 +63,8 @@ public indirect enum JSONValue: Equatable, Sendable, Decodable {
             }
             if let range = reason.range(of: #"Number (\S+) is not representable"#, options: .regularExpression) {
                 let literal = reason[range].dropFirst("Number ".count).dropLast(" is not representable".count)
-                let where_ = data.firstRange(of: Data(literal.utf8)).map { " at " + position(of: $0.lowerBound, in: data) } ?? ""
+                let where_ =
+                    data.firstRange(of: Data(literal.utf8)).map { " at " + position(of: $0.lowerBound, in: data) } ?? ""
                 return "number \(literal) is out of range for a double\(where_)"
             }
             return reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))

@@ -30,7 +30,9 @@ public struct AnimationSpec: Sendable {
         case spring(SpringParameters, SpringMethod)
         case decay(DecayParameters, DecayMethod)
         case basic(duration: Double, timing: TimingFunction, bezier: BezierMethod)
-        case keyframe(values: [[Double]], keyTimes: [Double]?, timing: [TimingFunction], calculation: KeyframeCalculation, duration: Double)
+        case keyframe(
+            values: [[Double]], keyTimes: [Double]?, timing: [TimingFunction], calculation: KeyframeCalculation,
+            duration: Double)
         case sequence([AnimationSpec])
         case group([AnimationSpec])
     }

@@ -13,7 +13,8 @@ extension Scenario {
     ///   an action on a key no animation has.
     public static func parse(_ data: Data) throws(ScenarioError) -> Scenario {
         guard data.count <= maximumSize else {
-            throw ScenarioError(path: "$", message: "the file is \(data.count) bytes; a scenario may have at most \(maximumSize)")
+            throw ScenarioError(
+                path: "$", message: "the file is \(data.count) bytes; a scenario may have at most \(maximumSize)")
         }
         var root = try ObjectReader(try JSONValue.parse(data), path: "$")
         let clock = try readClock(&root)
@@ -68,7 +69,9 @@ extension Scenario {
                 guard case .number(let time) = item else {
                     throw ScenarioError(path: path, message: "expected a number, got \(item.kindName)")
                 }
-                guard time.isFinite, time >= 0 else { throw ScenarioError(path: path, message: "must be finite and >= 0, got \(time)") }
+                guard time.isFinite, time >= 0 else {
+                    throw ScenarioError(path: path, message: "must be finite and >= 0, got \(time)")
+                }
                 if let last = values.last, time < last {
                     throw ScenarioError(path: path, message: "times must not decrease (\(time) after \(last))")
                 }
@@ -84,12 +87,14 @@ extension Scenario {
         guard fps > 0 else { throw ScenarioError(path: "$.fps", message: "must be > 0, got \(fps)") }
         guard seconds > 0 else { throw ScenarioError(path: "$.seconds", message: "must be > 0, got \(seconds)") }
         guard fps * seconds <= 10_000_000 else {
-            throw ScenarioError(path: "$.seconds", message: "fps × seconds must give at most 10000000 frames, got \(fps * seconds)")
+            throw ScenarioError(
+                path: "$.seconds", message: "fps × seconds must give at most 10000000 frames, got \(fps * seconds)")
         }
         guard var jitter = try root.object("jitter") else { return .rate(fps: fps, seconds: seconds) }
         let seed = try jitter.requiredNumber("seed")
         guard seed >= 0, seed <= Double(UInt32.max), seed.rounded() == seed else {
-            throw ScenarioError(path: "$.jitter.seed", message: "must be a whole number in [0, 4294967295], got \(seed)")
+            throw ScenarioError(
+                path: "$.jitter.seed", message: "must be a whole number in [0, 4294967295], got \(seed)")
         }
         let dropRate = try jitter.number("dropRate") ?? 0.1
         guard dropRate >= 0, dropRate < 1 else {
@@ -132,18 +137,21 @@ extension Scenario {
                 path: "\(path).type",
                 message: "unknown type '\(type)'; the types are spring, decay, basic, keyframe, sequence, group")
         }
-        var spec = AnimationSpec(path: path, key: key, property: try reader.string("property") ?? key, kind: .group([]), width: 1)
+        var spec = AnimationSpec(
+            path: path, key: key, property: try reader.string("property") ?? key, kind: .group([]), width: 1)
         try readLifeCycle(&reader, into: &spec)
         switch type {
         case "spring":
-            spec.kind = .spring(try readSpring(&reader, path: path), try reader.choice("method", SpringMethod.self) ?? .rk4)
+            spec.kind = .spring(
+                try readSpring(&reader, path: path), try reader.choice("method", SpringMethod.self) ?? .rk4)
         case "decay":
             let deceleration = try reader.number("deceleration") ?? 0.998
             let parameters: DecayParameters
             do {
                 parameters = try DecayParameters(deceleration: deceleration)
             } catch {
-                throw ScenarioError(path: "\(path).deceleration", message: "must be \(error.accepted), got \(deceleration)")
+                throw ScenarioError(
+                    path: "\(path).deceleration", message: "must be \(error.accepted), got \(deceleration)")
             }
             guard spec.velocity != nil else {
                 throw ScenarioError(path: "\(path).velocity", message: "a decay needs a velocity")
@@ -151,9 +159,12 @@ extension Scenario {
             spec.kind = .decay(parameters, try reader.choice("method", DecayMethod.self) ?? .pop)
         case "basic":
             let duration = try reader.number("duration") ?? 0.4
-            guard duration > 0 else { throw ScenarioError(path: "\(path).duration", message: "must be > 0, got \(duration)") }
+            guard duration > 0 else {
+                throw ScenarioError(path: "\(path).duration", message: "must be > 0, got \(duration)")
+            }
             let timing = try reader.curve("curve") ?? .default
-            spec.kind = .basic(duration: duration, timing: timing, bezier: try reader.choice("method", BezierMethod.self) ?? .fast)
+            spec.kind = .basic(
+                duration: duration, timing: timing, bezier: try reader.choice("method", BezierMethod.self) ?? .fast)
         case "keyframe":
             spec.kind = try readKeyframes(&reader, path: path, spec: &spec)
         default:
@@ -162,7 +173,10 @@ extension Scenario {
                 children.append(try readAnimation(item, path: "\(path).children[\(index)]"))
             }
             spec.kind = type == "sequence" ? .sequence(children) : .group(children)
-            for field in ["from", "to", "velocity", "threshold", "clamp", "roundingFactor", "additive", "autoreverses", "progressMarkers", "property"]
+            for field in [
+                "from", "to", "velocity", "threshold", "clamp", "roundingFactor", "additive", "autoreverses",
+                "progressMarkers", "property",
+            ]
             where reader.members[field] != nil {
                 throw ScenarioError(path: "\(path).\(field)", message: "does not apply to a \(type)")
             }
@@ -175,7 +189,9 @@ extension Scenario {
         return spec
     }
 
-    private static func readLifeCycle(_ reader: inout ObjectReader, into spec: inout AnimationSpec) throws(ScenarioError) {
+    private static func readLifeCycle(_ reader: inout ObjectReader, into spec: inout AnimationSpec)
+        throws(ScenarioError)
+    {
         let path = spec.path
         var widths: [(String, Int)] = []
         for field in ["from", "to", "velocity"] {
@@ -189,12 +205,15 @@ extension Scenario {
         }
         if let first = widths.first {
             for (field, width) in widths where width != first.1 {
-                throw ScenarioError(path: "\(path).\(field)", message: "has \(width) components but \(first.0) has \(first.1)")
+                throw ScenarioError(
+                    path: "\(path).\(field)", message: "has \(width) components but \(first.0) has \(first.1)")
             }
             spec.width = first.1
         }
         if let threshold = try reader.number("threshold") {
-            guard threshold > 0 else { throw ScenarioError(path: "\(path).threshold", message: "must be > 0, got \(threshold)") }
+            guard threshold > 0 else {
+                throw ScenarioError(path: "\(path).threshold", message: "must be > 0, got \(threshold)")
+            }
             spec.threshold = threshold
         }
         if let clamp = try reader.string("clamp") {
@@ -204,18 +223,22 @@ extension Scenario {
             case "end": spec.clamp = .end
             case "both": spec.clamp = .both
             default:
-                throw ScenarioError(path: "\(path).clamp", message: "must be one of none, start, end, both, got '\(clamp)'")
+                throw ScenarioError(
+                    path: "\(path).clamp", message: "must be one of none, start, end, both, got '\(clamp)'")
             }
         }
         if let rounding = try reader.number("roundingFactor") {
-            guard rounding >= 0 else { throw ScenarioError(path: "\(path).roundingFactor", message: "must be >= 0, got \(rounding)") }
+            guard rounding >= 0 else {
+                throw ScenarioError(path: "\(path).roundingFactor", message: "must be >= 0, got \(rounding)")
+            }
             spec.roundingFactor = rounding
         }
         spec.additive = try reader.bool("additive") ?? false
         spec.beginTime = try reader.number("beginTime") ?? 0
         if let count = try reader.number("repeatCount") {
             guard count >= 0, count <= 1e9, count.rounded() == count else {
-                throw ScenarioError(path: "\(path).repeatCount", message: "must be a whole number in [0, 1000000000], got \(count)")
+                throw ScenarioError(
+                    path: "\(path).repeatCount", message: "must be a whole number in [0, 1000000000], got \(count)")
             }
             spec.repeatCount = Int(count)
         }
@@ -225,14 +248,16 @@ extension Scenario {
         if let markers = try reader.array("progressMarkers") {
             for (index, item) in markers.enumerated() {
                 guard case .number(let marker) = item, marker >= 0, marker <= 1 else {
-                    throw ScenarioError(path: "\(path).progressMarkers[\(index)]", message: "must be a number in [0, 1]")
+                    throw ScenarioError(
+                        path: "\(path).progressMarkers[\(index)]", message: "must be a number in [0, 1]")
                 }
                 spec.progressMarkers.append(marker)
             }
         }
     }
 
-    private static func readSpring(_ reader: inout ObjectReader, path: String) throws(ScenarioError) -> SpringParameters {
+    private static func readSpring(_ reader: inout ObjectReader, path: String) throws(ScenarioError) -> SpringParameters
+    {
         var fields = SpringFields()
         fields.tension = try reader.number("tension")
         fields.friction = try reader.number("friction")
@@ -251,15 +276,24 @@ extension Scenario {
         } catch {
             switch error {
             case .none:
-                throw ScenarioError(path: path, message: "a spring needs one of tension/friction, bounciness/speed, stiffness/damping, response/dampingFraction, duration/bounce")
+                throw ScenarioError(
+                    path: path,
+                    message:
+                        "a spring needs one of tension/friction, bounciness/speed, stiffness/damping, response/dampingFraction, duration/bounce"
+                )
             case .twoSets(let a, let b):
-                throw ScenarioError(path: path, message: "give one spring, not two: \(a.joined(separator: "/")) and \(b.joined(separator: "/"))")
+                throw ScenarioError(
+                    path: path,
+                    message: "give one spring, not two: \(a.joined(separator: "/")) and \(b.joined(separator: "/"))")
             case .incomplete(let field, let partner):
                 throw ScenarioError(path: "\(path).\(field)", message: "needs \(partner)")
             case .massWithBounciness:
-                throw ScenarioError(path: "\(path).mass", message: "does not apply to bounciness/speed (Pop's mapping fixes the mass at 1)")
+                throw ScenarioError(
+                    path: "\(path).mass",
+                    message: "does not apply to bounciness/speed (Pop's mapping fixes the mass at 1)")
             case .parameter(let problem):
-                throw ScenarioError(path: "\(path).\(problem.parameter)", message: "must be \(problem.accepted), got \(problem.value)")
+                throw ScenarioError(
+                    path: "\(path).\(problem.parameter)", message: "must be \(problem.accepted), got \(problem.value)")
             }
         }
     }
@@ -271,9 +305,13 @@ extension Scenario {
         for (index, item) in try reader.requiredArray("values").enumerated() {
             values.append(try ObjectReader.vector(item, path: "\(path).values[\(index)]"))
         }
-        guard let first = values.first else { throw ScenarioError(path: "\(path).values", message: "needs at least one value") }
+        guard let first = values.first else {
+            throw ScenarioError(path: "\(path).values", message: "needs at least one value")
+        }
         for (index, value) in values.enumerated() where value.count != first.count {
-            throw ScenarioError(path: "\(path).values[\(index)]", message: "has \(value.count) components but values[0] has \(first.count)")
+            throw ScenarioError(
+                path: "\(path).values[\(index)]",
+                message: "has \(value.count) components but values[0] has \(first.count)")
         }
         spec.width = first.count
         if spec.from != nil || spec.to != nil || spec.velocity != nil {
@@ -284,7 +322,8 @@ extension Scenario {
             var list: [Double] = []
             for (index, item) in times.enumerated() {
                 guard case .number(let time) = item else {
-                    throw ScenarioError(path: "\(path).keyTimes[\(index)]", message: "expected a number, got \(item.kindName)")
+                    throw ScenarioError(
+                        path: "\(path).keyTimes[\(index)]", message: "expected a number, got \(item.kindName)")
                 }
                 list.append(time)
             }
@@ -307,18 +346,24 @@ extension Scenario {
                 values: values.map { SIMD4(packing: $0) }, keyTimes: keyTimes, timingFunctions: timing,
                 calculation: calculation, duration: duration)
         } catch {
-            throw ScenarioError(path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+            throw ScenarioError(
+                path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
         }
-        return .keyframe(values: values, keyTimes: keyTimes, timing: timing, calculation: calculation, duration: duration)
+        return .keyframe(
+            values: values, keyTimes: keyTimes, timing: timing, calculation: calculation, duration: duration)
     }
 
     // MARK: Actions
 
-    private static func readAction(_ value: JSONValue, path: String, transactionCount: inout Int) throws(ScenarioError) -> ActionSpec {
+    private static func readAction(_ value: JSONValue, path: String, transactionCount: inout Int) throws(ScenarioError)
+        -> ActionSpec
+    {
         var reader = try ObjectReader(value, path: path)
         let at = try reader.requiredNumber("at")
         guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be >= 0, got \(at)") }
-        let verbs = ["retarget", "remove", "pause", "resume", "add", "set", "transaction"].filter { reader.members[$0] != nil }
+        let verbs = ["retarget", "remove", "pause", "resume", "add", "set", "transaction"].filter {
+            reader.members[$0] != nil
+        }
         guard verbs.count == 1 else {
             throw ScenarioError(
                 path: path,
@@ -362,7 +407,9 @@ extension Scenario {
         return sets
     }
 
-    private static func readTransaction(_ value: JSONValue, path: String, index: Int) throws(ScenarioError) -> TransactionSpec {
+    private static func readTransaction(_ value: JSONValue, path: String, index: Int) throws(ScenarioError)
+        -> TransactionSpec
+    {
         var reader = try ObjectReader(value, path: path)
         var spec = TransactionSpec(
             duration: try reader.number("duration"), timing: try reader.curve("curve"), spring: nil,
@@ -383,7 +430,10 @@ extension Scenario {
         }
         if var springReader = try reader.object("spring") {
             spec.spring = try readSpring(&springReader, path: "\(path).spring")
-            try springReader.finish(allowed: ["tension", "friction", "mass", "bounciness", "speed", "stiffness", "damping", "response", "dampingFraction", "duration", "bounce"])
+            try springReader.finish(allowed: [
+                "tension", "friction", "mass", "bounciness", "speed", "stiffness", "damping", "response",
+                "dampingFraction", "duration", "bounce",
+            ])
         }
         if let sets = reader.members["set"] {
             reader.used.insert("set")
@@ -394,25 +444,42 @@ extension Scenario {
             guard case .array(let items) = keyframes, !items.isEmpty else {
                 throw ScenarioError(path: "\(path).keyframes", message: "expected a non-empty array of keyframes")
             }
-            guard spec.duration != nil else { throw ScenarioError(path: "\(path).duration", message: "a keyframe block needs a duration") }
-            guard spec.sets.isEmpty else { throw ScenarioError(path: "\(path).set", message: "a keyframe block sets values inside its keyframes") }
-            guard spec.additive != true else { throw ScenarioError(path: "\(path).additive", message: "a keyframe block is never additive") }
+            guard spec.duration != nil else {
+                throw ScenarioError(path: "\(path).duration", message: "a keyframe block needs a duration")
+            }
+            guard spec.sets.isEmpty else {
+                throw ScenarioError(path: "\(path).set", message: "a keyframe block sets values inside its keyframes")
+            }
+            guard spec.additive != true else {
+                throw ScenarioError(path: "\(path).additive", message: "a keyframe block is never additive")
+            }
             for (offset, item) in items.enumerated() {
                 let itemPath = "\(path).keyframes[\(offset)]"
                 var keyframe = try ObjectReader(item, path: itemPath)
                 let start = try keyframe.requiredNumber("relativeStart")
                 let length = try keyframe.requiredNumber("relativeDuration")
                 guard (0 ... 1).contains(start), (0 ... 1).contains(length), start + length <= 1 + 1e-12 else {
-                    throw ScenarioError(path: itemPath, message: "relativeStart and relativeDuration must be in [0, 1] and end by 1, got \(start) and \(length)")
+                    throw ScenarioError(
+                        path: itemPath,
+                        message:
+                            "relativeStart and relativeDuration must be in [0, 1] and end by 1, got \(start) and \(length)"
+                    )
                 }
                 let timing = try keyframe.curve("curve") ?? .linear
-                guard let sets = keyframe.members["set"] else { throw ScenarioError(path: "\(itemPath).set", message: "is required") }
+                guard let sets = keyframe.members["set"] else {
+                    throw ScenarioError(path: "\(itemPath).set", message: "is required")
+                }
                 keyframe.used.insert("set")
-                spec.keyframes.append(.init(relativeStart: start, relativeDuration: length, timing: timing, sets: try readSets(sets, path: "\(itemPath).set")))
+                spec.keyframes.append(
+                    .init(
+                        relativeStart: start, relativeDuration: length, timing: timing,
+                        sets: try readSets(sets, path: "\(itemPath).set")))
                 try keyframe.finish(allowed: ["relativeStart", "relativeDuration", "curve", "set"])
             }
         }
-        try reader.finish(allowed: ["duration", "curve", "spring", "delay", "disableActions", "fillMode", "additive", "set", "keyframes"])
+        try reader.finish(allowed: [
+            "duration", "curve", "spring", "delay", "disableActions", "fillMode", "additive", "set", "keyframes",
+        ])
         return spec
     }
 }
@@ -454,7 +521,9 @@ struct ObjectReader {
     mutating func requiredValue(_ key: String, expected: String) throws(ScenarioError) -> JSONValue {
         used.insert(key)
         guard let value = members[key] else { throw ScenarioError(path: fieldPath(key), message: "is required") }
-        guard value != .null else { throw ScenarioError(path: fieldPath(key), message: "expected \(expected), got null") }
+        guard value != .null else {
+            throw ScenarioError(path: fieldPath(key), message: "expected \(expected), got null")
+        }
         return value
     }
 
@@ -527,7 +596,8 @@ struct ObjectReader {
     }
 
     mutating func requiredVector(_ key: String) throws(ScenarioError) -> [Double] {
-        try Self.vector(try requiredValue(key, expected: "a number or an array of 1 to 4 numbers"), path: fieldPath(key))
+        try Self.vector(
+            try requiredValue(key, expected: "a number or an array of 1 to 4 numbers"), path: fieldPath(key))
     }
 
     static func vector(_ value: JSONValue, path: String) throws(ScenarioError) -> [Double] {
@@ -542,7 +612,8 @@ struct ObjectReader {
             var components: [Double] = []
             for (index, item) in items.enumerated() {
                 guard case .number(let number) = item, number.isFinite else {
-                    throw ScenarioError(path: "\(path)[\(index)]", message: "expected a finite number, got \(item.kindName)")
+                    throw ScenarioError(
+                        path: "\(path)[\(index)]", message: "expected a finite number, got \(item.kindName)")
                 }
                 components.append(number)
             }
@@ -553,7 +624,8 @@ struct ObjectReader {
     }
 
     /// One of an enumeration's raw values.
-    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws(ScenarioError) -> Choice?
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type)
+        throws(ScenarioError) -> Choice?
     where Choice.RawValue == String {
         guard let text = try string(key) else { return nil }
         guard let choice = Choice(rawValue: text) else {
@@ -575,7 +647,9 @@ struct ObjectReader {
             if name == "linear" { return .linear }
             if let named = UnitBezier.named.first(where: { $0.name == name }) { return .bezier(named.curve) }
             if name.hasPrefix("steps("), name.hasSuffix(")") {
-                let inside = name.dropFirst(6).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let inside = name.dropFirst(6).dropLast().split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
                 if let count = inside.first.flatMap({ Int($0) }),
                     let position = inside.count == 1 ? .jumpEnd : StepPosition(rawValue: inside[1]), inside.count <= 2
                 {
@@ -588,7 +662,9 @@ struct ObjectReader {
             }
             throw ScenarioError(
                 path: path,
-                message: "must be linear, default, ease-in, ease-out, ease-in-out, steps(n, position) or [x1, y1, x2, y2], got '\(name)'")
+                message:
+                    "must be linear, default, ease-in, ease-out, ease-in-out, steps(n, position) or [x1, y1, x2, y2], got '\(name)'"
+            )
         case .array(let items):
             let numbers = items.compactMap { if case .number(let n) = $0 { n } else { nil } }
             guard numbers.count == 4, items.count == 4 else {
@@ -597,7 +673,8 @@ struct ObjectReader {
             do {
                 return .bezier(try UnitBezier(x1: numbers[0], y1: numbers[1], x2: numbers[2], y2: numbers[3]))
             } catch {
-                throw ScenarioError(path: path, message: "\(error.parameter) must be \(error.accepted), got \(error.value)")
+                throw ScenarioError(
+                    path: path, message: "\(error.parameter) must be \(error.accepted), got \(error.value)")
             }
         default:
             throw ScenarioError(path: path, message: "expected a curve name or [x1, y1, x2, y2], got \(value.kindName)")

@@ -79,7 +79,8 @@ public final class ScenarioRunner {
         case .times(let list):
             times = list.filter { $0 > 0 }
         case .jittered(let fps, let seconds, let seed, let dropRate, let jitter):
-            var clock = ManualFrameClock.jittered(fps: fps, seed: seed, dropRate: dropRate, jitter: jitter, duration: seconds)
+            var clock = ManualFrameClock.jittered(
+                fps: fps, seed: seed, dropRate: dropRate, jitter: jitter, duration: seconds)
             while let time = clock.nextFrame() { times.append(time) }
         }
         return [0] + times
@@ -94,7 +95,8 @@ public final class ScenarioRunner {
     public func run(frame: (ScenarioFrame) -> Void, event: (ScenarioEvent) -> Void) throws(ScenarioError) {
         for spec in scenario.animations { try add(spec) }
         // In time order, file order among equal times (the file need not be sorted).
-        let actions = scenario.actions.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        let actions = scenario.actions.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
         var nextAction = 0
         for time in frameTimes {
             if time > animator.time { animator.tick(at: time) }
@@ -164,7 +166,8 @@ public final class ScenarioRunner {
             guard let reference = properties[property] else { return }
             guard reference.width == to.count else {
                 throw ScenarioError(
-                    path: "\(action.path).to", message: "has \(to.count) components but '\(property)' has \(reference.width)")
+                    path: "\(action.path).to",
+                    message: "has \(to.count) components but '\(property)' has \(reference.width)")
             }
             switch reference {
             case .scalar: animator.retarget(handle, to: to[0])
@@ -201,7 +204,8 @@ public final class ScenarioRunner {
     private func implicitProperty(_ key: String, value: [Double], path: String) throws(ScenarioError) -> PropertyRef {
         if let existing = properties[key] {
             guard existing.width == value.count else {
-                throw ScenarioError(path: path, message: "has \(value.count) components but '\(key)' has \(existing.width)")
+                throw ScenarioError(
+                    path: path, message: "has \(value.count) components but '\(key)' has \(existing.width)")
             }
             return existing
         }
@@ -212,19 +216,27 @@ public final class ScenarioRunner {
     /// the event `transaction-complete:finished|cancelled` keyed by its index.
     private func transaction(_ spec: TransactionSpec, path: String) throws(ScenarioError) {
         let completion: (Bool) -> Void = { [unowned self] finished in
-            pendingEvents.append(ScenarioEvent(
-                time: animator.time, key: "\(spec.index)", name: "transaction-complete:" + (finished ? "finished" : "cancelled")))
+            pendingEvents.append(
+                ScenarioEvent(
+                    time: animator.time, key: "\(spec.index)",
+                    name: "transaction-complete:" + (finished ? "finished" : "cancelled")))
         }
         do {
             if spec.keyframes.isEmpty {
                 try animator.transaction(
                     duration: spec.duration, timing: spec.timing, spring: spec.spring, delay: spec.delay,
-                    disableActions: spec.disableActions, fillMode: spec.fillMode, additive: spec.additive, completion: completion
+                    disableActions: spec.disableActions, fillMode: spec.fillMode, additive: spec.additive,
+                    completion: completion
                 ) { try self.implicitSets(spec.sets, path: "\(path).set") }
             } else {
-                try animator.keyframes(duration: spec.duration ?? 1, delay: spec.delay, fillMode: spec.fillMode, completion: completion) { block in
+                try animator.keyframes(
+                    duration: spec.duration ?? 1, delay: spec.delay, fillMode: spec.fillMode, completion: completion
+                ) { block in
                     for (index, keyframe) in spec.keyframes.enumerated() {
-                        try block.keyframe(relativeStart: keyframe.relativeStart, relativeDuration: keyframe.relativeDuration, timing: keyframe.timing) {
+                        try block.keyframe(
+                            relativeStart: keyframe.relativeStart, relativeDuration: keyframe.relativeDuration,
+                            timing: keyframe.timing
+                        ) {
                             try self.implicitSets(keyframe.sets, path: "\(path).keyframes[\(index)].set")
                         }
                     }
@@ -233,7 +245,8 @@ public final class ScenarioRunner {
         } catch let error as ScenarioError {
             throw error
         } catch let error as ParameterError {
-            throw ScenarioError(path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+            throw ScenarioError(
+                path: "\(path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
         } catch {
             throw ScenarioError(path: path, message: "\(error)")
         }
@@ -248,7 +261,8 @@ public final class ScenarioRunner {
             do {
                 try animator.add(group, on: target, forKey: spec.key)
             } catch {
-                throw ScenarioError(path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+                throw ScenarioError(
+                    path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
             }
             return
         }
@@ -261,21 +275,25 @@ public final class ScenarioRunner {
         }
     }
 
-    private func add<Value>(_ animation: Animation<Value>, _ spec: AnimationSpec, _ handle: PropertyHandle<Value>) throws(ScenarioError) {
+    private func add<Value>(_ animation: Animation<Value>, _ spec: AnimationSpec, _ handle: PropertyHandle<Value>)
+        throws(ScenarioError)
+    {
         do {
             try animator.add(animation, to: handle, forKey: spec.key)
         } catch {
-            throw ScenarioError(path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+            throw ScenarioError(
+                path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
         }
     }
 
     private func makeGroup(_ spec: AnimationSpec) throws(ScenarioError) -> AnimationGroup {
         var children: [GroupChild] = []
-        let (mode, specs): (AnimationGroup.Mode, [AnimationSpec]) = switch spec.kind {
-        case .sequence(let list): (.sequence, list)
-        case .group(let list): (.concurrent, list)
-        default: (.concurrent, [])
-        }
+        let (mode, specs): (AnimationGroup.Mode, [AnimationSpec]) =
+            switch spec.kind {
+            case .sequence(let list): (.sequence, list)
+            case .group(let list): (.concurrent, list)
+            default: (.concurrent, [])
+            }
         for child in specs {
             if child.isGroup {
                 children.append(.group(try makeGroup(child)))
@@ -304,13 +322,15 @@ public final class ScenarioRunner {
         if let existing = properties[name] {
             guard existing.width == spec.width || !spec.hasValues else {
                 throw ScenarioError(
-                    path: spec.path, message: "property '\(name)' has \(existing.width) components, this animation \(spec.width)")
+                    path: spec.path,
+                    message: "property '\(name)' has \(existing.width) components, this animation \(spec.width)")
             }
             return existing
         }
         let width = spec.hasValues ? spec.width : initial?.count ?? 1
         if let initial, initial.count != width {
-            throw ScenarioError(path: "$.initial.\(name)", message: "has \(initial.count) components, the animation \(width)")
+            throw ScenarioError(
+                path: "$.initial.\(name)", message: "has \(initial.count) components, the animation \(width)")
         }
         return makeProperty(name, initial: initial ?? Array(repeating: 0, count: width))
     }
@@ -319,12 +339,17 @@ public final class ScenarioRunner {
     /// (1 to 4), at that value, with Pop's kind for its name.
     private func makeProperty(_ name: String, initial start: [Double]) -> PropertyRef {
         let kind = Self.kind(of: name)
-        let reference: PropertyRef = switch start.count {
-        case 1: .scalar(animator.property(name, of: target, initial: start[0], kind: kind))
-        case 2: .pair(animator.property(name, of: target, initial: SIMD2(start[0], start[1]), kind: kind))
-        case 3: .triple(animator.property(name, of: target, initial: SIMD3(start[0], start[1], start[2]), kind: kind))
-        default: .quad(animator.property(name, of: target, initial: SIMD4(start[0], start[1], start[2], start[3]), kind: kind))
-        }
+        let reference: PropertyRef =
+            switch start.count {
+            case 1: .scalar(animator.property(name, of: target, initial: start[0], kind: kind))
+            case 2: .pair(animator.property(name, of: target, initial: SIMD2(start[0], start[1]), kind: kind))
+            case 3:
+                .triple(animator.property(name, of: target, initial: SIMD3(start[0], start[1], start[2]), kind: kind))
+            default:
+                .quad(
+                    animator.property(
+                        name, of: target, initial: SIMD4(start[0], start[1], start[2], start[3]), kind: kind))
+            }
         properties[name] = reference
         return reference
     }
@@ -343,7 +368,9 @@ public final class ScenarioRunner {
         return .generic
     }
 
-    private func make<Value: AnimatableVector>(_ spec: AnimationSpec, as type: Value.Type) throws(ScenarioError) -> Animation<Value> {
+    private func make<Value: AnimatableVector>(_ spec: AnimationSpec, as type: Value.Type) throws(ScenarioError)
+        -> Animation<Value>
+    {
         func value(_ components: [Double]?) -> Value? {
             components.map { Value(packed: SIMD4(packing: $0)) }
         }
@@ -362,7 +389,8 @@ public final class ScenarioRunner {
                         values: values.map { Value(packed: SIMD4(packing: $0)) }, keyTimes: keyTimes,
                         timingFunctions: timing, calculation: calculation, duration: duration))
             } catch {
-                throw ScenarioError(path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
+                throw ScenarioError(
+                    path: "\(spec.path).\(error.parameter)", message: "must be \(error.accepted), got \(error.value)")
             }
         case .sequence, .group:
             preconditionFailure("groups are built by makeGroup")

@@ -71,16 +71,19 @@ enum BezierSuite {
                 var y = curve.solve(x, method: method, epsilon: 1.0 / 400)
                 if let fault, fault.method == method.rawValue, index == samples / 2 { fault.spoil(&y) }
                 var error = abs(y - exact)
-                if method == .fast, let table, case let tableError = abs(table.solve(x) - exact), isWorse(tableError, than: error) {
+                if method == .fast, let table, case let tableError = abs(table.solve(x) - exact),
+                    isWorse(tableError, than: error)
+                {
                     error = tableError
                 }
                 let normalized = error / yScale
                 var measurement = result.methods[method]!
-                let tolerance: Double? = switch method {
-                case .webkit: nil
-                case .precise: tolerances["bezier.precise"]
-                case .fast: tolerances["bezier.fast"]
-                }
+                let tolerance: Double? =
+                    switch method {
+                    case .webkit: nil
+                    case .precise: tolerances["bezier.precise"]
+                    case .fast: tolerances["bezier.fast"]
+                    }
                 if regular {
                     if isWorse(normalized, than: measurement.maxRegular) {
                         measurement.maxRegular = normalized

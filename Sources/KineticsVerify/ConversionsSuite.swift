@@ -16,22 +16,30 @@ enum ConversionsSuite {
                 guard let spring = try? SpringParameters(bounciness: bounciness, speed: speed),
                     let back = spring.popBouncinessAndSpeed
                 else {
-                    worstTrip = (.infinity, "bounciness \(bounciness), speed \(speed): no inverse", ["bounciness": bounciness, "speed": speed])
+                    worstTrip = (
+                        .infinity, "bounciness \(bounciness), speed \(speed): no inverse",
+                        ["bounciness": bounciness, "speed": speed]
+                    )
                     continue
                 }
                 let trip = max(abs(back.bounciness - bounciness), abs(back.speed - speed))
                 if !(trip <= worstTrip.value) {
-                    worstTrip = (trip, "bounciness \(bounciness), speed \(speed)", ["bounciness": bounciness, "speed": speed])
+                    worstTrip = (
+                        trip, "bounciness \(bounciness), speed \(speed)", ["bounciness": bounciness, "speed": speed]
+                    )
                 }
                 // GSL: (nb - 0.01)·b² - 2(nb - 0.01)·b + (nb - qcFriction) = 0, the root below 0.8.
                 let qcTension = 30 + 50 * (spring.tension - 194) / 181
                 let qcFriction = 8 + 2 * (spring.friction - 25) / 6
                 let noBounce = popNoBounce(qcTension)
-                let roots = ReferenceRoots.quadratic(a: noBounce - 0.01, b: -2 * (noBounce - 0.01), c: noBounce - qcFriction)
+                let roots = ReferenceRoots.quadratic(
+                    a: noBounce - 0.01, b: -2 * (noBounce - 0.01), c: noBounce - qcFriction)
                 let normalized = roots.first { $0 < 0.8 * (1 + 1e-12) } ?? .nan
                 let inverse = abs(normalized / 0.8 * 34 - back.bounciness)
                 if !(inverse <= worstInverse.value) {
-                    worstInverse = (inverse, "bounciness \(bounciness), speed \(speed)", ["bounciness": bounciness, "speed": speed])
+                    worstInverse = (
+                        inverse, "bounciness \(bounciness), speed \(speed)", ["bounciness": bounciness, "speed": speed]
+                    )
                 }
             }
         }
@@ -49,7 +57,10 @@ enum ConversionsSuite {
                 abs(back.tension - spring.stiffnessPerMass) / spring.stiffnessPerMass,
                 abs(back.friction - spring.frictionPerMass) / max(spring.frictionPerMass, 1))
             if !(error <= worstSpring.value) {
-                worstSpring = (error, springCase.label, ["tension": spring.tension, "friction": spring.friction, "mass": spring.mass])
+                worstSpring = (
+                    error, springCase.label,
+                    ["tension": spring.tension, "friction": spring.friction, "mass": spring.mass]
+                )
             }
         }
         let tolerance = tolerances["conversions.pop"]
@@ -70,11 +81,14 @@ enum ConversionsSuite {
             let spring = springCase.parameters
             count += 1
             func relative(_ other: SpringParameters) -> Double {
-                max(abs(other.tension - spring.tension) / spring.tension,
+                max(
+                    abs(other.tension - spring.tension) / spring.tension,
                     abs(other.friction - spring.friction) / spring.friction)
             }
             let parameters = ["tension": spring.tension, "friction": spring.friction, "mass": spring.mass]
-            if let other = try? SpringParameters(response: spring.response, dampingFraction: spring.dampingFraction, mass: spring.mass) {
+            if let other = try? SpringParameters(
+                response: spring.response, dampingFraction: spring.dampingFraction, mass: spring.mass)
+            {
                 let error = relative(other)
                 if !(error <= worstResponse.value) { worstResponse = (error, springCase.label, parameters) }
             } else {
@@ -102,7 +116,8 @@ enum ConversionsSuite {
         let band = 1e-3
         let ours = try spring.settlingDuration(displacement: -1, velocity: springCase.velocity, band: band)
         func displacement(_ t: Double) -> Double {
-            SpringPropagator.exact(spring, time: t).apply(displacement: -1.0, velocity: springCase.velocity).displacement
+            SpringPropagator.exact(spring, time: t).apply(displacement: -1.0, velocity: springCase.velocity)
+                .displacement
         }
         // The slowest decay rate: α when underdamped, the slow root otherwise.
         let omega2 = spring.stiffnessPerMass

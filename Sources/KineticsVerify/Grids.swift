@@ -67,7 +67,9 @@ public enum VerificationGrids {
         for tension in [1.0, 10_000] {
             for mass in [0.1, 10] {
                 for friction in [0.0, 500] {
-                    cases.append(SpringCase(try! SpringParameters(tension: tension, friction: friction, mass: mass), velocity: 0))
+                    cases.append(
+                        SpringCase(try! SpringParameters(tension: tension, friction: friction, mass: mass), velocity: 0)
+                    )
                 }
             }
         }
@@ -84,7 +86,8 @@ public enum VerificationGrids {
                 let tension = logUniform(1, 10_000)
                 let mass = logUniform(0.1, 10)
                 let friction = 2 * ratio() * (tension * mass).squareRoot()
-                if friction <= 500, let spring = try? SpringParameters(tension: tension, friction: friction, mass: mass) {
+                if friction <= 500, let spring = try? SpringParameters(tension: tension, friction: friction, mass: mass)
+                {
                     return spring
                 }
             }

@@ -1,6 +1,6 @@
 import Foundation
-import KineticsInput
 import Kinetics
+import KineticsInput
 import KineticsReference
 
 /// The reference data shipped in `data/reference/`: a few GSL trajectories
@@ -32,11 +32,14 @@ public enum ReferenceData {
     /// The springs: Pop's default, light and heavy damping, both sides of
     /// critical damping within 1e-9, ζ = 500, and a heavy thrown spring.
     public static let springs: [SpringEntry] = [
-        SpringEntry(name: "pop-default", tension: SpringParameters.popDefault.tension,
-                    friction: SpringParameters.popDefault.friction, mass: 1, velocity: 0, seconds: 2),
+        SpringEntry(
+            name: "pop-default", tension: SpringParameters.popDefault.tension,
+            friction: SpringParameters.popDefault.friction, mass: 1, velocity: 0, seconds: 2),
         SpringEntry(name: "light-damping", tension: 400, friction: 0.8, mass: 1, velocity: 0, seconds: 5),
-        SpringEntry(name: "critical-minus-1e-9", tension: 225, friction: 30 * (1 - 1e-9), mass: 1, velocity: 5, seconds: 2),
-        SpringEntry(name: "critical-plus-1e-9", tension: 225, friction: 30 * (1 + 1e-9), mass: 1, velocity: 5, seconds: 2),
+        SpringEntry(
+            name: "critical-minus-1e-9", tension: 225, friction: 30 * (1 - 1e-9), mass: 1, velocity: 5, seconds: 2),
+        SpringEntry(
+            name: "critical-plus-1e-9", tension: 225, friction: 30 * (1 + 1e-9), mass: 1, velocity: 5, seconds: 2),
         SpringEntry(name: "zeta-500", tension: 100, friction: 10_000, mass: 1, velocity: 0, seconds: 5),
         SpringEntry(name: "heavy-thrown", tension: 900, friction: 60, mass: 10, velocity: -40, seconds: 3),
     ]
@@ -69,7 +72,8 @@ public enum ReferenceData {
             files.append(
                 File(
                     name: "spring-\(entry.name).csv",
-                    description: "spring tension \(entry.tension), friction \(entry.friction), mass \(entry.mass), displacement -1, velocity \(entry.velocity), 60 Hz",
+                    description:
+                        "spring tension \(entry.tension), friction \(entry.friction), mass \(entry.mass), displacement -1, velocity \(entry.velocity), 60 Hz",
                     contents: csv("time,displacement,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
         }
         for entry in decays {
@@ -84,11 +88,13 @@ public enum ReferenceData {
             files.append(
                 File(
                     name: "decay-\(entry.name).csv",
-                    description: "continuous decay, deceleration \(entry.deceleration), velocity \(entry.velocity), 60 Hz",
+                    description:
+                        "continuous decay, deceleration \(entry.deceleration), velocity \(entry.velocity), 60 Hz",
                     contents: csv("time,position,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
         }
         for entry in curves {
-            let reference = ReferenceBezier(x1: entry.curve[0], y1: entry.curve[1], x2: entry.curve[2], y2: entry.curve[3])
+            let reference = ReferenceBezier(
+                x1: entry.curve[0], y1: entry.curve[1], x2: entry.curve[2], y2: entry.curve[3])
             var rows: [[Double]] = []
             for index in 0 ... 100 {
                 let x = Double(index) / 100
@@ -102,7 +108,8 @@ public enum ReferenceData {
             files.append(
                 File(
                     name: "bezier-\(entry.name).csv",
-                    description: "cubic-bezier(\(entry.curve.map { "\($0)" }.joined(separator: ", "))): t from gsl_poly_solve_cubic and brent",
+                    description:
+                        "cubic-bezier(\(entry.curve.map { "\($0)" }.joined(separator: ", "))): t from gsl_poly_solve_cubic and brent",
                     contents: csv("x,t,y", rows)))
         }
         return files

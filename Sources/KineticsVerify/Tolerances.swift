@@ -20,16 +20,24 @@ public struct Tolerances: Sendable, Equatable {
     public static let defaults: [Tolerance] = [
         Tolerance(
             name: "spring.analytic", value: 1e-10,
-            reason: "the closed form is exact to a few ulps; GSL's rk8pd at 1e-13 per step accumulates below 1e-11 of the amplitude over the longest window (5 s, 250 oscillations)"),
+            reason:
+                "the closed form is exact to a few ulps; GSL's rk8pd at 1e-13 per step accumulates below 1e-11 of the amplitude over the longest window (5 s, 250 oscillations)"
+        ),
         Tolerance(
             name: "spring.rk4", value: 1e-7,
-            reason: "rk4's step is chosen to keep each mode near 1e-9 of its amplitude ((|λ|h)⁴/(120·e·ρ)); 100× leaves room for the estimate's constant and for near-critical modes"),
+            reason:
+                "rk4's step is chosen to keep each mode near 1e-9 of its amplitude ((|λ|h)⁴/(120·e·ρ)); 100× leaves room for the estimate's constant and for near-critical modes"
+        ),
         Tolerance(
             name: "spring.rk4.order", value: 0.1,
-            reason: "RK4's error falls as h⁴; halving 1 ms must give an observed order within 0.1 of 4 while the error is far above rounding"),
+            reason:
+                "RK4's error falls as h⁴; halving 1 ms must give an observed order within 0.1 of 4 while the error is far above rounding"
+        ),
         Tolerance(
             name: "spring.frame-rate", value: 1e-11,
-            reason: "analytic and fixed compute the same states at common times whatever the frame rate; only per-frame rounding (up to 1,200 frames × a few ulps) may differ"),
+            reason:
+                "analytic and fixed compute the same states at common times whatever the frame rate; only per-frame rounding (up to 1,200 frames × a few ulps) may differ"
+        ),
         Tolerance(
             name: "spring.rk4.frame-rate", value: 2e-7,
             reason: "rk4's steps differ between frame rates, so two runs may differ by up to twice rk4's own tolerance"),
@@ -38,28 +46,41 @@ public struct Tolerances: Sendable, Equatable {
             reason: "rk4 and analytic run at real time; the fit itself is good to about 1e-9"),
         Tolerance(
             name: "spring.fixed.time-scale", value: 1e-3,
-            reason: "fixed has no fraction feedback, so it keeps real time up to its linear blend between grid states, an error of up to h²ω²/8 (4.5e-4 at ω₀ = 60 rad/s)"),
+            reason:
+                "fixed has no fraction feedback, so it keeps real time up to its linear blend between grid states, an error of up to h²ω²/8 (4.5e-4 at ω₀ = 60 rad/s)"
+        ),
         Tolerance(
             name: "decay.exact", value: 1e-12,
-            reason: "the discrete law in double, against GSL's continuous trajectory times the law's constant factor λd/(1000(1 - d)); both are good to 1e-13 of the throw"),
+            reason:
+                "the discrete law in double, against GSL's continuous trajectory times the law's constant factor λd/(1000(1 - d)); both are good to 1e-13 of the throw"
+        ),
         Tolerance(
             name: "decay.continuous", value: 1e-12,
             reason: "the exponential in closed form against GSL's rk8pd at 1e-13"),
         Tolerance(
             name: "bezier.precise", value: 1e-12,
-            reason: "the promise of the precise solver where x(t) is not flat (x'(t) >= 1e-3); GSL's own uncertainty, |y'|·4 ulp/x', is added per point"),
+            reason:
+                "the promise of the precise solver where x(t) is not flat (x'(t) >= 1e-3); GSL's own uncertainty, |y'|·4 ulp/x', is added per point"
+        ),
         Tolerance(
             name: "bezier.fast", value: 1e-7,
-            reason: "the promise of the fast solver; where x(t) is flat the spread of y over t with x(t) within 8 ulps is allowed on top"),
+            reason:
+                "the promise of the fast solver; where x(t) is flat the spread of y over t with x(t) within 8 ulps is allowed on top"
+        ),
         Tolerance(
             name: "conversions.pop", value: 1e-9,
-            reason: "Pop's own round trips (bounciness 12, speed 5; tension 240, friction 25) hold to this in Pop's tests"),
+            reason:
+                "Pop's own round trips (bounciness 12, speed 5; tension 240, friction 25) hold to this in Pop's tests"),
         Tolerance(
             name: "conversions.swiftui", value: 1e-12,
-            reason: "response, damping fraction, duration and bounce are a few multiplications and square roots: relative error of a few ulps"),
+            reason:
+                "response, damping fraction, duration and bounce are a few multiplications and square roots: relative error of a few ulps"
+        ),
         Tolerance(
             name: "conversions.settling", value: 1e-9,
-            reason: "both the solver and GSL's brent find the crossing to a few ulps of time; relative 1e-9 allows for a flat crossing"),
+            reason:
+                "both the solver and GSL's brent find the crossing to a few ulps of time; relative 1e-9 allows for a flat crossing"
+        ),
     ]
 
     private var values: [String: Double]

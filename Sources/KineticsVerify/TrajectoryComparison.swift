@@ -15,8 +15,9 @@ public struct TrajectoryComparison: Equatable, Sendable {
     ///
     /// - Precondition: the arrays have the same non-zero length.
     public init(times: [Double], values: [Double], reference: [Double], target: Double) {
-        precondition(!times.isEmpty && times.count == values.count && values.count == reference.count,
-                     "a comparison needs equally long, non-empty samples")
+        precondition(
+            !times.isEmpty && times.count == values.count && values.count == reference.count,
+            "a comparison needs equally long, non-empty samples")
         var amplitude = 0.0
         for value in reference { amplitude = max(amplitude, abs(value - target)) }
         let scale = amplitude > 0 ? amplitude : 1

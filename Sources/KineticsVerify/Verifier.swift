@@ -69,12 +69,14 @@ public enum Verifier {
     ) throws -> VerificationReport {
         for method in request.methods where !VerificationRequest.methodNames.contains(method) {
             throw VerificationError.usage(
-                "unknown method '\(method)'; the methods are \(VerificationRequest.methodNames.joined(separator: ", "))")
+                "unknown method '\(method)'; the methods are \(VerificationRequest.methodNames.joined(separator: ", "))"
+            )
         }
         let start = Date()
         var report = VerificationReport(
             grid: request.grid.rawValue, suites: request.suites.map(\.rawValue),
-            reference: "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent",
+            reference:
+                "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent",
             seconds: 0, rows: [], springCases: [], decayCases: [], bezierCases: [])
         let springs = VerificationGrids.springs(request.grid)
         for suite in request.suites {
@@ -104,10 +106,14 @@ public enum Verifier {
         }.prefix(request.grid == .full ? 12 : 4)
         let total = springs.count + sample.count
         let fault = request.fault
-        let measurements = try parallelMap(count: springs.count, jobs: request.jobs, progress: { progress("spring", $0, total) }) {
+        let measurements = try parallelMap(
+            count: springs.count, jobs: request.jobs, progress: { progress("spring", $0, total) }
+        ) {
             try SpringSuite.measure(springs[$0], methods: methods, fault: fault?.at(.spring, $0))
         }
-        let scales = try parallelMap(count: sample.count, jobs: request.jobs, progress: { progress("spring", springs.count + $0, total) }) {
+        let scales = try parallelMap(
+            count: sample.count, jobs: request.jobs, progress: { progress("spring", springs.count + $0, total) }
+        ) {
             SpringSuite.timeScales(sample[sample.startIndex + $0], methods: methods)
         }
         let tolerances = request.tolerances
@@ -135,36 +141,47 @@ public enum Verifier {
                     if isWorse(error.maxError, than: worst.value) {
                         worst = (
                             error.maxError, "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            parameters(springCase, fps: fps))
+                            parameters(springCase, fps: fps)
+                        )
                     }
                 }
                 if let caseSpread = measurement.frameRateSpread[method] {
                     spreadCases += 1
                     if isWorse(caseSpread.value, than: spread.value) {
-                        spread = (caseSpread.value, "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
-                                  parameters(springCase, fps: caseSpread.fps))
+                        spread = (
+                            caseSpread.value, "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
+                            parameters(springCase, fps: caseSpread.fps)
+                        )
                     }
                 }
             }
-            let checked: String? = switch method {
-            case .analytic: "spring.analytic"
-            case .rk4: "spring.rk4"
-            case .pop, .fixed: nil
-            }
-            let note = leftOut > 0
+            let checked: String? =
+                switch method {
+                case .analytic: "spring.analytic"
+                case .rk4: "spring.rk4"
+                case .pop, .fixed: nil
+                }
+            let note =
+                leftOut > 0
                 ? "\(leftOut) trajectories left out: their springs are outside the stability region of a 1 ms RK4 step (|λ|·h up to about 2.8), where this method grows without bound"
                 : nil
             report.rows.append(
-                row("spring", method.rawValue, "error", trajectories, worst.value, rms: (sumOfSquares / Double(max(trajectories, 1))).squareRoot(),
-                    location: worst.location, parameters: worst.parameters, toleranceName: checked, tolerances: tolerances, note: note))
-            let spreadTolerance: String? = switch method {
-            case .analytic, .fixed: "spring.frame-rate"
-            case .rk4: "spring.rk4.frame-rate"
-            case .pop: nil
-            }
+                row(
+                    "spring", method.rawValue, "error", trajectories, worst.value,
+                    rms: (sumOfSquares / Double(max(trajectories, 1))).squareRoot(),
+                    location: worst.location, parameters: worst.parameters, toleranceName: checked,
+                    tolerances: tolerances, note: note))
+            let spreadTolerance: String? =
+                switch method {
+                case .analytic, .fixed: "spring.frame-rate"
+                case .rk4: "spring.rk4.frame-rate"
+                case .pop: nil
+                }
             report.rows.append(
-                row("spring", method.rawValue, "frame-rate dependence", spreadCases, spread.value,
-                    location: spread.value == 0 ? "identical at every common time" : spread.location, parameters: spread.parameters, toleranceName: spreadTolerance, tolerances: tolerances))
+                row(
+                    "spring", method.rawValue, "frame-rate dependence", spreadCases, spread.value,
+                    location: spread.value == 0 ? "identical at every common time" : spread.location,
+                    parameters: spread.parameters, toleranceName: spreadTolerance, tolerances: tolerances))
             // Time scale.
             let fitted = scales.flatMap { $0[method] ?? [] }
             if method == .pop {
@@ -177,11 +194,15 @@ public enum Verifier {
                             value: median, minimum: values.first, maximum: values.last,
                             location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
                 }
-            } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(nil, { worst, next in
-                worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
-            }) {
+            } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(
+                nil,
+                { worst, next in
+                    worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
+                })
+            {
                 report.rows.append(
-                    row("spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
+                    row(
+                        "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
                         location: "over \(sample.count) springs × \(verificationFrameRates.count) frame rates",
                         toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
                         tolerances: tolerances))
@@ -192,7 +213,8 @@ public enum Verifier {
                     let tolerance = tolerances["spring.rk4.order"]
                     report.rows.append(
                         VerificationRow(
-                            suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count, value: median,
+                            suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count,
+                            value: median,
                             minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
                             toleranceName: "spring.rk4.order", tolerance: tolerance,
                             passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
@@ -216,8 +238,10 @@ public enum Verifier {
 
     private static func parameters(_ springCase: SpringCase, fps: Double) -> [String: Double] {
         let p = springCase.parameters
-        return ["tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity,
-                "dampingRatio": p.dampingRatio, "fps": fps]
+        return [
+            "tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity,
+            "dampingRatio": p.dampingRatio, "fps": fps,
+        ]
     }
 
     // MARK: Decays
@@ -228,7 +252,9 @@ public enum Verifier {
         let methods = DecayMethod.allCases.filter { request.keeps($0.rawValue) }
         guard !methods.isEmpty else { return }
         let decays = VerificationGrids.decays(request.grid)
-        let measurements = try parallelMap(count: decays.count, jobs: request.jobs, progress: { progress("decay", $0, decays.count) }) {
+        let measurements = try parallelMap(
+            count: decays.count, jobs: request.jobs, progress: { progress("decay", $0, decays.count) }
+        ) {
             try DecaySuite.measure(decays[$0], methods: methods, fault: request.fault?.at(.decay, $0))
         }
         for method in methods {
@@ -243,26 +269,35 @@ public enum Verifier {
                     if isWorse(error.maxError, than: worst.value) {
                         worst = (
                             error.maxError, "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            ["deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity, "fps": fps])
+                            [
+                                "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity,
+                                "fps": fps,
+                            ]
+                        )
                     }
                 }
             }
-            let checked: String? = switch method {
-            case .pop: nil
-            case .exact: "decay.exact"
-            case .continuous: "decay.continuous"
-            }
+            let checked: String? =
+                switch method {
+                case .pop: nil
+                case .exact: "decay.exact"
+                case .continuous: "decay.continuous"
+                }
             let check = method == .continuous ? "error vs continuous law" : "error vs discrete law"
             report.rows.append(
-                row("decay", method.rawValue, check, count, worst.value, rms: (sumOfSquares / Double(max(count, 1))).squareRoot(),
-                    location: worst.location, parameters: worst.parameters, toleranceName: checked, tolerances: request.tolerances))
+                row(
+                    "decay", method.rawValue, check, count, worst.value,
+                    rms: (sumOfSquares / Double(max(count, 1))).squareRoot(),
+                    location: worst.location, parameters: worst.parameters, toleranceName: checked,
+                    tolerances: request.tolerances))
         }
         for (decayCase, measurement) in zip(decays, measurements) {
             for (index, fps) in verificationFrameRates.enumerated() {
                 report.decayCases.append(
                     DecayCaseResult(
                         deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
-                        errors: Dictionary(uniqueKeysWithValues: measurement[index].map { ($0.key.rawValue, $0.value.maxError) })))
+                        errors: Dictionary(
+                            uniqueKeysWithValues: measurement[index].map { ($0.key.rawValue, $0.value.maxError) })))
             }
         }
     }
@@ -277,9 +312,12 @@ public enum Verifier {
         let curves = VerificationGrids.curves(request.grid)
         let samples = VerificationGrids.bezierSamples(request.grid)
         let tolerances = request.tolerances
-        let measurements = try parallelMap(count: curves.count, jobs: request.jobs, progress: { progress("bezier", $0, curves.count) }) {
+        let measurements = try parallelMap(
+            count: curves.count, jobs: request.jobs, progress: { progress("bezier", $0, curves.count) }
+        ) {
             try BezierSuite.measure(
-                curves[$0], samples: samples, methods: methods, tolerances: tolerances, fault: request.fault?.at(.bezier, $0))
+                curves[$0], samples: samples, methods: methods, tolerances: tolerances,
+                fault: request.fault?.at(.bezier, $0))
         }
         let regular = measurements.map(\.regularPoints).reduce(0, +)
         for method in methods {
@@ -291,23 +329,28 @@ public enum Verifier {
             for (curve, measurement) in zip(curves, measurements) {
                 let result = measurement.methods[method]!
                 if isWorse(result.maxRegular, than: worst.value) {
-                    worst = (result.maxRegular, "\(curveLabel(curve)) at x = \(brief(result.worstX))",
-                             ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
+                    worst = (
+                        result.maxRegular, "\(curveLabel(curve)) at x = \(brief(result.worstX))",
+                        ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX]
+                    )
                 }
                 held = held && result.regularHeld
                 flatPoints += result.flatPoints
                 if isWorse(result.maxFlat, than: worstFlat) { worstFlat = result.maxFlat }
                 flatHeld = flatHeld && result.flatHeld
             }
-            let name: String? = switch method {
-            case .webkit: nil
-            case .precise: "bezier.precise"
-            case .fast: "bezier.fast"
-            }
+            let name: String? =
+                switch method {
+                case .webkit: nil
+                case .precise: "bezier.precise"
+                case .fast: "bezier.fast"
+                }
             var errorRow = row(
                 "bezier", method.rawValue, "error where x'(t) >= 1e-3", regular, worst.value, location: worst.location,
                 parameters: worst.parameters, toleranceName: name, tolerances: tolerances,
-                note: method == .webkit ? "epsilon 1/400, Pop's for a 0.4 s animation" : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
+                note: method == .webkit
+                    ? "epsilon 1/400, Pop's for a 0.4 s animation"
+                    : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
             if name != nil && regular > 0 { errorRow.passed = held }
             report.rows.append(errorRow)
             if flatPoints > 0 {
@@ -315,8 +358,10 @@ public enum Verifier {
                     VerificationRow(
                         suite: "bezier", mode: method.rawValue, check: "error where x(t) is flat", cases: flatPoints,
                         value: worstFlat, location: "points with x'(t) < 1e-3",
-                        toleranceName: name, tolerance: name.map { tolerances[$0] }, passed: name == nil ? nil : flatHeld,
-                        note: name == nil ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
+                        toleranceName: name, tolerance: name.map { tolerances[$0] },
+                        passed: name == nil ? nil : flatHeld,
+                        note: name == nil
+                            ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
             }
         }
         if let worst = zip(curves, measurements).max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
@@ -330,7 +375,8 @@ public enum Verifier {
             report.bezierCases.append(
                 BezierCaseResult(
                     curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measurement.steepness,
-                    errors: Dictionary(uniqueKeysWithValues: measurement.methods.map { ($0.key.rawValue, $0.value.maxRegular) })))
+                    errors: Dictionary(
+                        uniqueKeysWithValues: measurement.methods.map { ($0.key.rawValue, $0.value.maxRegular) })))
         }
     }
 
@@ -347,7 +393,9 @@ public enum Verifier {
         report.rows += ConversionsSuite.popRows(request.grid, springs: springs, tolerances: request.tolerances)
         report.rows += ConversionsSuite.swiftUIRows(springs: springs, tolerances: request.tolerances)
         let subset = Array(springs.prefix(request.grid == .full ? 2_000 : 60))
-        let results = try parallelMap(count: subset.count, jobs: request.jobs, progress: { progress("conversions", $0, subset.count) }) {
+        let results = try parallelMap(
+            count: subset.count, jobs: request.jobs, progress: { progress("conversions", $0, subset.count) }
+        ) {
             index -> (Double, Double)? in
             do {
                 return try ConversionsSuite.settling(subset[index])
@@ -362,13 +410,18 @@ public enum Verifier {
             count += 1
             let error = abs(result.0 - result.1) / max(result.1, 1e-300)
             if !(error <= worst.value) {
-                worst = (error, "\(springCase.label): \(result.0) s vs \(result.1) s",
-                         ["tension": springCase.parameters.tension, "friction": springCase.parameters.friction,
-                          "mass": springCase.parameters.mass, "velocity": springCase.velocity])
+                worst = (
+                    error, "\(springCase.label): \(result.0) s vs \(result.1) s",
+                    [
+                        "tension": springCase.parameters.tension, "friction": springCase.parameters.friction,
+                        "mass": springCase.parameters.mass, "velocity": springCase.velocity,
+                    ]
+                )
             }
         }
         report.rows.append(
-            row("conversions", "settling duration", "vs GSL brent (relative)", count, worst.value,
+            row(
+                "conversions", "settling duration", "vs GSL brent (relative)", count, worst.value,
                 location: worst.location, parameters: worst.parameters, toleranceName: "conversions.settling",
                 tolerances: request.tolerances, note: "band 1e-3 of a unit step; undamped springs left out"))
     }

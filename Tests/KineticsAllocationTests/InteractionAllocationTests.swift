@@ -28,7 +28,8 @@ struct InteractionAllocationTests {
             // once, in unoptimised builds); then every frame of a second run
             // is counted on its own.
             func run(_ animations: Int, counting: Bool) -> [(frame: Int, allocations: Int)] {
-                let configuration = BenchConfiguration(engine: engine, animations: animations, mix: mix, scenario: scenario)
+                let configuration = BenchConfiguration(
+                    engine: engine, animations: animations, mix: mix, scenario: scenario)
                 let running = makeEngine(configuration)
                 let times = Workload(configuration).frameTimes(Self.frames)
                 var allocating: [(frame: Int, allocations: Int)] = []
@@ -58,7 +59,8 @@ struct InteractionAllocationTests {
         // then every frame of a second run is counted, the completing one
         // included.
         func run(_ animations: Int, counting: Bool) -> (frames: Int, allocating: [(frame: Int, allocations: Int)]) {
-            let configuration = BenchConfiguration(engine: engine, animations: animations, mix: mix, scenario: .massCompletion)
+            let configuration = BenchConfiguration(
+                engine: engine, animations: animations, mix: mix, scenario: .massCompletion)
             let running = makeEngine(configuration)
             let times = Workload(configuration).frameTimes(Int(configuration.fps * 30))
             var allocating: [(frame: Int, allocations: Int)] = []

@@ -20,7 +20,8 @@ struct SteadyTickAllocationTests {
     static func animator(kind: String, count: Int = 10_000) throws -> Animator {
         let animator = Animator()
         let target = animator.makeTarget()
-        let keyframes = try Keyframes<Double>(values: [0, 5, 2, 9], timingFunctions: [.easeIn, .linear, .easeOut], duration: 100)
+        let keyframes = try Keyframes<Double>(
+            values: [0, 5, 2, 9], timingFunctions: [.easeIn, .linear, .easeOut], duration: 100)
         for index in 0 ..< count {
             let value = Double(index)
             switch kind {
@@ -37,24 +38,28 @@ struct SteadyTickAllocationTests {
                 try animator.add(animation, to: p, forKey: "a\(index)")
             case "decay":
                 let x = animator.property("p\(index)", of: target, initial: value)
-                var animation = Animation<Double>.decay(velocity: 2_000 + value, parameters: try DecayParameters(deceleration: 0.9999))
+                var animation = Animation<Double>.decay(
+                    velocity: 2_000 + value, parameters: try DecayParameters(deceleration: 0.9999))
                 animation.threshold = 1e-6
                 try animator.add(animation, to: x, forKey: "a\(index)")
             case "basic":
                 let x = animator.property("p\(index)", of: target, initial: value)
-                try animator.add(.basic(duration: 100, timing: .easeInEaseOut, to: value + 1), to: x, forKey: "a\(index)")
+                try animator.add(
+                    .basic(duration: 100, timing: .easeInEaseOut, to: value + 1), to: x, forKey: "a\(index)")
             case "keyframe":
                 let x = animator.property("p\(index)", of: target, initial: value)
                 try animator.add(.keyframes(keyframes), to: x, forKey: "a\(index)")
             case "custom":
                 let x = animator.property("p\(index)", of: target, initial: value)
-                try animator.add(.custom { frame in
-                    frame.value += frame.frameLength
-                    return false
-                }, to: x, forKey: "a\(index)")
+                try animator.add(
+                    .custom { frame in
+                        frame.value += frame.frameLength
+                        return false
+                    }, to: x, forKey: "a\(index)")
             case "rect":
                 let r = animator.property("p\(index)", of: target, initial: SIMD4(value, 0, 10, 10))
-                try animator.add(.basic(duration: 100, timing: .linear, to: SIMD4(value, 5, 20, 20)), to: r, forKey: "a\(index)")
+                try animator.add(
+                    .basic(duration: 100, timing: .linear, to: SIMD4(value, 5, 20, 20)), to: r, forKey: "a\(index)")
             default:
                 Issue.record("unknown kind \(kind)")
             }
@@ -65,7 +70,10 @@ struct SteadyTickAllocationTests {
 
     @Test(
         "a steady tick with 10,000 animations allocates nothing",
-        arguments: ["spring-pop", "spring-fixed", "spring-rk4", "spring-analytic", "spring-point", "decay", "basic", "keyframe", "custom", "rect"])
+        arguments: [
+            "spring-pop", "spring-fixed", "spring-rk4", "spring-analytic", "spring-point", "decay", "basic", "keyframe",
+            "custom", "rect",
+        ])
     func steadyTick(kind: String) throws {
         let animator = try Self.animator(kind: kind)
         #expect(animator.animationCount == 10_000)

@@ -23,7 +23,8 @@ struct EngineParityTests {
 
     @Test(
         "the animator and the batch path compute the Pop-model reference's values",
-        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed], [BenchScenario.steady, .jitter, .churn, .retargetStorm])
+        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
+        [BenchScenario.steady, .jitter, .churn, .retargetStorm])
     func enginesAgree(mix: BenchMix, scenario: BenchScenario) {
         // 200 animations, 90 frames at 60 Hz; values move over about 1,000.
         // Springs and decays: to 1e-12 of that, which allows for the rounding
@@ -94,16 +95,21 @@ struct EngineParityTests {
     func fasterPopModel() {
         func result(_ engine: BenchEngine, p50: Double, animations: Int = 1_000) -> BenchResult {
             BenchResult(
-                configuration: BenchConfiguration(engine: engine, animations: animations), p50: p50, p90: 0, p99: 0, max: 0,
+                configuration: BenchConfiguration(engine: engine, animations: animations), p50: p50, p90: 0, p99: 0,
+                max: 0,
                 mean: 0, repetitionMedians: [], nanosecondsPerAnimation: 0, budgetShare: 0, allocationsPerFrame: 0,
                 bytesPerFrame: 0, calibrationNanoseconds: 1, calibrated: 1, steadyNanoseconds: nil)
         }
         let animator = result(.animator, p50: 10)
-        let swiftFaster = BenchReport(kinetics: "test", results: [
-            animator, result(.reference, p50: 900), result(.popC, p50: 1_000), result(.popC, p50: 5, animations: 10),
-        ])
+        let swiftFaster = BenchReport(
+            kinetics: "test",
+            results: [
+                animator, result(.reference, p50: 900), result(.popC, p50: 1_000),
+                result(.popC, p50: 5, animations: 10),
+            ])
         #expect(swiftFaster.popModel(for: animator)?.configuration.engine == .reference)
-        let cFaster = BenchReport(kinetics: "test", results: [animator, result(.reference, p50: 900), result(.popC, p50: 800)])
+        let cFaster = BenchReport(
+            kinetics: "test", results: [animator, result(.reference, p50: 900), result(.popC, p50: 800)])
         #expect(cFaster.popModel(for: animator)?.p50 == 800)
         #expect(BenchReport(kinetics: "test", results: [animator]).popModel(for: animator) == nil)
     }
@@ -127,32 +133,44 @@ struct EngineParityTests {
     func gate() throws {
         func result(_ engine: BenchEngine, calibrated: Double, allocations: Double) -> BenchResult {
             BenchResult(
-                configuration: BenchConfiguration(engine: engine, animations: 1_000, mix: .spring, fps: 60, scenario: .steady),
-                p50: calibrated * 1_000, p90: 0, p99: 0, max: 0, mean: 0, repetitionMedians: [], nanosecondsPerAnimation: 0,
+                configuration: BenchConfiguration(
+                    engine: engine, animations: 1_000, mix: .spring, fps: 60, scenario: .steady),
+                p50: calibrated * 1_000, p90: 0, p99: 0, max: 0, mean: 0, repetitionMedians: [],
+                nanosecondsPerAnimation: 0,
                 budgetShare: 0, allocationsPerFrame: allocations, bytesPerFrame: 0, calibrationNanoseconds: 1_000,
                 calibrated: calibrated, steadyNanoseconds: nil)
         }
-        let baseline = BenchReport(kinetics: "test", results: [
-            result(.animator, calibrated: 2, allocations: 0), result(.batch, calibrated: 2, allocations: 0),
-        ])
-        let current = BenchReport(kinetics: "test", results: [
-            result(.animator, calibrated: 2.4, allocations: 0),  // 20%: within 25%
-            result(.batch, calibrated: 2, allocations: 3),  // allocates now
-            result(.reference, calibrated: 100, allocations: 1),  // not in the baseline
-        ])
+        let baseline = BenchReport(
+            kinetics: "test",
+            results: [
+                result(.animator, calibrated: 2, allocations: 0), result(.batch, calibrated: 2, allocations: 0),
+            ])
+        let current = BenchReport(
+            kinetics: "test",
+            results: [
+                result(.animator, calibrated: 2.4, allocations: 0),  // 20%: within 25%
+                result(.batch, calibrated: 2, allocations: 3),  // allocates now
+                result(.reference, calibrated: 100, allocations: 1),  // not in the baseline
+            ])
         let regressions = BaselineGate.regressions(current, baseline: baseline, maxRegression: 25)
         #expect(regressions.count == 1 && regressions[0].description.contains("alloc"))
         #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10).count == 2)
         // A bound of its own for a scenario: the steady animator's +20% is
         // within 30% there, and past 10% everywhere else.
-        #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 10, perScenario: [.steady: 30]).count == 1)
-        #expect(BaselineGate.regressions(current, baseline: baseline, maxRegression: 30, perScenario: [.churn: 10]).count == 1)
+        #expect(
+            BaselineGate.regressions(current, baseline: baseline, maxRegression: 10, perScenario: [.steady: 30]).count
+                == 1)
+        #expect(
+            BaselineGate.regressions(current, baseline: baseline, maxRegression: 30, perScenario: [.churn: 10]).count
+                == 1)
 
         // Found by the baseline fuzz target: a configuration listed twice
         // made a baseline regress against itself. Such a file is refused.
-        let twice = BenchReport(kinetics: "test", results: [
-            result(.animator, calibrated: 2, allocations: 0), result(.animator, calibrated: 3, allocations: 0),
-        ])
+        let twice = BenchReport(
+            kinetics: "test",
+            results: [
+                result(.animator, calibrated: 2, allocations: 0), result(.animator, calibrated: 3, allocations: 0),
+            ])
         let data = try JSONEncoder().encode(twice)
         #expect(throws: BaselineError.malformed("twice.json", "\(twice.results[0].configuration.key) appears twice")) {
             try BaselineGate.baseline(from: data, name: "twice.json")
@@ -165,8 +183,9 @@ struct EngineParityTests {
         var uncounted = result(.animator, calibrated: 2, allocations: 0)
         uncounted.allocationsCounted = false
         let blind = BenchReport(kinetics: "test", results: [uncounted])
-        #expect(BaselineGate.regressions(blind, baseline: baseline, maxRegression: 25).map(\.message)
-            == ["allocations were not counted (the malloc interposer was not active); the baseline counted them"])
+        #expect(
+            BaselineGate.regressions(blind, baseline: baseline, maxRegression: 25).map(\.message)
+                == ["allocations were not counted (the malloc interposer was not active); the baseline counted them"])
         #expect(!blind.hotFramesAllocateNothing)
         #expect(baseline.hotFramesAllocateNothing)
         #expect(!current.hotFramesAllocateNothing, "the batch allocates there")

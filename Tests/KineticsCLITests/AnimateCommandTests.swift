@@ -19,7 +19,8 @@ struct AnimateCommandTests {
         let result = try kinetics("animate", Self.scenarios.appendingPathComponent("spring-pop.json").path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.first == "time,key,value")
-        let trace = try kinetics("trace", "spring", "--bounciness", "4", "--speed", "12", "--to", "100", "--seconds", "1")
+        let trace = try kinetics(
+            "trace", "spring", "--bounciness", "4", "--speed", "12", "--to", "100", "--seconds", "1")
         let animated = result.lines.dropFirst().map { $0.split(separator: ",") }
         let traced = trace.lines.dropFirst().map { $0.split(separator: ",") }
         // The animation stops at its rest (0.45 s): compare the frames before it.
@@ -40,15 +41,24 @@ struct AnimateCommandTests {
         #expect(events.lines.first == "time,key,event")
         #expect(events.lines.contains("0.3,together,start"))
         #expect(events.lines.last?.hasSuffix(",intro,stop:finished") == true)
-        let json = try kinetics("animate", Self.scenarios.appendingPathComponent("groups.json").path, "--events", "--format", "json")
+        let json = try kinetics(
+            "animate", Self.scenarios.appendingPathComponent("groups.json").path, "--events", "--format", "json")
         struct Events: Decodable {
-            struct Event: Decodable { let time: Double; let key: String; let event: String }
+            struct Event: Decodable {
+                let time: Double
+                let key: String
+                let event: String
+            }
             let events: [Event]
         }
         #expect(try decodeJSON(Events.self, json.stdout).events.count == events.lines.count - 1)
-        let frames = try kinetics("animate", Self.scenarios.appendingPathComponent("vectors.json").path, "--format", "json")
+        let frames = try kinetics(
+            "animate", Self.scenarios.appendingPathComponent("vectors.json").path, "--format", "json")
         struct Frames: Decodable {
-            struct Frame: Decodable { let time: Double; let values: [String: [Double]] }
+            struct Frame: Decodable {
+                let time: Double
+                let values: [String: [Double]]
+            }
             let frames: [Frame]
         }
         let decoded = try decodeJSON(Frames.self, frames.stdout)
@@ -57,7 +67,8 @@ struct AnimateCommandTests {
 
     @Test("a malformed scenario exits 65 naming the file and the JSON path; a missing one 66")
     func errors() throws {
-        let path = try Self.write(#"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "speed": "fast"}]}"#)
+        let path = try Self.write(
+            #"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "speed": "fast"}]}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bad = try kinetics("animate", path)
         #expect(bad.status == 65)

@@ -5,7 +5,8 @@ import Testing
 struct BenchCommandTests {
     /// A short run: three engines, 200 animations, the minimum repetitions.
     static let quick = [
-        "bench", "--engine", "batch", "--engine", "reference", "--engine", "pop-c", "--animations", "200", "--frames", "2",
+        "bench", "--engine", "batch", "--engine", "reference", "--engine", "pop-c", "--animations", "200", "--frames",
+        "2",
         "--warmup", "1", "--no-bezier",
     ]
 
@@ -28,11 +29,14 @@ struct BenchCommandTests {
     func table() throws {
         let result = try kinetics(Self.quick)
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.lines.filter { $0.hasPrefix("batch ") || $0.hasPrefix("reference ") || $0.hasPrefix("pop-c ") }
+        let rows = result.lines.filter {
+            $0.hasPrefix("batch ") || $0.hasPrefix("reference ") || $0.hasPrefix("pop-c ")
+        }
         #expect(rows.count == 3)
         let batch = rows.first { $0.hasPrefix("batch") } ?? ""
         #expect(batch.contains("× faster than reference") || batch.contains("× faster than pop-c"), "\(batch)")
-        #expect(rows.filter { !$0.hasPrefix("batch") }.allSatisfy { !$0.contains("× faster") }, "no ratio for Pop's models")
+        #expect(
+            rows.filter { !$0.hasPrefix("batch") }.allSatisfy { !$0.contains("× faster") }, "no ratio for Pop's models")
         #expect(result.stderr.isEmpty, "no progress bar off a terminal")
     }
 
@@ -90,7 +94,11 @@ struct BenchCommandTests {
         let result = try kinetics(Self.quick + ["--baseline", baseline.path])
         #expect(result.status == 2)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.filter { $0.contains("regression: batch") || $0.contains("regression: reference") || $0.contains("regression: pop-c") }.count == 3)
+        #expect(
+            lines.filter {
+                $0.contains("regression: batch") || $0.contains("regression: reference")
+                    || $0.contains("regression: pop-c")
+            }.count == 3)
         #expect(lines.last?.contains("kinetics: error: 3 regressions against \(baseline.path)") == true)
         // Against itself (unchanged) it passes.
         let same = Self.temporaryFile("same.json")
@@ -110,8 +118,14 @@ struct BenchCommandTests {
             ("version", #"{"kind": "kinetics-bench", "formatVersion": 99}"#, 65, "format version 99"),
             ("fields", #"{"kind": "kinetics-bench", "formatVersion": 1, "results": []}"#, 65, "missing"),
             // Found by fuzzing in CI: naming a configuration with this fps trapped.
-            ("fps", BenchCommandTests.baseline(fps: "7e95"), 65, "results[0].configuration.fps: 7e+95 is not in (0, 1000]"),
-            ("count", BenchCommandTests.baseline(animations: "0"), 65, "results[0].configuration.animations: 0 is not in [1, 1000000]"),
+            (
+                "fps", BenchCommandTests.baseline(fps: "7e95"), 65,
+                "results[0].configuration.fps: 7e+95 is not in (0, 1000]"
+            ),
+            (
+                "count", BenchCommandTests.baseline(animations: "0"), 65,
+                "results[0].configuration.animations: 0 is not in [1, 1000000]"
+            ),
         ] as [(String, String?, Int32, String)])
     func badBaselines(name: String, contents: String?, status: Int32, message: String) throws {
         let file = Self.temporaryFile("bad.json")
@@ -132,7 +146,10 @@ struct BenchCommandTests {
             (["--repetitions", "3"], "--repetitions must be a whole number in [7, 1000], got 3"),
             (["--fps", "nan"], "--fps must be a number in (0, 1000], got nan"),
             (["--churn-fraction", "2"], "--churn-fraction must be in (0, 1], got 2.0"),
-            (["--max-regression", "churn=x"], "--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got 'churn=x'"),
+            (
+                ["--max-regression", "churn=x"],
+                "--max-regression must be a finite number >= 0 or SCENARIO=NUMBER, got 'churn=x'"
+            ),
             (["--max-regression", "stormy=10"], "--max-regression: unknown scenario 'stormy'"),
         ] {
             let result = try kinetics(["bench"] + arguments)

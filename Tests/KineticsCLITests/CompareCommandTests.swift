@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("CLI: kinetics compare")
 struct CompareCommandTests {
@@ -14,14 +15,18 @@ struct CompareCommandTests {
     @Test(
         "the synthetic traces get the verdicts data/traces/README.md promises",
         arguments: [
-            ("semi-implicit-euler-60hz-jittered.csv", Int32(1), "velocity-first symplectic Euler, damping as a force, 1 step per frame", 1.0835),
+            (
+                "semi-implicit-euler-60hz-jittered.csv", Int32(1),
+                "velocity-first symplectic Euler, damping as a force, 1 step per frame", 1.0835
+            ),
             ("closed-form-120hz-jittered.csv", 0, "exact closed form", 1.0),
             ("kinetics-pop-60hz.csv", 1, "RK4 on a 1 ms grid with Pop's fraction feedback (Pop, Rebound)", 0.9863),
             ("kinetics-pop-120hz.csv", 1, "RK4 on a 1 ms grid with Pop's fraction feedback (Pop, Rebound)", 0.9720),
         ])
     func springTraces(file: String, status: Int32, scheme: String, timeScale: Double) throws {
         let result = try kinetics([
-            "compare", "spring", Self.traces.appendingPathComponent(file).path, "--tension", "300", "--friction", "12", "--format", "json",
+            "compare", "spring", Self.traces.appendingPathComponent(file).path, "--tension", "300", "--friction", "12",
+            "--format", "json",
         ])
         #expect(result.status == status, "\(file): \(result.stderr)")
         struct Document: Decodable {
@@ -35,22 +40,35 @@ struct CompareCommandTests {
         #expect(abs(document.timeScale - timeScale) < 2e-4, "\(document.timeScale)")
         #expect(document.withinTolerance == (status == 0))
         if status == 1 {
-            #expect(result.stderr.hasPrefix("kinetics: error: max error ") && result.stderr.filter { $0 == "\n" }.count == 1)
+            #expect(
+                result.stderr.hasPrefix("kinetics: error: max error ") && result.stderr.filter { $0 == "\n" }.count == 1
+            )
         }
     }
 
     @Test("a decay trace, a bezier trace, milliseconds, and a looser tolerance")
     func otherKinds() throws {
-        let decay = try kinetics(["compare", "decay", Self.traces.appendingPathComponent("discrete-decay-120hz.csv").path, "--velocity", "1500"])
-        #expect(decay.status == 0 && decay.stdout.contains("scheme                         discrete law v·d^(1000t), double precision"), "\(decay.stdout)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-compare-\(UUID().uuidString)")
+        let decay = try kinetics([
+            "compare", "decay", Self.traces.appendingPathComponent("discrete-decay-120hz.csv").path, "--velocity",
+            "1500",
+        ])
+        #expect(
+            decay.status == 0
+                && decay.stdout.contains("scheme                         discrete law v·d^(1000t), double precision"),
+            "\(decay.stdout)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // ease-in-out traced by Kinetics' precise solver, compared with GSL's.
-        let bezierTrace = try kinetics(["trace", "bezier", "--curve", "ease-in-out", "--method", "precise", "--samples", "101"])
+        let bezierTrace = try kinetics([
+            "trace", "bezier", "--curve", "ease-in-out", "--method", "precise", "--samples", "101",
+        ])
         let bezierFile = folder.appendingPathComponent("curve.csv")
         try Data(bezierTrace.stdout.utf8).write(to: bezierFile)
-        let bezier = try kinetics(["compare", "bezier", bezierFile.path, "--curve", "ease-in-out", "--tolerance", "1e-12"])
+        let bezier = try kinetics([
+            "compare", "bezier", bezierFile.path, "--curve", "ease-in-out", "--tolerance", "1e-12",
+        ])
         #expect(bezier.status == 0, "\(bezier.stderr)")
         // A Pop trace in milliseconds, within a 10% tolerance.
         let pop = try String(contentsOf: Self.traces.appendingPathComponent("kinetics-pop-60hz.csv"), encoding: .utf8)
@@ -62,7 +80,8 @@ struct CompareCommandTests {
         let msFile = folder.appendingPathComponent("pop-ms.csv")
         try Data(milliseconds.utf8).write(to: msFile)
         let result = try kinetics([
-            "compare", "spring", msFile.path, "--tension", "300", "--friction", "12", "--time-unit", "ms", "--tolerance", "0.1", "--format", "markdown",
+            "compare", "spring", msFile.path, "--tension", "300", "--friction", "12", "--time-unit", "ms",
+            "--tolerance", "0.1", "--format", "markdown",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("| time scale (simulated / real) | 0.9863 |"), "\(result.stdout)")
@@ -76,7 +95,9 @@ struct CompareCommandTests {
             let scheme: String
             let warnings: [String]
         }
-        let arguments = ["compare", "spring", file, "--tension", "300", "--friction", "12", "--time-unit", "ms", "--format", "json"]
+        let arguments = [
+            "compare", "spring", file, "--tension", "300", "--friction", "12", "--time-unit", "ms", "--format", "json",
+        ]
         let perSecond = try decodeJSON(Document.self, try kinetics(arguments).stdout)
         // Its velocities are right to within the few milliseconds its clock
         // runs apart from the trace's; read as per millisecond, 1000× off.
@@ -88,9 +109,12 @@ struct CompareCommandTests {
         #expect(perSecond.warnings.contains { $0.hasPrefix("the engine keeps time in whole milliseconds") })
     }
 
-    @Test("common mistakes are warned about, on stderr and in the JSON: milliseconds read as seconds, absolute timestamps")
+    @Test(
+        "common mistakes are warned about, on stderr and in the JSON: milliseconds read as seconds, absolute timestamps"
+    )
     func mistakes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-compare-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pop = try String(contentsOf: Self.traces.appendingPathComponent("kinetics-pop-60hz.csv"), encoding: .utf8)
@@ -107,17 +131,24 @@ struct CompareCommandTests {
             try Data(text.utf8).write(to: file)
             return file.path
         }
-        let milliseconds = try kinetics(["compare", "spring", try rewrite { $0 * 1_000 }, "--tension", "300", "--friction", "12"])
-        #expect(milliseconds.stderr.contains("kinetics: warning: the samples are 16.67 s apart: times that look like milliseconds"),
-                "\(milliseconds.stderr)")
-        let absolute = try kinetics(["compare", "spring", try rewrite { $0 + 83 }, "--tension", "300", "--friction", "12", "--format", "json"])
+        let milliseconds = try kinetics([
+            "compare", "spring", try rewrite { $0 * 1_000 }, "--tension", "300", "--friction", "12",
+        ])
+        #expect(
+            milliseconds.stderr.contains(
+                "kinetics: warning: the samples are 16.67 s apart: times that look like milliseconds"),
+            "\(milliseconds.stderr)")
+        let absolute = try kinetics([
+            "compare", "spring", try rewrite { $0 + 83 }, "--tension", "300", "--friction", "12", "--format", "json",
+        ])
         #expect(absolute.stderr.contains("kinetics: warning: the first sample is at 83 s"), "\(absolute.stderr)")
         #expect(absolute.stdout.contains("the first sample is at 83 s"))
     }
 
     @Test("a malformed trace exits 65 naming the line; a missing one 66; bad options 64")
     func errors() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-compare-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-compare-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("bad.csv")
@@ -125,7 +156,9 @@ struct CompareCommandTests {
         let malformed = try kinetics(["compare", "spring", bad.path, "--tension", "300", "--friction", "12"])
         #expect(malformed.status == 65)
         #expect(malformed.stderr == "kinetics: error: \(bad.path): line 4: value 'oops' is not a number\n")
-        let missing = try kinetics(["compare", "spring", folder.appendingPathComponent("none.csv").path, "--tension", "300", "--friction", "12"])
+        let missing = try kinetics([
+            "compare", "spring", folder.appendingPathComponent("none.csv").path, "--tension", "300", "--friction", "12",
+        ])
         #expect(missing.status == 66)
         for arguments in [
             ["compare", "spring", bad.path, "--tension", "300", "--friction", "12", "--tolerance", "0"],
@@ -142,15 +175,21 @@ struct CompareCommandTests {
     @Test("plot compare draws the trace, GSL's motion and the best candidate, as valid XML")
     func plot() throws {
         let result = try kinetics([
-            "plot", "compare", "spring", Self.traces.appendingPathComponent("semi-implicit-euler-60hz-jittered.csv").path, "--tension", "300",
+            "plot", "compare", "spring",
+            Self.traces.appendingPathComponent("semi-implicit-euler-60hz-jittered.csv").path, "--tension", "300",
             "--friction", "12",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try XMLDocument(data: Data(result.stdout.utf8))
         let texts = try document.nodes(forXPath: "//*[local-name()='text']").compactMap(\.stringValue)
-        #expect(texts.contains("best candidate: velocity-first symplectic Euler, damping as a force, 1 step per frame"), "\(texts)")
+        #expect(
+            texts.contains("best candidate: velocity-first symplectic Euler, damping as a force, 1 step per frame"),
+            "\(texts)")
         #expect(texts.contains("trace") && texts.contains("GSL rk8pd"))
-        let decay = try kinetics(["plot", "compare", "decay", Self.traces.appendingPathComponent("discrete-decay-120hz.csv").path, "--velocity", "1500"])
+        let decay = try kinetics([
+            "plot", "compare", "decay", Self.traces.appendingPathComponent("discrete-decay-120hz.csv").path,
+            "--velocity", "1500",
+        ])
         #expect(decay.status == 0 && decay.stdout.hasPrefix("<?xml"), "\(decay.stderr)")
     }
 }

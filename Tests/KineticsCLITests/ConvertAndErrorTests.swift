@@ -39,28 +39,79 @@ struct ConvertAndErrorTests {
     @Test(
         "bad input exits 64 with one line naming the option and its range",
         arguments: [
-            (["trace", "spring", "--tension", "100", "--friction", "10", "--mass", "0"], "--mass must be a finite number > 0, got 0.0"),
-            (["trace", "spring", "--tension", "-1", "--friction", "10"], "--tension must be a finite number > 0, got -1.0"),
-            (["trace", "spring", "--bounciness", "4", "--speed", "12", "--fps", "-60"], "--fps must be a finite number > 0, got -60.0"),
-            (["trace", "spring", "--bounciness", "4", "--speed", "12", "--seconds", "nan"], "--seconds must be a finite number > 0, got nan"),
-            (["trace", "spring", "--bounciness", "4", "--speed", "12", "--seconds", "inf"], "--seconds must be a finite number > 0, got inf"),
-            (["trace", "spring", "--bounciness", "40", "--speed", "12"], "--bounciness must be in [0.0, 34.0], got 40.0"),
-            (["trace", "spring", "--response", "0.5", "--damping-fraction", "-1"], "--damping-fraction must be a finite number >= 0, got -1.0"),
+            (
+                ["trace", "spring", "--tension", "100", "--friction", "10", "--mass", "0"],
+                "--mass must be a finite number > 0, got 0.0"
+            ),
+            (
+                ["trace", "spring", "--tension", "-1", "--friction", "10"],
+                "--tension must be a finite number > 0, got -1.0"
+            ),
+            (
+                ["trace", "spring", "--bounciness", "4", "--speed", "12", "--fps", "-60"],
+                "--fps must be a finite number > 0, got -60.0"
+            ),
+            (
+                ["trace", "spring", "--bounciness", "4", "--speed", "12", "--seconds", "nan"],
+                "--seconds must be a finite number > 0, got nan"
+            ),
+            (
+                ["trace", "spring", "--bounciness", "4", "--speed", "12", "--seconds", "inf"],
+                "--seconds must be a finite number > 0, got inf"
+            ),
+            (
+                ["trace", "spring", "--bounciness", "40", "--speed", "12"],
+                "--bounciness must be in [0.0, 34.0], got 40.0"
+            ),
+            (
+                ["trace", "spring", "--response", "0.5", "--damping-fraction", "-1"],
+                "--damping-fraction must be a finite number >= 0, got -1.0"
+            ),
             (["trace", "spring", "--duration", "0.5", "--bounce", "-1"], "--bounce must be in (-1, 1], got -1.0"),
-            (["trace", "spring", "--tension", "100", "--friction", "10", "--bounciness", "4", "--speed", "3"], "give one spring, not two: --tension/--friction and --bounciness/--speed"),
-            (["trace", "spring"], "give one spring: --tension/--friction, --bounciness/--speed, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce"),
+            (
+                ["trace", "spring", "--tension", "100", "--friction", "10", "--bounciness", "4", "--speed", "3"],
+                "give one spring, not two: --tension/--friction and --bounciness/--speed"
+            ),
+            (
+                ["trace", "spring"],
+                "give one spring: --tension/--friction, --bounciness/--speed, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce"
+            ),
             (["trace", "spring", "--tension", "100"], "--tension needs --friction"),
-            (["trace", "spring", "--bounciness", "4", "--speed", "12", "--mass", "2"], "--mass does not apply to --bounciness/--speed (Pop's mapping fixes the mass at 1)"),
-            (["trace", "decay", "--velocity", "100", "--deceleration", "1"], "--deceleration must be in (0, 1), got 1.0"),
-            (["trace", "decay", "--velocity", "100", "--deceleration", "0"], "--deceleration must be in (0, 1), got 0.0"),
+            (
+                ["trace", "spring", "--bounciness", "4", "--speed", "12", "--mass", "2"],
+                "--mass does not apply to --bounciness/--speed (Pop's mapping fixes the mass at 1)"
+            ),
+            (
+                ["trace", "decay", "--velocity", "100", "--deceleration", "1"],
+                "--deceleration must be in (0, 1), got 1.0"
+            ),
+            (
+                ["trace", "decay", "--velocity", "100", "--deceleration", "0"],
+                "--deceleration must be in (0, 1), got 0.0"
+            ),
             (["trace", "decay", "--velocity", "nan"], "--velocity must be a finite number, got nan"),
             (["trace", "bezier", "--curve", "1.5,0,0.5,1"], "--curve: x1 must be in [0.0, 1.0], got 1.5"),
             (["trace", "bezier", "--curve", "0.5,0,-0.5,1"], "--curve: x2 must be in [0.0, 1.0], got -0.5"),
-            (["trace", "bezier", "--curve", "bouncy"], "--curve must be one of linear, default, ease-in, ease-out, ease-in-out or four numbers x1,y1,x2,y2, got 'bouncy'"),
-            (["trace", "bezier", "--curve", "linear", "--samples", "0"], "--samples must be a whole number in [2, 10000000], got 0"),
-            (["trace", "bezier", "--curve", "linear", "--samples", "-3"], "--samples must be a whole number in [2, 10000000], got -3"),
-            (["convert", "--tension", "100", "--friction", "10", "--epsilon", "0"], "--epsilon must be a finite number > 0, got 0.0"),
-            (["trace", "spring", "--tension", "1", "--friction", "1", "--fps", "1e6", "--seconds", "100"], "--seconds × --fps must give at most 10000000 frames, got 100000000"),
+            (
+                ["trace", "bezier", "--curve", "bouncy"],
+                "--curve must be one of linear, default, ease-in, ease-out, ease-in-out or four numbers x1,y1,x2,y2, got 'bouncy'"
+            ),
+            (
+                ["trace", "bezier", "--curve", "linear", "--samples", "0"],
+                "--samples must be a whole number in [2, 10000000], got 0"
+            ),
+            (
+                ["trace", "bezier", "--curve", "linear", "--samples", "-3"],
+                "--samples must be a whole number in [2, 10000000], got -3"
+            ),
+            (
+                ["convert", "--tension", "100", "--friction", "10", "--epsilon", "0"],
+                "--epsilon must be a finite number > 0, got 0.0"
+            ),
+            (
+                ["trace", "spring", "--tension", "1", "--friction", "1", "--fps", "1e6", "--seconds", "100"],
+                "--seconds × --fps must give at most 10000000 frames, got 100000000"
+            ),
         ])
     func badInput(arguments: [String], message: String) throws {
         let result = try kinetics(arguments)

@@ -41,11 +41,15 @@ struct GateScriptTests {
         defer { try? FileManager.default.removeItem(at: failing) }
         let failed = try Self.run("allocation-gate.sh", ["--check", failing.path])
         #expect(failed.status == 1)
-        #expect(failed.stderr.contains("animator.churn.spring.10000: the worst iteration allocated 1 times (p90 0)"), "\(failed.stderr)")
+        #expect(
+            failed.stderr.contains("animator.churn.spring.10000: the worst iteration allocated 1 times (p90 0)"),
+            "\(failed.stderr)")
 
         let passing = try Self.percentiles(["animator.churn.spring.10000": 0, "bezier.solve.fast": 3])
         defer { try? FileManager.default.removeItem(at: passing) }
-        #expect(try Self.run("allocation-gate.sh", ["--check", passing.path]).status == 0, "bezier benchmarks are not frames")
+        #expect(
+            try Self.run("allocation-gate.sh", ["--check", passing.path]).status == 0,
+            "bezier benchmarks are not frames")
 
         let empty = try Self.percentiles([:])
         defer { try? FileManager.default.removeItem(at: empty) }

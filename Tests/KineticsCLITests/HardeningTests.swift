@@ -8,15 +8,22 @@ import Testing
 struct HardeningTests {
     /// A fresh folder of bad inputs.
     static func badFiles() throws -> (folder: URL, files: [(name: String, status: Int32)]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-hardening-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-hardening-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        func write(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
         try write("empty.json", "")
         try write("truncated.json", #"{"clock": {"fps": 60, "seconds": 1}, "properties": [{"name": "x", "val"#)
-        try write("types.json", #"{"clock": "fast", "properties": 3, "animations": {"a": true}, "kind": 7, "results": "none"}"#)
+        try write(
+            "types.json",
+            #"{"clock": "fast", "properties": 3, "animations": {"a": true}, "kind": 7, "results": "none"}"#)
         try write("huge-number.json", #"{"clock": {"fps": 1e400, "seconds": 1e400}, "formatVersion": 1e400}"#)
         try write("deep-arrays.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
-        try write("deep-objects.json", String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000))
+        try write(
+            "deep-objects.json",
+            String(repeating: #"{"a":"#, count: 50_000) + "1" + String(repeating: "}", count: 50_000))
         try write("not-utf8.json", String(decoding: [0xFF, 0xFE, 0x00, 0x7B] as [UInt8], as: UTF8.self))
         try Data([0xFF, 0xFE, 0x00, 0x7B, 0x80]).write(to: folder.appendingPathComponent("binary.json"))
         // 100 MB, sparse: refused by its size before it is read.
@@ -68,9 +75,12 @@ struct HardeningTests {
         }
     }
 
-    @Test("an unwritable output exits 73 with one line; a failed run leaves an existing output untouched and creates none")
+    @Test(
+        "an unwritable output exits 73 with one line; a failed run leaves an existing output untouched and creates none"
+    )
     func outputs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-outputs-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-outputs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for arguments in [
@@ -96,7 +106,8 @@ struct HardeningTests {
         #expect(try String(contentsOf: existing, encoding: .utf8) == "old")
         #expect(!FileManager.default.fileExists(atPath: fresh.path))
         // Nothing but the inputs and the old file: no temporary files left.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["bad.json", "existing.svg"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["bad.json", "existing.svg"])
     }
 
     @Test(
@@ -106,7 +117,10 @@ struct HardeningTests {
             (["trace", "spring", "--bounciness", "4", "--speed", "12", "--fps", "1e400"], "--fps"),
             (["trace", "spring", "--bounciness", "4", "--speed", "12", "--from", "-1e400"], "--from"),
             (["trace", "decay", "--velocity", "1e400"], "--velocity"),
-            (["trace", "spring", "--tension", "1e9", "--friction", "10", "--mass", "1e-6", "--method", "pop"], "--method pop"),
+            (
+                ["trace", "spring", "--tension", "1e9", "--friction", "10", "--mass", "1e-6", "--method", "pop"],
+                "--method pop"
+            ),
             (["plot", "spring", "--tension", "1", "--friction", "5000", "--method", "fixed"], "--method fixed"),
             (["bench", "--animations", "0"], "--animations"),
             (["bench", "--fps", "nan"], "--fps"),
@@ -133,7 +147,10 @@ struct HardeningTests {
             }
         }
         // Ten million seconds in one frame.
-        let late = try kinetics(["trace", "spring", "--tension", "1", "--friction", "1e6", "--method", "analytic", "--fps", "1e-7", "--seconds", "1e7"])
+        let late = try kinetics([
+            "trace", "spring", "--tension", "1", "--friction", "1e6", "--method", "analytic", "--fps", "1e-7",
+            "--seconds", "1e7",
+        ])
         #expect(late.status == 0 && late.lines.count == 3, "\(late.stderr)")
     }
 }

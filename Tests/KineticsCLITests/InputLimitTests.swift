@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Size limits hold before and while reading: a huge file is refused from
@@ -42,7 +42,8 @@ struct InputLimitTests {
     }
 
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-limits-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -62,15 +63,18 @@ struct InputLimitTests {
             let context = reader.arguments.prefix(2).joined(separator: " ")
             let refused = try kinetics(reader.arguments.map { $0 == "FILE" ? huge.path : $0 })
             #expect(refused.status == 65, "\(context): \(refused.stderr)")
-            #expect(refused.stderr.contains("the file is \(100 << 30) bytes;") && refused.stderr.contains("at most \(reader.limit) bytes"),
-                    "\(context): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("the file is \(100 << 30) bytes;")
+                    && refused.stderr.contains("at most \(reader.limit) bytes"),
+                "\(context): \(refused.stderr)")
             // Peak memory against the same command refusing a one-byte file:
             // reading even a hundredth of the file would add over 1 GB.
             let hugeRun = try Self.runMeasured(reader.arguments.map { $0 == "FILE" ? huge.path : $0 })
             let smallRun = try Self.runMeasured(reader.arguments.map { $0 == "FILE" ? small.path : $0 })
             #expect(hugeRun.status == 65 && smallRun.status == 65 || smallRun.status == 66, "\(context)")
-            #expect(hugeRun.peakKiB - smallRun.peakKiB < 8 << 10,
-                    "\(context): peak \(hugeRun.peakKiB) KiB for 100 GB, \(smallRun.peakKiB) KiB for one byte")
+            #expect(
+                hugeRun.peakKiB - smallRun.peakKiB < 8 << 10,
+                "\(context): peak \(hugeRun.peakKiB) KiB for 100 GB, \(smallRun.peakKiB) KiB for one byte")
         }
     }
 
@@ -98,7 +102,9 @@ struct InputLimitTests {
         let small = folder.appendingPathComponent("small.json")
         try Data("{".utf8).write(to: small)
         let baseline = try Self.runMeasured(["animate", small.path])
-        #expect(run.peakKiB - baseline.peakKiB < 40 << 10, "peak \(run.peakKiB) KiB reading a 40 MiB pipe, \(baseline.peakKiB) KiB for one byte")
+        #expect(
+            run.peakKiB - baseline.peakKiB < 40 << 10,
+            "peak \(run.peakKiB) KiB reading a 40 MiB pipe, \(baseline.peakKiB) KiB for one byte")
         // And the message, from a second pipe.
         let second = folder.appendingPathComponent("second.fifo").path
         #expect(mkfifo(second, 0o600) == 0)
@@ -113,6 +119,9 @@ struct InputLimitTests {
         writer2.start()
         let result = try kinetics(["animate", second])
         #expect(result.status == 65)
-        #expect(result.stderr == "kinetics: error: \(second): more than \(16 << 20) bytes; a scenario is at most \(16 << 20) bytes (16 MiB)\n")
+        #expect(
+            result.stderr
+                == "kinetics: error: \(second): more than \(16 << 20) bytes; a scenario is at most \(16 << 20) bytes (16 MiB)\n"
+        )
     }
 }

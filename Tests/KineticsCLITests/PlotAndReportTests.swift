@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The names of the series (and rules) in an SVG document.
@@ -12,7 +12,10 @@ final class SVGSeries: NSObject, XMLParserDelegate {
     var points: [String: Int] = [:]
     private var current: String?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if name == "g", attributes["class"] == "series", let series = attributes["data-name"] {
             self.series.append(series)
             current = series
@@ -43,7 +46,9 @@ struct PlotAndReportTests {
 
     @Test("plot spring: GSL and each method over two panels; every frame is a point")
     func spring() throws {
-        let result = try kinetics("plot", "spring", "--tension", "300", "--friction", "20", "--fps", "60", "--seconds", "1", "--method", "pop", "--method", "analytic")
+        let result = try kinetics(
+            "plot", "spring", "--tension", "300", "--friction", "20", "--fps", "60", "--seconds", "1", "--method",
+            "pop", "--method", "analytic")
         #expect(result.status == 0, "\(result.stderr)")
         let svg = try #require(SVGSeries.parse(result.stdout), "well-formed XML")
         #expect(svg.series == ["GSL rk8pd", "pop", "analytic", "pop", "analytic"])
@@ -53,7 +58,10 @@ struct PlotAndReportTests {
     @Test("plot decay and plot bezier hold their methods; an existing output file is replaced")
     func decayAndBezier() throws {
         let decay = try kinetics("plot", "decay", "--velocity", "800", "--seconds", "1")
-        #expect(try #require(SVGSeries.parse(decay.stdout)).series == ["GSL rk8pd (continuous law)", "pop", "exact", "continuous", "pop", "exact", "continuous"])
+        #expect(
+            try #require(SVGSeries.parse(decay.stdout)).series == [
+                "GSL rk8pd (continuous law)", "pop", "exact", "continuous", "pop", "exact", "continuous",
+            ])
         let file = Self.temporary("bezier.svg")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("old".utf8).write(to: file)
@@ -89,12 +97,14 @@ struct PlotAndReportTests {
             struct Result: Decodable { let frameTimes: [Double] }
             let results: [Result]
         }
-        let frameTimes = try decodeJSON(Report.self, try String(contentsOf: input, encoding: .utf8)).results.flatMap(\.frameTimes)
+        let frameTimes = try decodeJSON(Report.self, try String(contentsOf: input, encoding: .utf8)).results.flatMap(
+            \.frameTimes)
         #expect(!frameTimes.isEmpty && frameTimes.allSatisfy { $0 > 10 && $0 < 1e9 }, "\(frameTimes.prefix(3))")
         let scaling = try #require(SVGSeries.parse(try kinetics("plot", "bench", "--input", input.path).stdout))
         #expect(scaling.series.count == 2 && scaling.series.allSatisfy { $0.contains("(N^") })
         #expect(scaling.rules == ["60 Hz budget (16.7 ms)", "120 Hz budget (8.3 ms)"])
-        let frames = try kinetics("plot", "bench", "--input", input.path, "--configuration", "batch 1000 spring steady 60 Hz pop")
+        let frames = try kinetics(
+            "plot", "bench", "--input", input.path, "--configuration", "batch 1000 spring steady 60 Hz pop")
         let drawn = try #require(SVGSeries.parse(frames.stdout)).points["p50"]
         #expect(frames.status == 0 && drawn == 3, "\(frames.status): \(frames.stderr)")
         let unknown = try kinetics("plot", "bench", "--input", input.path, "--configuration", "nothing")
@@ -114,7 +124,8 @@ struct PlotAndReportTests {
         #expect(bench.status == 65 && bench.stderr.contains(file.path))
     }
 
-    @Test("kinetics alone runs the report: exits 0, names the file, and the file holds every section and no external URL")
+    @Test(
+        "kinetics alone runs the report: exits 0, names the file, and the file holds every section and no external URL")
     func defaultCommand() throws {
         let html = Self.temporary("report.html")
         let markdown = Self.temporary("report.md")
@@ -129,12 +140,19 @@ struct PlotAndReportTests {
         #expect(result.stdout.contains("Verification: every tolerance held"))
         #expect(result.stdout.contains("Allocations: no steady frame of the animator or the batch path allocates"))
         let page = try String(contentsOf: html, encoding: .utf8)
-        for section in ["<h2>Verdict</h2>", "<h2>Verification against GSL</h2>", "<h2>Pictures</h2>", "<h2>Bench</h2>", "<h2>Reproduce</h2>"] {
+        for section in [
+            "<h2>Verdict</h2>", "<h2>Verification against GSL</h2>", "<h2>Pictures</h2>", "<h2>Bench</h2>",
+            "<h2>Reproduce</h2>",
+        ] {
             #expect(page.contains(section), "\(section)")
         }
         #expect(page.components(separatedBy: "<svg ").count - 1 == 4, "four inline pictures")
-        #expect(!page.contains("http:") && !page.contains("https:") && !page.contains("src="), "nothing loaded from anywhere")
+        #expect(
+            !page.contains("http:") && !page.contains("https:") && !page.contains("src="),
+            "nothing loaded from anywhere")
         let comment = try String(contentsOf: markdown, encoding: .utf8)
-        #expect(comment.hasPrefix("## Kinetics report") && comment.contains("| suite | mode |") && comment.contains("kinetics bench --animations 100 "))
+        #expect(
+            comment.hasPrefix("## Kinetics report") && comment.contains("| suite | mode |")
+                && comment.contains("kinetics bench --animations 100 "))
     }
 }

@@ -6,7 +6,8 @@ import Testing
 struct TraceCommandTests {
     @Test("trace spring prints time,value,velocity for k = 0 … seconds·fps, and the values read back exactly")
     func springCSV() throws {
-        let result = try kinetics("trace", "spring", "--tension", "40", "--friction", "7", "--to", "100", "--method", "rk4")
+        let result = try kinetics(
+            "trace", "spring", "--tension", "40", "--friction", "7", "--to", "100", "--method", "rk4")
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let lines = result.lines
@@ -53,7 +54,8 @@ struct TraceCommandTests {
 
     @Test("JSON carries the samples and the parameters used")
     func json() throws {
-        let result = try kinetics("trace", "spring", "--bounciness", "4", "--speed", "12", "--format", "json", "--fps", "120")
+        let result = try kinetics(
+            "trace", "spring", "--bounciness", "4", "--speed", "12", "--format", "json", "--fps", "120")
         struct Trace: Decodable {
             let method: String
             let fps: Double
@@ -73,23 +75,27 @@ struct TraceCommandTests {
 
     @Test("trace decay and trace bezier")
     func decayAndBezier() throws {
-        let decay = try kinetics("trace", "decay", "--velocity", "1000", "--method", "exact", "--fps", "30", "--seconds", "1")
+        let decay = try kinetics(
+            "trace", "decay", "--velocity", "1000", "--method", "exact", "--fps", "30", "--seconds", "1")
         #expect(decay.lines.first == "time,value,velocity" && decay.lines.count == 32)
         var stepper = DecayStepper(parameters: .popDefault, method: .exact, value: 0.0, velocity: 1000.0)
         for k in 1 ... 30 { stepper.advance(by: Double(k) / 30 - Double(k - 1) / 30) }
         #expect(decay.lines.last == "1.0,\(stepper.value),\(stepper.velocity)")
 
         let bezier = try kinetics("trace", "bezier", "--curve", "ease-in-out", "--samples", "5")
-        #expect(bezier.lines == [
-            "x,y", "0.0,\(UnitBezier.easeInEaseOut.solveWebKit(0, epsilon: 1.0 / 400))",
-            "0.25,\(UnitBezier.easeInEaseOut.solveWebKit(0.25, epsilon: 1.0 / 400))",
-            "0.5,\(UnitBezier.easeInEaseOut.solveWebKit(0.5, epsilon: 1.0 / 400))",
-            "0.75,\(UnitBezier.easeInEaseOut.solveWebKit(0.75, epsilon: 1.0 / 400))",
-            "1.0,\(UnitBezier.easeInEaseOut.solveWebKit(1, epsilon: 1.0 / 400))",
-        ])
-        let custom = try kinetics("trace", "bezier", "--curve", "0.25,0,0.75,1", "--method", "precise", "--samples", "21")
+        #expect(
+            bezier.lines == [
+                "x,y", "0.0,\(UnitBezier.easeInEaseOut.solveWebKit(0, epsilon: 1.0 / 400))",
+                "0.25,\(UnitBezier.easeInEaseOut.solveWebKit(0.25, epsilon: 1.0 / 400))",
+                "0.5,\(UnitBezier.easeInEaseOut.solveWebKit(0.5, epsilon: 1.0 / 400))",
+                "0.75,\(UnitBezier.easeInEaseOut.solveWebKit(0.75, epsilon: 1.0 / 400))",
+                "1.0,\(UnitBezier.easeInEaseOut.solveWebKit(1, epsilon: 1.0 / 400))",
+            ])
+        let custom = try kinetics(
+            "trace", "bezier", "--curve", "0.25,0,0.75,1", "--method", "precise", "--samples", "21")
         #expect(custom.lines[2] == "0.05,\(try UnitBezier(x1: 0.25, y1: 0, x2: 0.75, y2: 1).solvePrecise(0.05))")
-        let json = try kinetics("trace", "bezier", "--curve", "default", "--format", "json", "--samples", "3", "--method", "fast")
+        let json = try kinetics(
+            "trace", "bezier", "--curve", "default", "--format", "json", "--samples", "3", "--method", "fast")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["curve"] as? [Double] == [0.25, 0.1, 0.25, 1])
         #expect(object["epsilon"] == nil)

@@ -17,7 +17,10 @@ struct VerifyCommandTests {
         "a NaN or an error of 1e-3 at one case of a checked mode exits 1 and names that case (test builds' fault hook)",
         arguments: [
             ("spring:rk4:17:nan", ["spring", "--method", "rk4"], "spring rk4 error: nan exceeds spring.rk4"),
-            ("spring:analytic:3:1e-3", ["spring", "--method", "analytic"], "spring analytic error: 1.00e-03 exceeds spring.analytic"),
+            (
+                "spring:analytic:3:1e-3", ["spring", "--method", "analytic"],
+                "spring analytic error: 1.00e-03 exceeds spring.analytic"
+            ),
             ("decay:exact:5:nan", ["decay", "--method", "exact"], "decay exact error vs discrete law: nan"),
             ("bezier:fast:6:1e-3", ["bezier", "--method", "fast"], "bezier fast error where"),
         ])
@@ -47,8 +50,9 @@ struct VerifyCommandTests {
     func table() throws {
         let result = try kinetics("verify", "--suite", "decay")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines[3].split(separator: " ", omittingEmptySubsequences: true)
-            == ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"])
+        #expect(
+            result.lines[3].split(separator: " ", omittingEmptySubsequences: true)
+                == ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"])
         #expect(result.stdout.contains("decay  exact"))
         #expect(result.stdout.contains("Every tolerance held (2 checks)."))
         #expect(result.stderr.isEmpty, "no progress bar off a terminal")
@@ -85,13 +89,16 @@ struct VerifyCommandTests {
         let markdown = try kinetics("verify", "--suite", "decay", "--format", "markdown")
         #expect(markdown.lines.filter { $0.hasPrefix("| decay |") }.count == 3)
         let csv = try kinetics("verify", "--suite", "decay", "--format", "csv")
-        #expect(csv.lines.first == "suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note")
+        #expect(
+            csv.lines.first
+                == "suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note")
         #expect(csv.lines.count == 4)
     }
 
     @Test("--output writes the file whole; an unwritable path exits 73")
     func output() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-verify-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-verify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("verify.json").path
@@ -107,9 +114,15 @@ struct VerifyCommandTests {
     @Test("usage errors exit 64 with one line")
     func usage() throws {
         for (arguments, message) in [
-            (["verify", "--method", "euler"], "--method must be one of pop, fixed, rk4, analytic, exact, continuous, webkit, precise, fast, got 'euler'"),
+            (
+                ["verify", "--method", "euler"],
+                "--method must be one of pop, fixed, rk4, analytic, exact, continuous, webkit, precise, fast, got 'euler'"
+            ),
             (["verify", "--tolerance", "spring.euler=1"], "unknown tolerance 'spring.euler'"),
-            (["verify", "--tolerance", "spring.rk4"], "--tolerance takes NAME=VALUE, for example spring.rk4=1e-8, got 'spring.rk4'"),
+            (
+                ["verify", "--tolerance", "spring.rk4"],
+                "--tolerance takes NAME=VALUE, for example spring.rk4=1e-8, got 'spring.rk4'"
+            ),
             (["verify", "--tolerance", "spring.rk4=-1"], "tolerance spring.rk4 must be a finite number > 0, got -1.0"),
             (["verify", "--jobs", "0"], "--jobs must be a whole number in [1, 1024], got 0"),
         ] {

@@ -12,8 +12,10 @@ enum PlainSpring {
     /// Values at `times` from 0 → 1 for stiffness k, damping c (mass 1).
     func trace(k: Double, c: Double, times: [Double], substeps: Int = 1) throws -> [Double] {
         if self == .exact {
-            return try ReferenceODE.spring(tension: k, friction: c, mass: 1, displacement: -1, velocity: 0, times: times)
-                .map { 1 + $0.position }
+            return try ReferenceODE.spring(
+                tension: k, friction: c, mass: 1, displacement: -1, velocity: 0, times: times
+            )
+            .map { 1 + $0.position }
         }
         var x = 0.0
         var v = 0.0
@@ -49,7 +51,6 @@ enum PlainSpring {
     }
 }
 
-
 @Suite("kinetics compare: metrics and naming the scheme")
 struct CompareTests {
     static let k = 300.0
@@ -77,9 +78,10 @@ struct CompareTests {
     /// `values` at `times`, as an engine that prints nine decimals records
     /// them (the comparison reads the noise from the digits).
     static func trace(_ values: [Double], times: [Double]) -> MotionTrace {
-        MotionTrace(samples: zip(times, values).map { time, value in
-            MotionTrace.Sample(time: time, value: (value * 1e9).rounded() / 1e9)
-        })
+        MotionTrace(
+            samples: zip(times, values).map { time, value in
+                MotionTrace.Sample(time: time, value: (value * 1e9).rounded() / 1e9)
+            })
     }
 
     @Test(
@@ -98,23 +100,32 @@ struct CompareTests {
         ]
         for (scheme, substeps, name) in cases {
             let values = try scheme.trace(k: Self.k, c: Self.c, times: times, substeps: substeps)
-            let comparison = try Comparison.spring(Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            let comparison = try Comparison.spring(
+                Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
             let verdict = try #require(comparison.verdict)
-            #expect(comparison.scheme == name, "\(clock) \(name): \(verdict.fits.prefix(3).map { "\($0.name) \($0.rms)" })")
+            #expect(
+                comparison.scheme == name, "\(clock) \(name): \(verdict.fits.prefix(3).map { "\($0.name) \($0.rms)" })")
             // The noise is read from the nine decimals: 1e-9/√12.
             #expect(abs(verdict.noise.deviation - 1e-9 / 12.0.squareRoot()) < 1e-12, "\(verdict.noise.source)")
             // No other family comes within the noise: each explaining
             // candidate is a variant of the named scheme.
             for fit in verdict.explaining.dropFirst() {
-                #expect(fit.name.hasPrefix(name.components(separatedBy: ", ")[0]) || scheme == .exact, "\(clock) \(name): \(fit.name)")
+                #expect(
+                    fit.name.hasPrefix(name.components(separatedBy: ", ")[0]) || scheme == .exact,
+                    "\(clock) \(name): \(fit.name)")
             }
         }
     }
 
-    @Test("Kinetics' own pop and fixed modes are recognised as Pop's scheme and the blended grid", arguments: Clock.allCases)
+    @Test(
+        "Kinetics' own pop and fixed modes are recognised as Pop's scheme and the blended grid",
+        arguments: Clock.allCases)
     func popRecognised(clock: Clock) throws {
         let times = clock.times
-        for (method, name) in [(SpringMethod.pop, "RK4 on a 1 ms grid with Pop's fraction feedback"), (.fixed, "RK4 on a 1 ms grid, blended (no feedback)")] {
+        for (method, name) in [
+            (SpringMethod.pop, "RK4 on a 1 ms grid with Pop's fraction feedback"),
+            (.fixed, "RK4 on a 1 ms grid, blended (no feedback)"),
+        ] {
             var stepper = SpringStepper(parameters: Self.spring, method: method, value: 0.0, target: 1.0)
             var last = 0.0
             let values = times.map { time -> Double in
@@ -122,12 +133,17 @@ struct CompareTests {
                 last = time
                 return stepper.value
             }
-            let comparison = try Comparison.spring(Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
-            #expect(comparison.scheme?.hasPrefix(name) == true, "\(clock): \(comparison.verdict!.fits.prefix(3).map(\.name))")
+            let comparison = try Comparison.spring(
+                Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            #expect(
+                comparison.scheme?.hasPrefix(name) == true,
+                "\(clock): \(comparison.verdict!.fits.prefix(3).map(\.name))")
         }
     }
 
-    @Test("Pop's time scale is fitted near 0.98 at 60 Hz and 0.97 at 120 Hz with its lag apart; exact traces fit 1 and no lag")
+    @Test(
+        "Pop's time scale is fitted near 0.98 at 60 Hz and 0.97 at 120 Hz with its lag apart; exact traces fit 1 and no lag"
+    )
     func timeScale() throws {
         // Pop loses (1 - α)·1 ms per frame; fitted with the lag read from the
         // motion's start (a fraction of a frame), the scale is 0.986 at 60 Hz
@@ -141,14 +157,16 @@ struct CompareTests {
                 last = time
                 return stepper.value
             }
-            let comparison = try Comparison.spring(Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            let comparison = try Comparison.spring(
+                Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
             #expect(abs(comparison.timeScale! - expected) < 0.003, "\(fps) Hz: \(comparison.timeScale!)")
             #expect(abs(comparison.lag!) < 1 / fps, "\(fps) Hz: lag \(comparison.lag!)")
             #expect(comparison.maxError > 1e-3, "Pop's drift is visible at \(fps) Hz")
         }
         let times = Clock.hz60.times
         let exact = try PlainSpring.exact.trace(k: Self.k, c: Self.c, times: times)
-        let comparison = try Comparison.spring(Self.trace(exact, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+        let comparison = try Comparison.spring(
+            Self.trace(exact, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
         #expect(abs(comparison.timeScale! - 1) < 1e-7 && abs(comparison.lag!) < 1e-7)
         #expect(comparison.maxError < 1e-8)
         // Settling: the exact trace enters the 1e-3 band within a frame of the exact time.
@@ -156,9 +174,12 @@ struct CompareTests {
         #expect(abs(settling.trace! - settling.exact) <= 1.0 / 60 + 1e-12)
     }
 
-    @Test("a gap of 1e6 s between samples: bounded work, Pop's shutdown at its target, Euler-type candidates ranked last")
+    @Test(
+        "a gap of 1e6 s between samples: bounded work, Pop's shutdown at its target, Euler-type candidates ranked last")
     func longGap() throws {
-        let trace = MotionTrace(samples: [.init(time: 0, value: 0), .init(time: 0.05, value: 0.3), .init(time: 1e6, value: 1)])
+        let trace = MotionTrace(samples: [
+            .init(time: 0, value: 0), .init(time: 0.05, value: 0.3), .init(time: 1e6, value: 1),
+        ])
         let comparison = try Comparison.spring(trace, parameters: Self.spring, from: 0, to: 1, velocity: 0)
         let fits = try #require(comparison.verdict).fits
         let pop = try #require(fits.first { $0.name == "RK4 on a 1 ms grid with Pop's fraction feedback" })
@@ -175,8 +196,11 @@ struct CompareTests {
         let times = Clock.hz60.times
         // The exact motion of a different spring (10% stiffer).
         let values = try PlainSpring.exact.trace(k: Self.k * 1.1, c: Self.c, times: times)
-        let comparison = try Comparison.spring(Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
-        #expect(comparison.scheme?.hasPrefix("no candidate explains this trace; nearest: ") == true, "\(comparison.scheme ?? "")")
+        let comparison = try Comparison.spring(
+            Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
+        #expect(
+            comparison.scheme?.hasPrefix("no candidate explains this trace; nearest: ") == true,
+            "\(comparison.scheme ?? "")")
         #expect(comparison.verdict!.explaining.isEmpty)
     }
 
@@ -226,7 +250,9 @@ struct CompareTests {
             let values = law.values(v: 1_500, d: 0.998, times: clock.times)
             let trace = MotionTrace(samples: zip(clock.times, values).map { .init(time: $0, value: $1) })
             let comparison = try Comparison.decay(trace, parameters: parameters, from: 0, velocity: 1_500)
-            #expect(comparison.scheme?.hasPrefix(law.name) == true, "\(clock) \(law): \(comparison.verdict!.fits.prefix(3).map(\.name))")
+            #expect(
+                comparison.scheme?.hasPrefix(law.name) == true,
+                "\(clock) \(law): \(comparison.verdict!.fits.prefix(3).map(\.name))")
         }
     }
 
@@ -255,15 +281,17 @@ struct CompareTests {
         ])
     func csvAsWritten(text: String) throws {
         let trace = try MotionTrace.parse(Data(text.utf8), columns: .motion)
-        #expect(trace.samples == [
-            .init(time: 0, value: 0, velocity: 0), .init(time: 0.0166, value: 0.25, velocity: 12.5),
-            .init(time: 0.0333, value: 0.5, velocity: 10),
-        ])
+        #expect(
+            trace.samples == [
+                .init(time: 0, value: 0, velocity: 0), .init(time: 0.0166, value: 0.25, velocity: 12.5),
+                .init(time: 0.0333, value: 0.5, velocity: 10),
+            ])
     }
 
     @Test("a trace written by Python's csv module reads as Python wrote it")
     func pythonCSV() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-python-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kinetics-python-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("trace.csv")
@@ -299,7 +327,8 @@ struct CompareTests {
         ]
         #expect(trace.samples == expected)
         // Velocities per millisecond, as asked.
-        let perMillisecond = try MotionTrace.parse(Data(csv.utf8), columns: .motion, timeDivisor: 1_000, velocityScale: 1_000)
+        let perMillisecond = try MotionTrace.parse(
+            Data(csv.utf8), columns: .motion, timeDivisor: 1_000, velocityScale: 1_000)
         #expect(perMillisecond.samples.map(\.velocity) == [0, 10_000, 5_000])
         let json = #"[{"time": 0, "value": 0}, {"time": 0.1, "value": 1}]"#
         #expect(try MotionTrace.parse(Data(json.utf8), columns: .motion).samples.count == 2)

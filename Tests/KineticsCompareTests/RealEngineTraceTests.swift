@@ -20,21 +20,41 @@ struct RealEngineTraceTests {
         return files.sorted().compactMap { file in
             switch file {
             case let name where name.hasPrefix("chipmunk-spring"):
-                let family = "position-first symplectic Euler, damping as an exponential factor e^(-c·h), 1 step per frame"
-                return (file, family, "Chipmunk2D's DampedSpring", "position-first symplectic Euler, damping as an exponential factor")
+                let family =
+                    "position-first symplectic Euler, damping as an exponential factor e^(-c·h), 1 step per frame"
+                return (
+                    file, family, "Chipmunk2D's DampedSpring",
+                    "position-first symplectic Euler, damping as an exponential factor"
+                )
             case let name where name.hasPrefix("box2d-spring"):
-                return (file, "backward (implicit) Euler, 1 step per frame, single precision (float32)", "Box2D's soft distance joint",
-                        "backward (implicit) Euler")
+                return (
+                    file, "backward (implicit) Euler, 1 step per frame, single precision (float32)",
+                    "Box2D's soft distance joint",
+                    "backward (implicit) Euler"
+                )
             case let name where name.hasPrefix("adwaita-spring"):
-                return (file, "exact closed form, time in whole milliseconds", "libadwaita's AdwSpringAnimation", "exact closed form")
+                return (
+                    file, "exact closed form, time in whole milliseconds", "libadwaita's AdwSpringAnimation",
+                    "exact closed form"
+                )
             case let name where name.hasPrefix("chipmunk-decay"):
-                let family = "position-first symplectic Euler, damping as an exponential factor e^(-λ·h), 1 step per frame"
-                return (file, family, "Chipmunk2D's space damping", "position-first symplectic Euler, damping as an exponential factor")
+                let family =
+                    "position-first symplectic Euler, damping as an exponential factor e^(-λ·h), 1 step per frame"
+                return (
+                    file, family, "Chipmunk2D's space damping",
+                    "position-first symplectic Euler, damping as an exponential factor"
+                )
             case let name where name.hasPrefix("box2d-decay"):
-                return (file, "velocity-first symplectic Euler, damping as a linear factor (1 - λ·h), 1 step per frame, single precision",
-                        "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor")
+                return (
+                    file,
+                    "velocity-first symplectic Euler, damping as a linear factor (1 - λ·h), 1 step per frame, single precision",
+                    "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor"
+                )
             case let name where name.hasPrefix("chromium-bezier"):
-                return (file, "Chromium's gfx::CubicBezier", "Chromium, Blink's cubic-bezier() easing", "Chromium's gfx::CubicBezier")
+                return (
+                    file, "Chromium's gfx::CubicBezier", "Chromium, Blink's cubic-bezier() easing",
+                    "Chromium's gfx::CubicBezier"
+                )
             default:
                 return nil
             }
@@ -43,7 +63,8 @@ struct RealEngineTraceTests {
 
     /// The spring of a file named `…-k300-c12…`.
     static func spring(_ file: String) throws -> SpringParameters {
-        let numbers = file.replacingOccurrences(of: ".csv", with: "").split(separator: "-").compactMap { part -> Double? in
+        let numbers = file.replacingOccurrences(of: ".csv", with: "").split(separator: "-").compactMap {
+            part -> Double? in
             guard let first = part.first, first == "k" || first == "c" else { return nil }
             return Double(part.dropFirst())
         }
@@ -52,33 +73,41 @@ struct RealEngineTraceTests {
 
     static let curves: [String: UnitBezier] = [
         "ease-in-out": .easeInEaseOut, "ease-out": .easeOut, "default": .default,
-        "steep": try! UnitBezier(x1: 0.9, y1: 0, x2: 0.1, y2: 1), "overshoot": try! UnitBezier(x1: 0.3, y1: -0.4, x2: 0.6, y2: 1.5),
+        "steep": try! UnitBezier(x1: 0.9, y1: 0, x2: 0.1, y2: 1),
+        "overshoot": try! UnitBezier(x1: 0.3, y1: -0.4, x2: 0.6, y2: 1.5),
     ]
 
     @Test("there are traces of all four engines")
     func recorded() {
         let files = Self.expected.map(\.file)
-        for engine in ["chipmunk-spring", "chipmunk-decay", "box2d-spring", "box2d-decay", "adwaita-spring", "chromium-bezier"] {
+        for engine in [
+            "chipmunk-spring", "chipmunk-decay", "box2d-spring", "box2d-decay", "adwaita-spring", "chromium-bezier",
+        ] {
             #expect(files.contains { $0.hasPrefix(engine) }, "no \(engine) trace in \(Self.folder.path)")
         }
         #expect(files.count == 24)
     }
 
-    @Test("each trace gets its engine's scheme, and only variants of it explain the trace", arguments: expected.map(\.file))
+    @Test(
+        "each trace gets its engine's scheme, and only variants of it explain the trace",
+        arguments: expected.map(\.file))
     func namesTheEngine(file: String) throws {
         let expected = try #require(Self.expected.first { $0.file == file })
         let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
         let comparison: Comparison
         if file.hasPrefix("chromium") {
-            let name = file.replacingOccurrences(of: "chromium-bezier-", with: "").replacingOccurrences(of: #"-\d+ms\.csv"#, with: "", options: .regularExpression)
+            let name = file.replacingOccurrences(of: "chromium-bezier-", with: "").replacingOccurrences(
+                of: #"-\d+ms\.csv"#, with: "", options: .regularExpression)
             let curve = try #require(Self.curves[name], "\(name)")
             comparison = try Comparison.bezier(try MotionTrace.parse(data, columns: .curve), curve: curve)
         } else if file.contains("decay") {
             let trace = try MotionTrace.parse(data, columns: .motion)
-            comparison = try Comparison.decay(trace, parameters: try DecayParameters(deceleration: 0.998), from: 0, velocity: 100)
+            comparison = try Comparison.decay(
+                trace, parameters: try DecayParameters(deceleration: 0.998), from: 0, velocity: 100)
         } else {
             // libadwaita's recorder logs milliseconds; the others seconds.
-            let trace = try MotionTrace.parse(data, columns: .motion, timeDivisor: file.hasPrefix("adwaita") ? 1_000 : 1)
+            let trace = try MotionTrace.parse(
+                data, columns: .motion, timeDivisor: file.hasPrefix("adwaita") ? 1_000 : 1)
             comparison = try Comparison.spring(trace, parameters: try Self.spring(file), from: 0, to: 1, velocity: 0)
         }
         let verdict = try #require(comparison.verdict)

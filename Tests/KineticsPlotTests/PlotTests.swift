@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 @testable import KineticsPlot
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The series of an SVG document: name → the points of its polylines and
 /// markers, in pixels.
@@ -15,7 +15,10 @@ final class SeriesCollector: NSObject, XMLParserDelegate {
     var elements = 0
     private var current: String?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements += 1
         switch name {
         case "g":
@@ -28,7 +31,9 @@ final class SeriesCollector: NSObject, XMLParserDelegate {
                 series[current, default: []].append((xy[0], xy[1]))
             }
         case "circle":
-            guard let current, let x = attributes["cx"].flatMap(Double.init), let y = attributes["cy"].flatMap(Double.init) else { return }
+            guard let current, let x = attributes["cx"].flatMap(Double.init),
+                let y = attributes["cy"].flatMap(Double.init)
+            else { return }
             series[current, default: []].append((x, y))
         default:
             break
@@ -93,9 +98,13 @@ struct PlotTests {
 
     @Test("a point at a known data value lands at the expected pixel of the SVG")
     func pointPixels() throws {
-        let figure = Figure(title: "test", width: 800, height: 500, panels: [
-            Panel(x: "x", y: "y", series: [Series("line", points: [(0, 0), (5, 0.5), (10, 1)], style: .lineAndMarkers)]),
-        ])
+        let figure = Figure(
+            title: "test", width: 800, height: 500,
+            panels: [
+                Panel(
+                    x: "x", y: "y",
+                    series: [Series("line", points: [(0, 0), (5, 0.5), (10, 1)], style: .lineAndMarkers)])
+            ])
         let layout = figure.layout()[0]
         // The domain is the data's, rounded to ticks: 0 … 10 and 0 … 1.
         #expect(layout.x.domain == 0 ... 10 && layout.y.domain == 0 ... 1)
@@ -114,26 +123,38 @@ struct PlotTests {
 
     @Test("a line breaks where a point cannot be drawn; names are escaped; rules are labelled")
     func gapsAndEscaping() throws {
-        let figure = Figure(title: "a < b & \"c\"", panels: [
-            Panel(x: "x", y: "error", yKind: .log, series: [
-                Series("<odd> & \"name\"", points: [(1, 1e-3), (2, 1e-4), (3, 0), (4, .nan), (5, 1e-5), (6, 1e-6)]),
-            ], rules: [Rule("tolerance", y: 1e-4)]),
-        ])
+        let figure = Figure(
+            title: "a < b & \"c\"",
+            panels: [
+                Panel(
+                    x: "x", y: "error", yKind: .log,
+                    series: [
+                        Series(
+                            "<odd> & \"name\"", points: [(1, 1e-3), (2, 1e-4), (3, 0), (4, .nan), (5, 1e-5), (6, 1e-6)])
+                    ], rules: [Rule("tolerance", y: 1e-4)])
+            ])
         let svg = figure.svg()
         let collector = try #require(SeriesCollector.parse(svg), "well-formed XML")
         #expect(collector.series["<odd> & \"name\""]?.count == 4, "two runs of two points; 0 and NaN left out")
         #expect(svg.components(separatedBy: "<polyline").count - 1 == 2)
         #expect(collector.rules == ["tolerance"])
-        #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\""))
+        #expect(
+            svg.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"")
+        )
         #expect(!figure.svg(standalone: false).contains("xmlns"), "inline SVG for HTML carries no namespace URL")
     }
 
     @Test("a series keeps its colour in every panel")
     func colours() throws {
-        let figure = Figure(title: "t", panels: [
-            Panel(x: "x", y: "y", series: [Series("a", points: [(0, 0), (1, 1)]), Series("b", points: [(0, 1), (1, 0)])]),
-            Panel(x: "x", y: "y", series: [Series("b", points: [(0, 1), (1, 0)])]),
-        ])
+        let figure = Figure(
+            title: "t",
+            panels: [
+                Panel(
+                    x: "x", y: "y",
+                    series: [Series("a", points: [(0, 0), (1, 1)]), Series("b", points: [(0, 1), (1, 0)])]),
+                Panel(x: "x", y: "y", series: [Series("b", points: [(0, 1), (1, 0)])]),
+            ])
         let colors = figure.seriesColors()
         #expect(colors["a"] == Figure.palette[0] && colors["b"] == Figure.palette[1])
         let svg = figure.svg()

@@ -65,7 +65,8 @@ final class Churn {
 
     /// Every property value is finite.
     var valuesAreFinite: Bool {
-        scalars.allSatisfy { animator[$0].isFinite } && points.allSatisfy { animator[$0].x.isFinite && animator[$0].y.isFinite }
+        scalars.allSatisfy { animator[$0].isFinite }
+            && points.allSatisfy { animator[$0].x.isFinite && animator[$0].y.isFinite }
     }
 
     // MARK: Callbacks that record and sometimes act
@@ -78,20 +79,25 @@ final class Churn {
     }
 
     private func started(_ serial: Int) {
-        if starts[serial] > 0 || stops[serial] > 0 { lifeCycleErrors.append("animation \(serial) started twice or after its stop") }
+        if starts[serial] > 0 || stops[serial] > 0 {
+            lifeCycleErrors.append("animation \(serial) started twice or after its stop")
+        }
         starts[serial] += 1
     }
 
     private func stopped(_ serial: Int) {
         if starts[serial] != 1 || stops[serial] != 0 {
-            lifeCycleErrors.append("animation \(serial) stopped with \(starts[serial]) starts and \(stops[serial]) stops")
+            lifeCycleErrors.append(
+                "animation \(serial) stopped with \(starts[serial]) starts and \(stops[serial]) stops")
         }
         stops[serial] += 1
         act(probability: 0.3)
     }
 
     private func applied(_ serial: Int) {
-        if starts[serial] != 1 || stops[serial] != 0 { lifeCycleErrors.append("animation \(serial) applied outside its life") }
+        if starts[serial] != 1 || stops[serial] != 0 {
+            lifeCycleErrors.append("animation \(serial) applied outside its life")
+        }
         act(probability: 0.002)
     }
 
@@ -123,10 +129,14 @@ final class Churn {
         var animation: Animation<Double>
         switch word(6) {
         case 0: animation = .spring(randomSpring(), method: SpringMethod.allCases[word(4)], to: to)
-        case 1: animation = .decay(velocity: 4_000 * unit() - 2_000, method: DecayMethod.allCases[word(DecayMethod.allCases.count)])
+        case 1:
+            animation = .decay(
+                velocity: 4_000 * unit() - 2_000, method: DecayMethod.allCases[word(DecayMethod.allCases.count)])
         case 2: animation = .basic(duration: 0.01 + 0.5 * unit(), timing: .easeInEaseOut, from: 0, to: to)
         case 3:
-            animation = .keyframes(try! Keyframes(values: [0, to, -to, 1], calculation: word(2) == 0 ? .linear : .discrete, duration: 0.05 + unit()))
+            animation = .keyframes(
+                try! Keyframes(
+                    values: [0, to, -to, 1], calculation: word(2) == 0 ? .linear : .discrete, duration: 0.05 + unit()))
         case 4:
             let frames = 1 + word(30)
             var seen = 0
@@ -153,12 +163,19 @@ final class Churn {
             case 9:
                 // A group of two or three children, sometimes nested.
                 var children = (0 ..< 2 + word(2)).map { _ in
-                    GroupChild.animation(tracked(randomScalarAnimation(), child: true), on: scalars[word(scalars.count)])
+                    GroupChild.animation(
+                        tracked(randomScalarAnimation(), child: true), on: scalars[word(scalars.count)])
                 }
                 if word(3) == 1 {
-                    children.append(.group(AnimationGroup(.concurrent, [
-                        .animation(tracked(.basic(duration: 0.1, from: 0, to: 1), child: true), on: scalars[word(scalars.count)]),
-                    ])))
+                    children.append(
+                        .group(
+                            AnimationGroup(
+                                .concurrent,
+                                [
+                                    .animation(
+                                        tracked(.basic(duration: 0.1, from: 0, to: 1), child: true),
+                                        on: scalars[word(scalars.count)])
+                                ])))
                 }
                 var group = AnimationGroup(word(2) == 0 ? .sequence : .concurrent, children)
                 let serial = serial(child: false)
@@ -167,11 +184,14 @@ final class Churn {
                 handles.append(try animator.add(group, on: targets[word(targets.count)], forKey: key))
             case 7, 8:
                 let animation = tracked(
-                    Animation<SIMD2<Double>>.spring(randomSpring(), method: SpringMethod.allCases[word(4)], to: SIMD2(unit(), -unit()) * 100),
+                    Animation<SIMD2<Double>>.spring(
+                        randomSpring(), method: SpringMethod.allCases[word(4)], to: SIMD2(unit(), -unit()) * 100),
                     child: false)
                 handles.append(try animator.add(animation, to: points[word(points.count)], forKey: key))
             default:
-                handles.append(try animator.add(tracked(randomScalarAnimation(), child: false), to: scalars[word(scalars.count)], forKey: key))
+                handles.append(
+                    try animator.add(
+                        tracked(randomScalarAnimation(), child: false), to: scalars[word(scalars.count)], forKey: key))
             }
         } catch {
             lifeCycleErrors.append("a valid animation was refused: \(error)")
@@ -230,17 +250,23 @@ final class Churn {
     var endProblems: [String] {
         var problems = lifeCycleErrors
         for serial in starts.indices {
-            if stops[serial] != starts[serial] { problems.append("animation \(serial): \(starts[serial]) starts, \(stops[serial]) stops") }
+            if stops[serial] != starts[serial] {
+                problems.append("animation \(serial): \(starts[serial]) starts, \(stops[serial]) stops")
+            }
             if !isChild[serial] && starts[serial] != 1 { problems.append("animation \(serial) never started") }
         }
-        if animator.animationCount != 0 { problems.append("\(animator.animationCount) animations left after removing all") }
+        if animator.animationCount != 0 {
+            problems.append("\(animator.animationCount) animations left after removing all")
+        }
         return problems
     }
 }
 
 @Suite("Properties: the animator under random operations")
 struct AnimatorPropertyTests {
-    @Test("random operation sequences keep the registry consistent and give every animation one stop (shrinking to a minimal case)")
+    @Test(
+        "random operation sequences keep the registry consistent and give every animation one stop (shrinking to a minimal case)"
+    )
     func shortSequences() async {
         await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 300)) { list in
             let churn = Churn(words: Words(list))
@@ -266,7 +292,10 @@ struct AnimatorPropertyTests {
             if churn.operations / 1_000 > checks {
                 checks += 1
                 let problems = churn.animator.invariantViolations()
-                #expect(problems.isEmpty, "seed \(seed), after \(churn.operations) operations: \(problems.prefix(3)); last: \(churn.recentOperations)")
+                #expect(
+                    problems.isEmpty,
+                    "seed \(seed), after \(churn.operations) operations: \(problems.prefix(3)); last: \(churn.recentOperations)"
+                )
                 #expect(churn.valuesAreFinite, "seed \(seed), after \(churn.operations) operations")
                 if !problems.isEmpty { return }
             }

@@ -56,7 +56,10 @@ final class LayerChurn {
             try! layer.set(key, to: value())
             held.remove(key)
         case 3, 4:
-            let spring = word(2) == 0 ? try! SpringParameters(response: 0.2 + Double(word(5)) / 10, dampingFraction: 0.5 + Double(word(6)) / 10) : nil
+            let spring =
+                word(2) == 0
+                ? try! SpringParameters(
+                    response: 0.2 + Double(word(5)) / 10, dampingFraction: 0.5 + Double(word(6)) / 10) : nil
             try! animator.transaction(
                 duration: 0.1 + Double(word(5)) / 10, timing: spring == nil ? .linear : nil, spring: spring,
                 delay: word(3) == 0 ? Double(word(4)) / 10 : nil, disableActions: word(8) == 0 ? true : nil,
@@ -71,7 +74,9 @@ final class LayerChurn {
                 }
             }
         case 5:
-            try! animator.keyframes(duration: 0.2 + Double(word(5)) / 10, delay: word(2) == 0 ? 0.1 : nil, completion: completion()) { block in
+            try! animator.keyframes(
+                duration: 0.2 + Double(word(5)) / 10, delay: word(2) == 0 ? 0.1 : nil, completion: completion()
+            ) { block in
                 try block.keyframe(relativeStart: 0, relativeDuration: 0.5) { try layer.set(key, to: value()) }
                 try block.keyframe(relativeStart: 0.5, relativeDuration: 0.5) { try layer.set(key, to: value()) }
             }
@@ -112,7 +117,9 @@ final class LayerChurn {
             let model = layer.modelValue(forKey: key, as: Double.self)!
             let shown = layer.presentationValue(forKey: key, as: Double.self)!
             return shown != model
-        }.map { "\($0): shows \(layer.presentationValue(forKey: $0, as: Double.self)!) for model \(layer.modelValue(forKey: $0, as: Double.self)!)" }
+        }.map {
+            "\($0): shows \(layer.presentationValue(forKey: $0, as: Double.self)!) for model \(layer.modelValue(forKey: $0, as: Double.self)!)"
+        }
     }
 
     var valuesAreFinite: Bool { keys.allSatisfy { layer.presentationValue(forKey: $0, as: Double.self)!.isFinite } }
@@ -120,7 +127,9 @@ final class LayerChurn {
 
 @Suite("Properties: implicit animations under random changes")
 struct ImplicitPropertyTests {
-    @Test("random changes (plain, additive, delayed, keyframes, explicit, removed) keep the animator consistent, run every completion once and rest on the model values")
+    @Test(
+        "random changes (plain, additive, delayed, keyframes, explicit, removed) keep the animator consistent, run every completion once and rest on the model values"
+    )
     func randomChanges() async {
         await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 200)) { list in
             let churn = LayerChurn(words: Words(list))

@@ -20,7 +20,8 @@ struct SolverPropertyTests {
 
     @Test("the exact propagator never gains energy: ½kd² + ½mv² does not grow over time")
     func energy() async {
-        await propertyCheck(count: 300, input: Self.springs, Gen.double(in: -1 ... 1), Gen.double(in: -1 ... 1)) { p, d, v in
+        await propertyCheck(count: 300, input: Self.springs, Gen.double(in: -1 ... 1), Gen.double(in: -1 ... 1)) {
+            p, d, v in
             let spring = Self.spring(p)
             func energy(_ d: Double, _ v: Double) -> Double { 0.5 * spring.tension * d * d + 0.5 * spring.mass * v * v }
             // Velocities scaled to the spring, so both terms matter.
@@ -31,7 +32,8 @@ struct SolverPropertyTests {
                 state = step.apply(displacement: state.displacement, velocity: state.velocity)
                 let now = energy(state.displacement, state.velocity)
                 // Rounding: a few ulps of the starting energy per step.
-                #expect(now <= last + 1e-12 * energy(d, v * spring.naturalFrequency) + 1e-300, "\(spring) d=\(d) v=\(v)")
+                #expect(
+                    now <= last + 1e-12 * energy(d, v * spring.naturalFrequency) + 1e-300, "\(spring) d=\(d) v=\(v)")
                 #expect(now.isFinite)
                 last = now
             }
@@ -118,10 +120,14 @@ struct SolverPropertyTests {
                     steps += 1
                 }
                 let alpha = leftover / h
-                let before = steps > 0 ? step.power(steps - 1).apply(displacement: state.displacement, velocity: state.velocity) : state
+                let before =
+                    steps > 0
+                    ? step.power(steps - 1).apply(displacement: state.displacement, velocity: state.velocity) : state
                 let after = steps > 0 ? step.apply(displacement: before.displacement, velocity: before.velocity) : state
-                state = (before.displacement * (1 - alpha) + after.displacement * alpha,
-                         before.velocity * (1 - alpha) + after.velocity * alpha)
+                state = (
+                    before.displacement * (1 - alpha) + after.displacement * alpha,
+                    before.velocity * (1 - alpha) + after.velocity * alpha
+                )
                 bound = max(bound, abs(state.displacement))
                 // Matrix products against stage-by-stage steps: rounding of
                 // a few ulps per step, over up to 1,000 steps.
@@ -132,12 +138,15 @@ struct SolverPropertyTests {
 
     @Test("a decay never passes the limit of its law (the throw at infinite time), in any mode, at any frame rate")
     func decayLimit() async {
-        await propertyCheck(count: 300, input: Gen.double(in: 0.9 ..< 1), Gen.double(in: -1e5 ... 1e5), Gen.double(in: 20 ... 500)) {
+        await propertyCheck(
+            count: 300, input: Gen.double(in: 0.9 ..< 1), Gen.double(in: -1e5 ... 1e5), Gen.double(in: 20 ... 500)
+        ) {
             deceleration, velocity, fps in
             let parameters = try! DecayParameters(deceleration: deceleration)
             for method in DecayMethod.allCases {
                 // The discrete law throws v·d/(1000(1 - d)); the continuous one v/λ.
-                let limit = method == .continuous
+                let limit =
+                    method == .continuous
                     ? velocity / parameters.rate : velocity / 1000 * deceleration / (1 - deceleration)
                 // pop computes in single precision: its throw may differ by
                 // float rounding (a few 1e-7 relative).
@@ -145,7 +154,9 @@ struct SolverPropertyTests {
                 var stepper = DecayStepper(parameters: parameters, method: method, value: 0.0, velocity: velocity)
                 for _ in 0 ..< 600 {
                     stepper.advance(by: 1 / fps)
-                    #expect(abs(stepper.value) <= abs(limit) + slack, "\(method) d=\(deceleration) v=\(velocity) at \(fps) Hz")
+                    #expect(
+                        abs(stepper.value) <= abs(limit) + slack,
+                        "\(method) d=\(deceleration) v=\(velocity) at \(fps) Hz")
                     #expect(stepper.value == 0 || stepper.value.sign == limit.sign)
                 }
                 #expect(parameters.endValue(from: 0.0, velocity: velocity, threshold: 0.01, method: method).isFinite)
@@ -155,7 +166,8 @@ struct SolverPropertyTests {
 
     @Test("bezier y lies within the curve's own y range, for every method and x")
     func bezierRange() async {
-        let curves = zip(Gen.double(in: 0 ... 1), Gen.double(in: -3 ... 3), Gen.double(in: 0 ... 1), Gen.double(in: -3 ... 3))
+        let curves = zip(
+            Gen.double(in: 0 ... 1), Gen.double(in: -3 ... 3), Gen.double(in: 0 ... 1), Gen.double(in: -3 ... 3))
         await propertyCheck(count: 300, input: curves, Gen.double(in: -0.5 ... 1.5)) { c, x in
             let curve = try! UnitBezier(x1: c.0, y1: c.1, x2: c.2, y2: c.3)
             // y(t) for t in [0, 1] lies in the hull of 0, y1, y2 and 1.
@@ -176,16 +188,19 @@ struct SolverPropertyTests {
 
     @Test("parameter conversions round-trip")
     func conversions() async {
-        await propertyCheck(count: 300, input: Gen.double(in: 0 ... 20), Gen.double(in: 0.5 ... 40)) { bounciness, speed in
+        await propertyCheck(count: 300, input: Gen.double(in: 0 ... 20), Gen.double(in: 0.5 ... 40)) {
+            bounciness, speed in
             let spring = try! SpringParameters(bounciness: bounciness, speed: speed)
             if let back = spring.popBouncinessAndSpeed {
-                #expect(abs(back.bounciness - bounciness) <= 1e-8 * max(1, bounciness), "\(bounciness), \(speed) → \(back)")
+                #expect(
+                    abs(back.bounciness - bounciness) <= 1e-8 * max(1, bounciness), "\(bounciness), \(speed) → \(back)")
                 #expect(abs(back.speed - speed) <= 1e-8 * max(1, speed), "\(bounciness), \(speed) → \(back)")
             }
             let swiftUI = try! SpringParameters(duration: spring.duration, bounce: spring.bounce, mass: spring.mass)
             #expect(abs(swiftUI.tension - spring.tension) <= 1e-10 * spring.tension)
             #expect(abs(swiftUI.friction - spring.friction) <= 1e-10 * max(spring.friction, 1e-12 * spring.tension))
-            let response = try! SpringParameters(response: spring.response, dampingFraction: spring.dampingFraction, mass: spring.mass)
+            let response = try! SpringParameters(
+                response: spring.response, dampingFraction: spring.dampingFraction, mass: spring.mass)
             #expect(abs(response.tension - spring.tension) <= 1e-10 * spring.tension)
         }
     }

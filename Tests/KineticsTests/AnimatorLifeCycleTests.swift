@@ -119,7 +119,8 @@ struct AnimatorLifeCycleTests {
     func clamp() throws {
         for (mode, low, high) in [(ClampMode.end, -Double.infinity, 10.0), (.both, 0.0, 10.0)] {
             let (animator, _, x, _) = Self.setUp()
-            var animation = Animation<Double>.spring(try SpringParameters(bounciness: 20, speed: 12), method: .rk4, from: 0, to: 10)
+            var animation = Animation<Double>.spring(
+                try SpringParameters(bounciness: 20, speed: 12), method: .rk4, from: 0, to: 10)
             animation.clamp = mode
             var written: [Double] = []
             animation.callbacks.onApply = { _, _, value in written.append(value) }
@@ -131,7 +132,8 @@ struct AnimatorLifeCycleTests {
         // Without clamping the same spring overshoots.
         let (animator, _, x, _) = Self.setUp()
         var peak = 0.0
-        var animation = Animation<Double>.spring(try SpringParameters(bounciness: 20, speed: 12), method: .rk4, from: 0, to: 10)
+        var animation = Animation<Double>.spring(
+            try SpringParameters(bounciness: 20, speed: 12), method: .rk4, from: 0, to: 10)
         animation.callbacks.onApply = { _, _, value in peak = max(peak, value) }
         try animator.add(animation, to: x, forKey: "x")
         Self.run(animator, seconds: 3)
@@ -188,7 +190,8 @@ struct AnimatorLifeCycleTests {
     @Test("progress markers fire in order, reached-to-value fires once")
     func markersAndReached() throws {
         let (animator, _, x, tracer) = Self.setUp()
-        var animation = Animation<Double>.spring(try SpringParameters(bounciness: 15, speed: 10), method: .pop, from: 0, to: 1)
+        var animation = Animation<Double>.spring(
+            try SpringParameters(bounciness: 15, speed: 10), method: .pop, from: 0, to: 1)
         animation.progressMarkers = [0.25, 0.5, 0.9]
         var reached = 0
         animation.callbacks.onReachToValue = { _, _ in reached += 1 }
@@ -256,7 +259,8 @@ struct AnimatorLifeCycleTests {
             #expect(animator[x] == value && animator.velocity(of: handle, as: Double.self) == velocity)
             animator.tick(at: 11.0 / 60)
             // One frame later: the closed form from (value, velocity) towards 40.
-            let exact = SpringPropagator.exact(.popDefault, time: 1.0 / 60).apply(displacement: value - 40, velocity: velocity)
+            let exact = SpringPropagator.exact(.popDefault, time: 1.0 / 60).apply(
+                displacement: value - 40, velocity: velocity)
             let tolerance = method == .analytic ? 1e-12 : method == .rk4 ? 1e-7 : 0.05
             #expect(abs(animator[x] - (40 + exact.displacement)) <= tolerance * 100, "\(method)")
         }
@@ -314,7 +318,8 @@ struct AnimatorLifeCycleTests {
         try animator.add(.decay(velocity: velocity, method: .exact), to: x, forKey: "x")
         Self.run(animator, seconds: 8)
         #expect(abs(animator[x] - 260) < 1e-9)
-        let slower = try DecayParameters.deceleration(toTravel: -120, velocity: -1_000, threshold: 0.01, method: .continuous)
+        let slower = try DecayParameters.deceleration(
+            toTravel: -120, velocity: -1_000, threshold: 0.01, method: .continuous)
         #expect(abs(slower.endValue(from: 0.0, velocity: -1_000.0, threshold: 0.01, method: .continuous) + 120) < 1e-9)
         #expect(throws: ParameterError.self) {
             try DecayParameters.deceleration(toTravel: 120, velocity: -1_000, threshold: 0.01, method: .exact)

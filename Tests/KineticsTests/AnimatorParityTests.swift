@@ -28,16 +28,19 @@ struct AnimatorParityTests {
         for method in SpringMethod.allCases {
             for fps in [60.0, 120.0, 144.0] {
                 for (parameters, to, velocity) in [
-                    (SpringParameters.popDefault, 100.0, 0.0), (try SpringParameters(tension: 40, friction: 7), -250.0, 800.0),
+                    (SpringParameters.popDefault, 100.0, 0.0),
+                    (try SpringParameters(tension: 40, friction: 7), -250.0, 800.0),
                 ] {
                     var animation = Animation<Double>.spring(parameters, method: method, to: to, velocity: velocity)
                     // So small that only exact equality with the target ends the
                     // run: the whole window is compared, no final snap.
                     animation.threshold = 1e-30
                     let animated = try Self.animate(animation, fps: fps, seconds: 2)
-                    let reference = run(parameters, method, times: frames(fps: fps, seconds: 2), from: 0, to: to, velocity: velocity)
+                    let reference = run(
+                        parameters, method, times: frames(fps: fps, seconds: 2), from: 0, to: to, velocity: velocity)
                     let amplitude = reference.values.map { abs($0 - to) }.max()!
-                    #expect(animated.count == reference.values.count, "\(method) \(fps) Hz ran \(animated.count) frames")
+                    #expect(
+                        animated.count == reference.values.count, "\(method) \(fps) Hz ran \(animated.count) frames")
                     let error = maxDifference(animated, reference.values) / amplitude
                     #expect(error <= 1e-12, "\(method) at \(fps) Hz: \(error)")
                 }
@@ -157,7 +160,8 @@ struct AnimatorParityTests {
             let animation = Animation<Double>.decay(velocity: 2_500, method: method, from: 10)
             let animated = try Self.animate(animation, from: 10, seconds: 8)
             var stepper = DecayStepper(parameters: .popDefault, method: method, value: 10.0, velocity: 2_500.0)
-            let end = DecayParameters.popDefault.endValue(from: 10.0, velocity: 2_500.0, threshold: 0.01, method: method)
+            let end = DecayParameters.popDefault.endValue(
+                from: 10.0, velocity: 2_500.0, threshold: 0.01, method: method)
             for (index, value) in animated.enumerated().dropFirst() {
                 stepper.advance(by: Double(index) / 60 - Double(index - 1) / 60)
                 #expect(value == min(stepper.value, end), "\(method) frame \(index)")
@@ -169,7 +173,8 @@ struct AnimatorParityTests {
     @Test("a basic animation with the webkit method equals Pop's formula frame for frame")
     func basicMatchesPop() throws {
         let curve = UnitBezier.easeInEaseOut
-        let animation = Animation<Double>.basic(duration: 0.5, timing: .easeInEaseOut, bezier: .webkit, from: 20, to: 120)
+        let animation = Animation<Double>.basic(
+            duration: 0.5, timing: .easeInEaseOut, bezier: .webkit, from: 20, to: 120)
         let animated = try Self.animate(animation, from: 20)
         #expect(animated.count == 31)
         for (index, value) in animated.enumerated() {
@@ -193,7 +198,8 @@ struct AnimatorParityTests {
         #expect(abs(values[45] - (10 - 5 * BezierTable(.easeIn).solve(t))) < 1e-12)
         #expect(abs(values[45] - (10 - 5 * UnitBezier.easeIn.solveFast(t))) < 5 * BezierTable.certifiedError)
         #expect(values.last == 5 && values.count == 61)
-        let discrete = try Keyframes<Double>(values: [1, 2, 3], keyTimes: [0, 0.5, 0.9, 1], calculation: .discrete, duration: 1)
+        let discrete = try Keyframes<Double>(
+            values: [1, 2, 3], keyTimes: [0, 0.5, 0.9, 1], calculation: .discrete, duration: 1)
         let held = try Self.animate(.keyframes(discrete))
         #expect(held[10] == 1 && held[30] == 2 && held[55] == 3 && held.last == 3)
     }

@@ -120,16 +120,20 @@ struct AnimatorReentrancyTests {
         let x = animator.property("x", of: target, initial: 0.0)
         let y = animator.property("y", of: target, initial: 0.0)
         var groupStop: Bool?
-        var inner = AnimationGroup(.concurrent, [
-            .animation(.basic(duration: 0.2, timing: .linear, to: 3), on: x),
-            .animation(.basic(duration: 0.4, timing: .linear, to: 4), on: y),
-        ])
+        var inner = AnimationGroup(
+            .concurrent,
+            [
+                .animation(.basic(duration: 0.2, timing: .linear, to: 3), on: x),
+                .animation(.basic(duration: 0.4, timing: .linear, to: 4), on: y),
+            ])
         inner.onStop = { _, _, finished in groupStop = finished }
-        let sequence = AnimationGroup(.sequence, [
-            .animation(.basic(duration: 0.1, timing: .linear, from: 0, to: 1), on: x),
-            .group(inner),
-            .animation(.basic(duration: 0.1, timing: .linear, to: 0), on: x),
-        ])
+        let sequence = AnimationGroup(
+            .sequence,
+            [
+                .animation(.basic(duration: 0.1, timing: .linear, from: 0, to: 1), on: x),
+                .group(inner),
+                .animation(.basic(duration: 0.1, timing: .linear, to: 0), on: x),
+            ])
         let handle = try animator.add(sequence, on: target, forKey: "g")
         #expect(animator[x] == 0 && animator[y] == 0)
         animator.tick(at: 0.1)
@@ -149,9 +153,11 @@ struct AnimatorReentrancyTests {
         animator.tracer = tracer
         let target = animator.makeTarget()
         let x = animator.property("x", of: target, initial: 0.0)
-        let group = AnimationGroup(.sequence, [
-            .animation(.basic(duration: 1, to: 1), on: x), .animation(.basic(duration: 1, to: 2), on: x),
-        ])
+        let group = AnimationGroup(
+            .sequence,
+            [
+                .animation(.basic(duration: 1, to: 1), on: x), .animation(.basic(duration: 1, to: 2), on: x),
+            ])
         let handle = try animator.add(group, on: target, forKey: "g")
         animator.tick(at: 0.5)
         animator.remove(handle)
@@ -165,10 +171,11 @@ struct AnimatorReentrancyTests {
         let animator = Animator()
         let target = animator.makeTarget()
         let x = animator.property("x", of: target, initial: 0.0)
-        try animator.add(.custom { frame in
-            frame.value = frame.elapsed * 10
-            return frame.elapsed >= 0.5
-        }, to: x, forKey: "x")
+        try animator.add(
+            .custom { frame in
+                frame.value = frame.elapsed * 10
+                return frame.elapsed >= 0.5
+            }, to: x, forKey: "x")
         animator.tick(at: 0.25)
         #expect(animator[x] == 2.5)
         animator.tick(at: 0.5)
@@ -177,7 +184,9 @@ struct AnimatorReentrancyTests {
 
     // Found by the random-operation property tests (KineticsPropertyTests).
 
-    @Test("replacing an animation whose stop callback adds another under the same key: the caller's animation wins, each stops once")
+    @Test(
+        "replacing an animation whose stop callback adds another under the same key: the caller's animation wins, each stops once"
+    )
     func replaceWhileStopAdds() throws {
         let animator = Animator()
         let target = animator.makeTarget()
@@ -211,7 +220,8 @@ struct AnimatorReentrancyTests {
             animator.remove(group)
             added = try? animator.add(.basic(duration: 1, to: 5), to: y, forKey: "k")
         }
-        let group = AnimationGroup(.concurrent, [.animation(child, on: x), .animation(.basic(duration: 2, to: 1), on: x)])
+        let group = AnimationGroup(
+            .concurrent, [.animation(child, on: x), .animation(.basic(duration: 2, to: 1), on: x)])
         groupHandle = try animator.add(group, on: target, forKey: "g")
         animator.tick(at: 0.5)
         animator.removeAnimation(forKey: "g", on: target)

@@ -218,12 +218,16 @@ struct BezierTests {
         for value in special { xs += [value, 0.3, 0.7, value] }
         // Tables with 256 segments, with 3, and with flat ends left to iteration.
         let cases: [(UnitBezier, Int)] =
-            Self.curves(count: 40, seed: 22).map { ($0, 256) } + [(.easeInEaseOut, 3), (try! UnitBezier(x1: 0, y1: 0.5, x2: 1, y2: 0.5), 16)]
+            Self.curves(count: 40, seed: 22).map { ($0, 256) } + [
+                (.easeInEaseOut, 3), (try! UnitBezier(x1: 0, y1: 0.5, x2: 1, y2: 0.5), 16),
+            ]
         for (curve, segments) in cases {
             let table = BezierTable(curve, segments: segments)
             let one = xs.map(table.solve)
             var many = [Double](repeating: 0, count: xs.count)
-            let wrote = xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+            let wrote = xs.withUnsafeBufferPointer { input in
+                many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) }
+            }
             #expect(wrote == xs.count)
             #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
             // xs has an odd count (its last x goes alone); in place, an even one.
@@ -236,9 +240,13 @@ struct BezierTests {
         // past it is written.
         var short = [Double](repeating: -7, count: 4)
         let written = xs.withUnsafeBufferPointer { input in
-            short.withUnsafeMutableBufferPointer { BezierTable(.easeOut).solve(input, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< 3])) }
+            short.withUnsafeMutableBufferPointer {
+                BezierTable(.easeOut).solve(input, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< 3]))
+            }
         }
-        #expect(written == 3 && short[3] == -7 && short[0 ..< 3].elementsEqual(xs[0 ..< 3].map(BezierTable(.easeOut).solve)))
+        #expect(
+            written == 3 && short[3] == -7 && short[0 ..< 3].elementsEqual(xs[0 ..< 3].map(BezierTable(.easeOut).solve))
+        )
         // The slow path finds the segment of x < 1 as floor(x·segments) with
         // no clamp: in doubles x·n < n for every x < 1 (n - x·n is at least
         // n·2^-53, more than half an ulp of n unless n is a power of two,
@@ -246,7 +254,9 @@ struct BezierTests {
         #expect((1 ... 1 << 20).allSatisfy { 1.0.nextDown * Double($0) < Double($0) })
     }
 
-    @Test("tables of 1 to 4,096 segments: within 1e-7 of precise (or the stationary spread), many at once equal to one at a time")
+    @Test(
+        "tables of 1 to 4,096 segments: within 1e-7 of precise (or the stationary spread), many at once equal to one at a time"
+    )
     func tableSizes() {
         var generator = SeededGenerator(seed: 41)
         let curves = Self.curves(count: 12, seed: 42) + [.easeIn, .easeOut, .easeInEaseOut, .default]
@@ -264,7 +274,9 @@ struct BezierTests {
                 xs += [1e-300, 0x1p-40, 1e-9, 1 - 1e-9, 1 - 0x1p-45, 1.0.nextDown]
                 let one = xs.map(table.solve)
                 var many = [Double](repeating: 0, count: xs.count)
-                _ = xs.withUnsafeBufferPointer { input in many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
+                _ = xs.withUnsafeBufferPointer { input in
+                    many.withUnsafeMutableBufferPointer { table.solve(input, into: $0) }
+                }
                 #expect(zip(one, many).allSatisfy { $0.bitPattern == $1.bitPattern }, "\(curve), \(segments) segments")
                 for (x, y) in zip(xs, one) where (0 ... 1).contains(x) {
                     Self.expectNearPrecise(curve, x, y, "\(segments) segments")
@@ -278,7 +290,9 @@ struct BezierTests {
         // x(t) = 3t(1 - t)² + t³ is flat at t = 1/2, x = 1/2: a segment's end
         // for every even number of segments, where y(x) has an infinite slope.
         let flat = try UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1)
-        for (curve, segments) in [(flat, 256), (flat, 2), (flat, 3)] + Self.curves(count: 30, seed: 31).map({ ($0, 256) }) {
+        for (curve, segments) in [(flat, 256), (flat, 2), (flat, 3)]
+            + Self.curves(count: 30, seed: 31).map({ ($0, 256) })
+        {
             let table = BezierTable(curve, segments: segments)
             let n = Double(segments)
             for end in stride(from: 1.0, to: n, by: max(1, (n / 16).rounded(.down))) {
@@ -353,7 +367,8 @@ struct BezierTests {
     @Test("the named curves have Core Animation's control points")
     func namedCurves() {
         let points = UnitBezier.named.map { [$0.curve.x1, $0.curve.y1, $0.curve.x2, $0.curve.y2] }
-        #expect(points == [[0, 0, 1, 1], [0.25, 0.1, 0.25, 1], [0.42, 0, 1, 1], [0, 0, 0.58, 1], [0.42, 0, 0.58, 1]])
+        #expect(
+            points == [[0, 0, 1, 1], [0.25, 0.1, 0.25, 1], [0.42, 0, 1, 1], [0, 0, 0.58, 1], [0.42, 0, 0.58, 1]])
     }
 }
 

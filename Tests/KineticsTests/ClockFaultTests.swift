@@ -44,10 +44,13 @@ struct ClockFaultTests {
         let decay = try DecayParameters(deceleration: 0.998)
         for method in DecayMethod.allCases {
             let end = decay.endValue(from: 0.0, velocity: 500.0, threshold: 0.01, method: method)
-            try add("decay-\(method)", .decay(velocity: 500, parameters: decay, method: method, from: 0), end: end, monotone: true)
+            try add(
+                "decay-\(method)", .decay(velocity: 500, parameters: decay, method: method, from: 0), end: end,
+                monotone: true)
         }
         try add("basic", .basic(duration: 0.4, timing: .easeInEaseOut, from: 0, to: 100), end: 100, monotone: true)
-        try add("keyframes", .keyframes(try Keyframes(values: [0, 30, 60, 100], duration: 0.5)), end: 100, monotone: true)
+        try add(
+            "keyframes", .keyframes(try Keyframes(values: [0, 30, 60, 100], duration: 0.5)), end: 100, monotone: true)
         return members
     }
 
@@ -120,13 +123,17 @@ struct ClockFaultTests {
             // One long frame, still advanced: every animation here is done
             // by then and finished at its end (decays at their own end value).
             for (index, member) in members.enumerated() {
-                if let end = member.end { #expect(abs(after[index] - end) <= 0.01 + 1e-9 * abs(end), "\(member.name): \(after[index])") }
+                if let end = member.end {
+                    #expect(abs(after[index] - end) <= 0.01 + 1e-9 * abs(end), "\(member.name): \(after[index])")
+                }
             }
             #expect(animator.animationCount == 0)
         case .gap30_1, .gap1e9:
             // Pop's shutdown: everything running finishes at its target.
             for (index, member) in members.enumerated() {
-                if let end = member.end { #expect(abs(after[index] - end) <= 1e-9 * abs(end), "\(member.name): \(after[index])") }
+                if let end = member.end {
+                    #expect(abs(after[index] - end) <= 1e-9 * abs(end), "\(member.name): \(after[index])")
+                }
             }
             #expect(animator.animationCount == 0)
         case .jitterStorm:
@@ -160,8 +167,12 @@ struct ClockFaultTests {
                 properties[name] = animator.property(name, of: target, initial: 0.0)
                 try animator.add(animation, to: properties[name]!, forKey: name)
             }
-            for method in SpringMethod.allCases { try add("spring-\(method)", .spring(spring, method: method, from: 0, to: 100)) }
-            for method in DecayMethod.allCases { try add("decay-\(method)", .decay(velocity: 100, parameters: slow, method: method, from: 0)) }
+            for method in SpringMethod.allCases {
+                try add("spring-\(method)", .spring(spring, method: method, from: 0, to: 100))
+            }
+            for method in DecayMethod.allCases {
+                try add("decay-\(method)", .decay(velocity: 100, parameters: slow, method: method, from: 0))
+            }
             try add("basic", .basic(duration: 60, timing: .linear, from: 0, to: 100))
             animator.tick(at: 0)
             animator.tick(at: gap)
@@ -174,8 +185,10 @@ struct ClockFaultTests {
         // covers rk8pd at 1e-13 over 48 periods and rk4's own error, ~1e-9
         // at its chosen steps); the discrete and continuous decay laws in
         // closed form; a linear basic at 29.9/60 of the way.
-        let exact = 100 + (try ReferenceODE.spring(
-            tension: 100, friction: 0.2, mass: 1, displacement: -100, velocity: 0, times: [0, t]))[1].position
+        let exact =
+            100
+            + (try ReferenceODE.spring(
+                tension: 100, friction: 0.2, mass: 1, displacement: -100, velocity: 0, times: [0, t]))[1].position
         #expect(abs(exact - 100) > 1, "still moving: \(exact)")
         #expect(abs(advanced["spring-analytic"]! - exact) <= 1e-9 * 100, "\(advanced["spring-analytic"]!) vs \(exact)")
         #expect(abs(advanced["spring-rk4"]! - exact) <= 1e-7 * 100, "\(advanced["spring-rk4"]!) vs \(exact)")
@@ -240,14 +253,16 @@ struct ClockFaultTests {
                 let tolerance: Double
                 switch method {
                 case .fixed:
-                    var stepper = SpringStepper(parameters: spring, method: .fixed, value: 0.0, velocity: 3.0, target: 1.0)
+                    var stepper = SpringStepper(
+                        parameters: spring, method: .fixed, value: 0.0, velocity: 3.0, target: 1.0)
                     stepper.advance(by: time)
                     (expected, tolerance) = (stepper.value, 1e-12)
                 default:
                     let exact = SpringPropagator.exact(spring, time: time).apply(displacement: -1.0, velocity: 3.0)
                     (expected, tolerance) = (1 + exact.displacement, method == .analytic ? 1e-12 : 1e-8)
                 }
-                #expect(abs(animator[x] - expected) <= tolerance, "\(method) at t = \(time): \(animator[x]) vs \(expected)")
+                #expect(
+                    abs(animator[x] - expected) <= tolerance, "\(method) at t = \(time): \(animator[x]) vs \(expected)")
             }
         }
     }

@@ -49,7 +49,8 @@ struct DecayTests {
                 let times = frames(fps: 60, seconds: 3)
                 let computed = run(.continuous, d, times: times, velocity: velocity)
                 let exact = try ReferenceODE.decay(deceleration: d, position: 0, velocity: velocity, times: times)
-                let scale = abs(try DecayParameters(deceleration: d).totalThrow(velocity: velocity, method: .continuous))
+                let scale = abs(
+                    try DecayParameters(deceleration: d).totalThrow(velocity: velocity, method: .continuous))
                 // GSL's global error at tolerance 1e-13 stays below 1e-13 of the throw.
                 #expect(maxDifference(computed.values, exact.map(\.position)) / scale <= 1e-12, "d \(d)")
                 #expect(maxDifference(computed.velocities, exact.map(\.velocity)) / abs(velocity) <= 1e-12)
@@ -111,7 +112,9 @@ struct DecayTests {
         let expected = log(5.0 / 1000) / (1000 * log(0.998))
         #expect(abs(decay.durationToRest(velocity: 1000.0, threshold: 1) - expected) < 1e-12)
         // The slowest component decides; zero and tiny velocities give 0.
-        #expect(decay.durationToRest(velocity: SIMD2(-1000.0, 3.0), threshold: 1) == decay.durationToRest(velocity: 1000.0, threshold: 1))
+        #expect(
+            decay.durationToRest(velocity: SIMD2(-1000.0, 3.0), threshold: 1)
+                == decay.durationToRest(velocity: 1000.0, threshold: 1))
         #expect(decay.durationToRest(velocity: 0.0, threshold: 1) == 0)
         #expect(decay.durationToRest(velocity: 4.0, threshold: 1) == 0)
         // At the end the velocity is 5·threshold.

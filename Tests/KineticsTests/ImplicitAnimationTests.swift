@@ -17,7 +17,9 @@ struct ImplicitAnimationTests {
         let (animator, layer) = try Self.layer()
         try layer.set("opacity", to: 1.0)
         try layer.set("x", to: 100.0)
-        #expect(layer.modelValue(forKey: "opacity", as: Double.self) == 1 && layer.presentationValue(forKey: "opacity", as: Double.self) == 0)
+        #expect(
+            layer.modelValue(forKey: "opacity", as: Double.self) == 1
+                && layer.presentationValue(forKey: "opacity", as: Double.self) == 0)
         #expect(layer.presentationValue(forKey: "x", as: Double.self) == 100)
         animator.tick(at: 0.125)
         // Halfway through a symmetric curve: exactly half.
@@ -118,16 +120,21 @@ struct ImplicitAnimationTests {
         try animator.transaction(spring: spring) { try layer.set("x", to: 100.0) }
         for frame in 1 ... 12 { animator.tick(at: Double(frame) / 60) }
         let handle = try #require(animator.animation(forKey: "x", on: layer.target))
-        let before = (layer.presentationValue(forKey: "x", as: Double.self)!, animator.velocity(of: handle, as: Double.self)!)
+        let before = (
+            layer.presentationValue(forKey: "x", as: Double.self)!, animator.velocity(of: handle, as: Double.self)!
+        )
         #expect(before.1 > 100, "moving fast")
         var done: [Bool] = []
         try animator.transaction(spring: spring, completion: { done.append($0) }) { try layer.set("x", to: -50.0) }
         // The same animation, retargeted: nothing jumped.
         #expect(animator.animation(forKey: "x", on: layer.target) == handle)
-        #expect(layer.presentationValue(forKey: "x", as: Double.self) == before.0 && animator.velocity(of: handle, as: Double.self) == before.1)
+        #expect(
+            layer.presentationValue(forKey: "x", as: Double.self) == before.0
+                && animator.velocity(of: handle, as: Double.self) == before.1)
         // The next frame continues the exact motion from that state towards -50.
         animator.tick(at: 13.0 / 60)
-        let exact = SpringPropagator.exact(spring, time: 1.0 / 60).apply(displacement: before.0 + 50, velocity: before.1)
+        let exact = SpringPropagator.exact(spring, time: 1.0 / 60).apply(
+            displacement: before.0 + 50, velocity: before.1)
         #expect(abs(layer.presentationValue(forKey: "x", as: Double.self)! - (-50 + exact.displacement)) < 1e-6)
         for frame in 14 ... 400 { animator.tick(at: Double(frame) / 60) }
         #expect(done == [true] && layer.presentationValue(forKey: "x", as: Double.self) == -50)
@@ -138,7 +145,9 @@ struct ImplicitAnimationTests {
         let animator = Animator()
         let layer = ImplicitLayer(animator: animator)
         try layer.set("position", to: SIMD2(1.0, 2.0))
-        #expect(layer.presentationValue(forKey: "position", as: SIMD2<Double>.self) == SIMD2(1, 2), "the first set creates the key at its value")
+        #expect(
+            layer.presentationValue(forKey: "position", as: SIMD2<Double>.self) == SIMD2(1, 2),
+            "the first set creates the key at its value")
         try animator.transaction(duration: 1, timing: .linear) { try layer.set("position", to: SIMD2(3.0, 6.0)) }
         animator.tick(at: 0.5)
         #expect(layer.presentationValue(forKey: "position", as: SIMD2<Double>.self) == SIMD2(2, 4))
@@ -147,7 +156,9 @@ struct ImplicitAnimationTests {
         #expect(layer.modelValue(forKey: "missing", as: Double.self) == nil)
     }
 
-    @Test("a keyframe block captures each value's sets: the attention pop pushes out on an aggressive curve and eases back")
+    @Test(
+        "a keyframe block captures each value's sets: the attention pop pushes out on an aggressive curve and eases back"
+    )
     func attentionPop() throws {
         let animator = Animator()
         let layer = ImplicitLayer(animator: animator)
@@ -165,21 +176,30 @@ struct ImplicitAnimationTests {
             try block.keyframe(relativeStart: 0.5, relativeDuration: 0.25) { try layer.set("opacity", to: 0.5) }
         }
         // Captured, not applied: the model holds the last set, the presentation has not moved.
-        #expect(layer.modelValue(forKey: "scale", as: Double.self) == 1 && layer.presentationValue(forKey: "scale", as: Double.self) == 1)
+        #expect(
+            layer.modelValue(forKey: "scale", as: Double.self) == 1
+                && layer.presentationValue(forKey: "scale", as: Double.self) == 1)
         func expectedScale(_ t: Double) -> Double {
-            t <= 0.3 ? 1 + 0.5 * aggressive.solvePrecise(t / 0.3) : 1.5 - 0.5 * UnitBezier.easeInEaseOut.solvePrecise((t - 0.3) / 0.7)
+            t <= 0.3
+                ? 1 + 0.5 * aggressive.solvePrecise(t / 0.3)
+                : 1.5 - 0.5 * UnitBezier.easeInEaseOut.solvePrecise((t - 0.3) / 0.7)
         }
         func expectedOpacity(_ t: Double) -> Double { t <= 0.5 ? 1 : t >= 0.75 ? 0.5 : 1 - 0.5 * (t - 0.5) / 0.25 }
         for frame in 1 ... 60 {
             let t = Double(frame) / 60
             animator.tick(at: t)
             // Keyframe segments use the fast bezier: within 1e-7 of precise.
-            #expect(abs(layer.presentationValue(forKey: "scale", as: Double.self)! - expectedScale(t)) < 1e-6, "t = \(t)")
-            #expect(abs(layer.presentationValue(forKey: "opacity", as: Double.self)! - expectedOpacity(t)) < 1e-12, "t = \(t)")
+            #expect(
+                abs(layer.presentationValue(forKey: "scale", as: Double.self)! - expectedScale(t)) < 1e-6, "t = \(t)")
+            #expect(
+                abs(layer.presentationValue(forKey: "opacity", as: Double.self)! - expectedOpacity(t)) < 1e-12,
+                "t = \(t)")
         }
         #expect(finished == [true])
         #expect(throws: ParameterError.self) {
-            try animator.keyframes(duration: 1) { block in try block.keyframe(relativeStart: 0.8, relativeDuration: 0.5) {} }
+            try animator.keyframes(duration: 1) { block in
+                try block.keyframe(relativeStart: 0.8, relativeDuration: 0.5) {}
+            }
         }
     }
 }
@@ -197,7 +217,9 @@ struct FillAndAdditiveTests {
 
     static func x(_ layer: ImplicitLayer) -> Double { layer.presentationValue(forKey: "x", as: Double.self)! }
 
-    @Test("an explicit animation from 10 to 20 on a model of 0: before, during and after, for each fill mode", arguments: FillMode.allCases)
+    @Test(
+        "an explicit animation from 10 to 20 on a model of 0: before, during and after, for each fill mode",
+        arguments: FillMode.allCases)
     func explicitFill(mode: FillMode) throws {
         let (animator, layer) = try Self.layer()
         var animation = Animation<Double>.basic(duration: 1, timing: .linear, from: 10, to: 20)
@@ -219,10 +241,14 @@ struct FillAndAdditiveTests {
         #expect(Self.x(layer) == 5)
     }
 
-    @Test("a delayed implicit change: the fill decides whether the old or the new value shows during the delay", arguments: FillMode.allCases)
+    @Test(
+        "a delayed implicit change: the fill decides whether the old or the new value shows during the delay",
+        arguments: FillMode.allCases)
     func implicitFill(mode: FillMode) throws {
         let (animator, layer) = try Self.layer()
-        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: mode) { try layer.set("x", to: 10.0) }
+        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: mode) {
+            try layer.set("x", to: 10.0)
+        }
         #expect(Self.x(layer) == (mode.fillsBackwards ? 0 : 10), "at once")
         animator.tick(at: 0.25)
         #expect(Self.x(layer) == (mode.fillsBackwards ? 0 : 10), "before")
@@ -255,10 +281,14 @@ struct FillAndAdditiveTests {
     func additiveSum() throws {
         let (animator, layer) = try Self.layer()
         var finished: [Bool] = []
-        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) { try layer.set("x", to: 100.0) }
+        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) {
+            try layer.set("x", to: 100.0)
+        }
         for frame in 1 ... 30 { animator.tick(at: Double(frame) / 60) }
         let before = Self.x(layer)
-        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) { try layer.set("x", to: 0.0) }
+        try animator.transaction(duration: 1, timing: .linear, additive: true, completion: { finished.append($0) }) {
+            try layer.set("x", to: 0.0)
+        }
         #expect(Self.x(layer) == before, "no jump when the change arrives")
         // 100·t for the first change, −100·(t − 0.5) for the second.
         for frame in 31 ... 120 {
@@ -276,14 +306,18 @@ struct FillAndAdditiveTests {
         // Sample both ways on one clock: x(t − h), x(t), then the change, then x(t + h).
         func slopes(additive: Bool) throws -> (before: Double, after: Double, jump: Double) {
             let (animator, layer) = try Self.layer()
-            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) { try layer.set("x", to: 100.0) }
+            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) {
+                try layer.set("x", to: 100.0)
+            }
             var previous = 0.0
             for frame in 1 ... 120 {
                 previous = Self.x(layer)
                 animator.tick(at: Double(frame) * step)
             }
             let now = Self.x(layer)
-            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) { try layer.set("x", to: 0.0) }
+            try animator.transaction(duration: 1, timing: .easeInEaseOut, additive: additive) {
+                try layer.set("x", to: 0.0)
+            }
             let jump = Self.x(layer) - now
             animator.tick(at: 121 * step)
             return ((now - previous) / step, (Self.x(layer) - now) / step, jump)
@@ -303,7 +337,9 @@ struct FillAndAdditiveTests {
         let spring = try SpringParameters(response: 0.4, dampingFraction: 0.8)
         var results: [Bool] = []
         for (index, target) in [50.0, -20.0, 30.0].enumerated() {
-            try animator.transaction(spring: spring, additive: true, completion: { results.append($0) }) { try layer.set("x", to: target) }
+            try animator.transaction(spring: spring, additive: true, completion: { results.append($0) }) {
+                try layer.set("x", to: target)
+            }
             for frame in 1 ... 6 { animator.tick(at: Double(index * 6 + frame) / 60) }
         }
         var frame = 18
@@ -313,8 +349,12 @@ struct FillAndAdditiveTests {
         }
         #expect(Self.x(layer) == 30 && results == [true, true, true])
 
-        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) { try layer.set("x", to: 90.0) }
-        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) { try layer.set("x", to: 70.0) }
+        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) {
+            try layer.set("x", to: 90.0)
+        }
+        try animator.transaction(duration: 1, additive: true, completion: { results.append($0) }) {
+            try layer.set("x", to: 70.0)
+        }
         animator.tick(at: Double(frame + 10) / 60)
         try animator.transaction(disableActions: true) { try layer.set("x", to: 7.0) }
         animator.tick(at: Double(frame + 20) / 60)
@@ -325,7 +365,9 @@ struct FillAndAdditiveTests {
     func additiveOverPlain() throws {
         let (animator, layer) = try Self.layer()
         var results: [Bool] = []
-        try animator.transaction(duration: 1, timing: .linear, completion: { results.append($0) }) { try layer.set("x", to: 100.0) }
+        try animator.transaction(duration: 1, timing: .linear, completion: { results.append($0) }) {
+            try layer.set("x", to: 100.0)
+        }
         animator.tick(at: 0.5)
         try animator.transaction(duration: 1, timing: .linear, additive: true) { try layer.set("x", to: 0.0) }
         #expect(results == [false] && Self.x(layer) == 50)
@@ -342,10 +384,13 @@ struct FillAndAdditiveTests {
         // again; run inside the jump, that set was overwritten by the jump's own write.
         let (animator, layer) = try Self.layer()
         var results: [Bool] = []
-        try animator.transaction(duration: 1, delay: 0.1, completion: { finished in
-            results.append(finished)
-            try? layer.set("x", to: -100.0)
-        }) { try layer.set("x", to: 50.0) }
+        try animator.transaction(
+            duration: 1, delay: 0.1,
+            completion: { finished in
+                results.append(finished)
+                try? layer.set("x", to: -100.0)
+            }
+        ) { try layer.set("x", to: 50.0) }
         try layer.set("x", to: 7.0)
         #expect(results == [false])
         #expect(Self.x(layer) == -100 && layer.modelValue(forKey: "x", as: Double.self) == -100)
@@ -365,7 +410,9 @@ struct FillAndAdditiveTests {
     @Test("a delayed additive change without a backwards fill shows the new value during the delay")
     func additiveDelay() throws {
         let (animator, layer) = try Self.layer()
-        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: .removed, additive: true) { try layer.set("x", to: 10.0) }
+        try animator.transaction(duration: 1, timing: .linear, delay: 0.5, fillMode: .removed, additive: true) {
+            try layer.set("x", to: 10.0)
+        }
         #expect(Self.x(layer) == 10)
         animator.tick(at: 0.25)
         #expect(Self.x(layer) == 10)

@@ -1,5 +1,6 @@
-@testable import Kinetics
 import Testing
+
+@testable import Kinetics
 
 /// Animations that nothing observes finish inside their batches
 /// (`ElementFlag.quiet`); the same animations with a stop callback finish
@@ -10,12 +11,15 @@ struct QuietCompletionTests {
     /// A workload of `count` animations of every kind, with ends spread over
     /// frames so that most completions leave survivors to move; `observe`
     /// gives every animation whose index it accepts a stop callback.
-    static func animator(count: Int, observe: (Int) -> Bool) throws -> (Animator, [PropertyHandle<Double>], [PropertyHandle<SIMD2<Double>>]) {
+    static func animator(count: Int, observe: (Int) -> Bool) throws -> (
+        Animator, [PropertyHandle<Double>], [PropertyHandle<SIMD2<Double>>]
+    ) {
         let animator = Animator()
         let target = animator.makeTarget()
         var scalars: [PropertyHandle<Double>] = []
         var points: [PropertyHandle<SIMD2<Double>>] = []
-        let keyframes = try Keyframes<Double>(values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeIn], duration: 0.45)
+        let keyframes = try Keyframes<Double>(
+            values: [0, 40, 25, 100], timingFunctions: [.easeOut, .linear, .easeIn], duration: 0.45)
         let stop: (Animator, AnimationHandle, Bool) -> Void = { _, _, _ in }
         for index in 0 ..< count {
             let spread = Double(index % 13)
@@ -23,7 +27,8 @@ struct QuietCompletionTests {
             case 0, 1:
                 let x = animator.property("s\(index)", of: target, initial: spread)
                 var animation = Animation<Double>.spring(
-                    try SpringParameters(tension: 200 + 20 * spread, friction: 12 + spread), method: index % 2 == 0 ? .pop : .analytic,
+                    try SpringParameters(tension: 200 + 20 * spread, friction: 12 + spread),
+                    method: index % 2 == 0 ? .pop : .analytic,
                     to: 100 - spread)
                 if observe(index) { animation.callbacks.onStop = stop }
                 try animator.add(animation, to: x, forKey: "k\(index)")
@@ -43,7 +48,8 @@ struct QuietCompletionTests {
             case 4:
                 let x = animator.property("b\(index)", of: target, initial: 0.0)
                 var animation = Animation<Double>.basic(
-                    duration: 0.2 + 0.05 * spread, timing: .easeInEaseOut, bezier: index % 12 == 4 ? .fast : .webkit, to: 10 + spread)
+                    duration: 0.2 + 0.05 * spread, timing: .easeInEaseOut, bezier: index % 12 == 4 ? .fast : .webkit,
+                    to: 10 + spread)
                 if observe(index) { animation.callbacks.onStop = stop }
                 try animator.add(animation, to: x, forKey: "k\(index)")
                 scalars.append(x)
@@ -59,7 +65,9 @@ struct QuietCompletionTests {
         return (animator, scalars, points)
     }
 
-    @Test("quiet and observed animations write the same values on every frame, and leave the same keys", arguments: [0, 1, 2])
+    @Test(
+        "quiet and observed animations write the same values on every frame, and leave the same keys",
+        arguments: [0, 1, 2])
     func sameFrames(pattern: Int) throws {
         // All quiet against all observed, and half of each against all observed.
         let quiet: (Int) -> Bool = pattern == 0 ? { _ in false } : pattern == 1 ? { $0 % 2 == 0 } : { $0 % 3 == 0 }
@@ -186,7 +194,9 @@ struct KeyRegistryTests {
     @Test("removing many at once leaves nothing behind, and the table shrinks back when refilled")
     func bulkRemoval() {
         var registry = KeyRegistry()
-        for record in 0 ..< 10_000 { registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)") }
+        for record in 0 ..< 10_000 {
+            registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
+        }
         let records = (0 ..< 10_000).map { Int32($0) }
         records.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
         #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])

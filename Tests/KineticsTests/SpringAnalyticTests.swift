@@ -87,7 +87,8 @@ struct SpringAnalyticTests {
             }
         }
         // ζ = 500 decays on the slow time scale 2ζ/ω = 100 s; at 1e7 s it is at rest.
-        let late = SpringPropagator.exact(spring(omega: 10, zeta: 500), time: 1e7).apply(displacement: 1.0, velocity: 0.0)
+        let late = SpringPropagator.exact(spring(omega: 10, zeta: 500), time: 1e7).apply(
+            displacement: 1.0, velocity: 0.0)
         #expect(late.displacement == 0 && late.velocity == 0)
     }
 

@@ -103,18 +103,24 @@ struct SpringParametersTests {
     @Test("bad parameters name themselves and their range")
     func badParameters() {
         let cases: [(() throws -> Void, String, String)] = [
-        ({ _ = try SpringParameters(tension: 0, friction: 1) }, "tension", "a finite number > 0"),
-        ({ _ = try SpringParameters(tension: 1, friction: -1) }, "friction", "a finite number >= 0"),
-        ({ _ = try SpringParameters(tension: 1, friction: 1, mass: .nan) }, "mass", "a finite number > 0"),
-        ({ _ = try SpringParameters(tension: .infinity, friction: 1) }, "tension", "a finite number > 0"),
-        ({ _ = try SpringParameters(tension: 1e300, friction: 1, mass: 1e-300) }, "tension", "small enough that tension/mass is finite"),
-        ({ _ = try SpringParameters(bounciness: 35, speed: 1) }, "bounciness", "in [0.0, 34.0]"),
-        ({ _ = try SpringParameters(bounciness: 3, speed: -1) }, "speed", "a finite number >= 0"),
-        ({ _ = try SpringParameters(response: 0, dampingFraction: 1) }, "response", "a finite number > 0"),
-        ({ _ = try SpringParameters(response: 1, dampingFraction: -0.1) }, "dampingFraction", "a finite number >= 0"),
-        ({ _ = try SpringParameters(duration: 0.5, bounce: -1) }, "bounce", "in (-1, 1]"),
-        ({ _ = try SpringParameters(duration: -0.5, bounce: 0) }, "duration", "a finite number > 0"),
-        ({ _ = try SpringParameters(stiffness: 1, damping: .nan) }, "damping", "a finite number >= 0"),
+            ({ _ = try SpringParameters(tension: 0, friction: 1) }, "tension", "a finite number > 0"),
+            ({ _ = try SpringParameters(tension: 1, friction: -1) }, "friction", "a finite number >= 0"),
+            ({ _ = try SpringParameters(tension: 1, friction: 1, mass: .nan) }, "mass", "a finite number > 0"),
+            ({ _ = try SpringParameters(tension: .infinity, friction: 1) }, "tension", "a finite number > 0"),
+            (
+                { _ = try SpringParameters(tension: 1e300, friction: 1, mass: 1e-300) }, "tension",
+                "small enough that tension/mass is finite"
+            ),
+            ({ _ = try SpringParameters(bounciness: 35, speed: 1) }, "bounciness", "in [0.0, 34.0]"),
+            ({ _ = try SpringParameters(bounciness: 3, speed: -1) }, "speed", "a finite number >= 0"),
+            ({ _ = try SpringParameters(response: 0, dampingFraction: 1) }, "response", "a finite number > 0"),
+            (
+                { _ = try SpringParameters(response: 1, dampingFraction: -0.1) }, "dampingFraction",
+                "a finite number >= 0"
+            ),
+            ({ _ = try SpringParameters(duration: 0.5, bounce: -1) }, "bounce", "in (-1, 1]"),
+            ({ _ = try SpringParameters(duration: -0.5, bounce: 0) }, "duration", "a finite number > 0"),
+            ({ _ = try SpringParameters(stiffness: 1, damping: .nan) }, "damping", "a finite number >= 0"),
         ]
         for (make, parameter, accepted) in cases {
             do {
@@ -151,7 +157,12 @@ struct SettlingDurationTests {
         let settling = try parameters.settlingDuration(displacement: d0, velocity: v0, band: band)
         #expect(settling > 0 && settling.isFinite, "\(name)")
         // GSL at the crossing and densely over ten more time constants after it.
-        let after = stride(from: settling, through: settling + 10 * max(1 / parameters.naturalFrequency, 2 * parameters.dampingRatio / parameters.naturalFrequency), by: 1e-3).map { $0 }
+        let after = stride(
+            from: settling,
+            through: settling + 10
+                * max(1 / parameters.naturalFrequency, 2 * parameters.dampingRatio / parameters.naturalFrequency),
+            by: 1e-3
+        ).map { $0 }
         let exact = try ReferenceODE.spring(
             tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
             displacement: d0, velocity: v0, times: after)
@@ -188,6 +199,8 @@ struct SettlingDurationTests {
         #expect(throws: ParameterError.self) { try spring.settlingDuration(epsilon: 0) }
         #expect(throws: ParameterError.self) { try spring.settlingDuration(displacement: .nan, velocity: 0, band: 1) }
         // A unit step: the epsilon form is the band form with displacement 1.
-        #expect(try spring.settlingDuration(epsilon: 1e-3) == spring.settlingDuration(displacement: 1, velocity: 0, band: 1e-3))
+        #expect(
+            try spring.settlingDuration(epsilon: 1e-3)
+                == spring.settlingDuration(displacement: 1, velocity: 0, band: 1e-3))
     }
 }

@@ -17,7 +17,8 @@ struct SpringStepperTests {
             var plain = PlainPopSpring(
                 k: parameters.tension, b: parameters.friction, m: parameters.mass,
                 to: to, value: from, velocity: velocity)
-            var stepper = SpringStepper(parameters: parameters, method: .pop, value: from, velocity: velocity, target: to)
+            var stepper = SpringStepper(
+                parameters: parameters, method: .pop, value: from, velocity: velocity, target: to)
             let times = frames(fps: fps, seconds: 10)
             for k in times.indices.dropFirst() {
                 let dt = times[k] - times[k - 1]
@@ -123,7 +124,8 @@ struct SpringStepperTests {
         // h²/8·max|x''| <= h²/8·ω²·(amplitude + 2ζ·|v|/ω), bounded by h²ω²/8·(1 + 2ζ).
         let h = SpringMethod.gridStep
         let omega2 = parameters.stiffnessPerMass
-        let bound = h * h * omega2 / 8 * (1 + 2 * parameters.dampingRatio)
+        let bound =
+            h * h * omega2 / 8 * (1 + 2 * parameters.dampingRatio)
             + Self.rk4Bound(parameters, seconds: 2, step: h)
         let error = maxDifference(computed.values, exact.values)
         #expect(error <= bound, "\(error) > \(bound)")
@@ -172,7 +174,8 @@ struct SpringStepperTests {
         for times in [(0 ... 100).map { Double($0) * 1e-8 }, frames(fps: 60, seconds: 0.5)] {
             let values = run(stiff, .rk4, times: times, velocity: 0).values
             for (time, value) in zip(times, values) {
-                let exact = 1 + SpringPropagator.exact(stiff, time: time).apply(displacement: -1.0, velocity: 0.0).displacement
+                let exact =
+                    1 + SpringPropagator.exact(stiff, time: time).apply(displacement: -1.0, velocity: 0.0).displacement
                 // The step is chosen for 1e-9 of the amplitude; 1e-7 as in
                 // rk4Accuracy above.
                 #expect(abs(value - exact) <= 1e-7, "t = \(time): \(value) vs \(exact)")
@@ -208,7 +211,8 @@ struct SpringStepperTests {
     @Test("negative and non-finite frames are ignored and counted; a zero frame changes nothing")
     func badFrames() {
         for method in SpringMethod.allCases {
-            var stepper = SpringStepper(parameters: .popDefault, method: method, value: 0.25, velocity: 1.0, target: 1.0)
+            var stepper = SpringStepper(
+                parameters: .popDefault, method: method, value: 0.25, velocity: 1.0, target: 1.0)
             stepper.advance(by: 1.0 / 60)
             let state = (stepper.value, stepper.velocity)
             for dt in [-0.01, .nan, .infinity, -.infinity] { stepper.advance(by: dt) }
@@ -242,8 +246,9 @@ struct SpringStepperTests {
         #expect(!PopRestTest.solverHasConverged(displacement: 0.0, velocity: 5.0, slope: 0.0, threshold: threshold))
         #expect(!PopRestTest.solverHasConverged(displacement: 0.0, velocity: 0.0, slope: 25.0, threshold: threshold))
         // Squared norms over the components of a vector.
-        #expect(!PopRestTest.solverHasConverged(
-            displacement: SIMD2(0.1, 0.1), velocity: SIMD2(3.6, 3.6), slope: SIMD2(0.0, 0.0), threshold: threshold))
+        #expect(
+            !PopRestTest.solverHasConverged(
+                displacement: SIMD2(0.1, 0.1), velocity: SIMD2(3.6, 3.6), slope: SIMD2(0.0, 0.0), threshold: threshold))
         var stepper = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 100.0)
         #expect(!stepper.solverIsAtRest(threshold: threshold))
         var frames = 0
@@ -258,7 +263,11 @@ struct SpringStepperTests {
     func animationRestTest() {
         #expect(PopRestTest.animationHasConverged(previous2: 99.9, previous: 99.95, target: 100.0, threshold: 1))
         #expect(!PopRestTest.animationHasConverged(previous2: 99.7, previous: 99.95, target: 100.0, threshold: 1))
-        #expect(!PopRestTest.animationHasConverged(previous2: 99.9, previous: 99.95, target: 100.0, threshold: 1, roundingFactor: 0.5))
-        #expect(PopRestTest.animationHasConverged(previous2: 100.0, previous: 100.0, target: 100.0, threshold: 1, roundingFactor: 0.5))
+        #expect(
+            !PopRestTest.animationHasConverged(
+                previous2: 99.9, previous: 99.95, target: 100.0, threshold: 1, roundingFactor: 0.5))
+        #expect(
+            PopRestTest.animationHasConverged(
+                previous2: 100.0, previous: 100.0, target: 100.0, threshold: 1, roundingFactor: 0.5))
     }
 }

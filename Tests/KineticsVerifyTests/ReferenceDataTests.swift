@@ -42,7 +42,8 @@ struct ReferenceDataTests {
             let rows = try Self.stored("spring-\(entry.name).csv").rows
             let amplitude = rows.map { abs($0[1]) }.max()!
             for row in rows {
-                let state = SpringPropagator.exact(spring, time: row[0]).apply(displacement: -1.0, velocity: entry.velocity)
+                let state = SpringPropagator.exact(spring, time: row[0]).apply(
+                    displacement: -1.0, velocity: entry.velocity)
                 #expect(abs(state.displacement - row[1]) <= 1e-12 * amplitude, "\(entry.name) at \(row[0])")
             }
         }
@@ -52,7 +53,8 @@ struct ReferenceDataTests {
     func continuousDecayMatchesStored() throws {
         for entry in ReferenceData.decays {
             let parameters = try DecayParameters(deceleration: entry.deceleration)
-            var stepper = DecayStepper(parameters: parameters, method: .continuous, value: 0.0, velocity: entry.velocity)
+            var stepper = DecayStepper(
+                parameters: parameters, method: .continuous, value: 0.0, velocity: entry.velocity)
             let rows = try Self.stored("decay-\(entry.name).csv").rows
             let scale = abs(parameters.totalThrow(velocity: entry.velocity, method: .continuous))
             for (index, row) in rows.enumerated() {

@@ -49,12 +49,13 @@ struct VerifierTests {
         let failures = report.failures
         #expect(failures.allSatisfy { $0.mode == fault.method && $0.suite == fault.suite.rawValue }, "\(failures)")
         let failure = try #require(failures.first { $0.check.hasPrefix("error") })
-        let label: String = switch fault.suite {
-        case .spring: VerificationGrids.springs(.quick)[fault.caseIndex].label
-        case .decay: VerificationGrids.decays(.quick)[fault.caseIndex].label
-        case .bezier: Verifier.curveLabel(VerificationGrids.curves(.quick)[fault.caseIndex])
-        case .conversions: ""
-        }
+        let label: String =
+            switch fault.suite {
+            case .spring: VerificationGrids.springs(.quick)[fault.caseIndex].label
+            case .decay: VerificationGrids.decays(.quick)[fault.caseIndex].label
+            case .bezier: Verifier.curveLabel(VerificationGrids.curves(.quick)[fault.caseIndex])
+            case .conversions: ""
+            }
         for failure in failures { #expect(failure.location.hasPrefix(label), "\(failure.location) names \(label)") }
         if fault.kind == .nan { #expect(failure.value.isNaN) }
         // Without the fault the same request passes.
@@ -70,10 +71,13 @@ struct VerifierTests {
             let unstable = springs.filter { !method.isStable(for: $0.parameters) }.count
             let row = try #require(report.rows.first { $0.mode == method.rawValue && $0.check == "error" })
             #expect(row.cases == (springs.count - unstable) * 6, "\(method)")
-            #expect((row.note?.contains("\(unstable * 6) trajectories left out") ?? false) == (unstable > 0), "\(method): \(row.note ?? "")")
+            #expect(
+                (row.note?.contains("\(unstable * 6) trajectories left out") ?? false) == (unstable > 0),
+                "\(method): \(row.note ?? "")")
             if method == .rk4 || method == .analytic { #expect(unstable == 0) }
         }
-        #expect(springs.contains { !SpringMethod.pop.isStable(for: $0.parameters) }, "the grid has springs Pop cannot hold")
+        #expect(
+            springs.contains { !SpringMethod.pop.isStable(for: $0.parameters) }, "the grid has springs Pop cannot hold")
     }
 
     @Test("a checked row that compared nothing fails")
@@ -84,7 +88,8 @@ struct VerifierTests {
             "spring", "fixed", "frame-rate dependence", 0, 0, location: "", toleranceName: "spring.frame-rate",
             tolerances: try Tolerances())
         #expect(row.passed == false && row.location == "nothing was checked" && row.value.isNaN)
-        let reported = Verifier.row("spring", "pop", "error", 0, 0, location: "", toleranceName: nil, tolerances: try Tolerances())
+        let reported = Verifier.row(
+            "spring", "pop", "error", 0, 0, location: "", toleranceName: nil, tolerances: try Tolerances())
         #expect(reported.passed == nil, "a row without a tolerance is reported, not checked")
     }
 
@@ -131,7 +136,10 @@ struct VerifierTests {
         #expect(full.allSatisfy { (0.1 ... 10).contains($0.parameters.mass) })
         #expect(full.filter { $0.velocity != 0 }.count >= 4_000)
         let decays = VerificationGrids.decays(.full)
-        #expect(decays.allSatisfy { (0.99 ... 0.9999).contains($0.parameters.deceleration) && (1 ... 20_000).contains(abs($0.velocity)) })
+        #expect(
+            decays.allSatisfy {
+                (0.99 ... 0.9999).contains($0.parameters.deceleration) && (1 ... 20_000).contains(abs($0.velocity))
+            })
         #expect(decays.contains { $0.velocity < 0 })
         #expect(VerificationGrids.curves(.full).count >= 1_005)
         #expect(VerificationGrids.bezierSamples(.full) == 10_001)

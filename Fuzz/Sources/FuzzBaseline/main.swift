@@ -1,5 +1,5 @@
-import FuzzDriver
 import Foundation
+import FuzzDriver
 import KineticsBench
 
 /// The bench baseline reader on any bytes: it returns a report or throws a

@@ -33,7 +33,9 @@ func fuzzBezier(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         if x <= 0 || x >= 1 {
             precondition(y == (x <= 0 ? 0 : 1), "\(solver): \(curve) at \(x) gave \(y), not the end point")
         } else {
-            precondition(y >= low - slack && y <= high + slack, "\(solver): \(curve) at \(x) gave \(y) outside [\(low), \(high)]")
+            precondition(
+                y >= low - slack && y <= high + slack, "\(solver): \(curve) at \(x) gave \(y) outside [\(low), \(high)]"
+            )
         }
     }
     check(curve.solve(x, method: .precise, epsilon: epsilon), "precise")
@@ -50,7 +52,9 @@ func fuzzBezier(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = xs.withUnsafeBufferPointer { input in ys.withUnsafeMutableBufferPointer { table.solve(input, into: $0) } }
         for (index, value) in xs.enumerated() {
             let one = table.solve(value)
-            precondition(ys[index].bitPattern == one.bitPattern, "table: \(curve) at \(value) gave \(ys[index]) many at once, \(one) alone")
+            precondition(
+                ys[index].bitPattern == one.bitPattern,
+                "table: \(curve) at \(value) gave \(ys[index]) many at once, \(one) alone")
         }
     }
     // WebKit's solver keeps WebKit's results (it may extrapolate beyond

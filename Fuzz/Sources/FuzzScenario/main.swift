@@ -1,5 +1,5 @@
-import FuzzDriver
 import Foundation
+import FuzzDriver
 import KineticsScenario
 
 /// The scenario parser on any bytes: it returns a scenario or throws a

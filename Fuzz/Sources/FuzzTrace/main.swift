@@ -1,5 +1,5 @@
-import FuzzDriver
 import Foundation
+import FuzzDriver
 import KineticsCompare
 
 /// The trace reader on any bytes, CSV or JSON, both column sets: it returns

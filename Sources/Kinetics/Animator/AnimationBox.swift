@@ -14,7 +14,9 @@ class AnimationBox {
     func forgetRun() {}
 
     func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {}
-    func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {}
+    func renderFirstFrame(
+        _ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput
+    ) {}
     func removeElement(_ animator: Animator, _ handle: AnimationHandle) {}
     func cancelChildren(_ animator: Animator, _ handle: AnimationHandle) {}
     func fireStart(_ animator: Animator, _ handle: AnimationHandle) {}
@@ -25,7 +27,9 @@ class AnimationBox {
     func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {}
     func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {}
     func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool { false }
-    func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool { false }
+    func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
+        false
+    }
     func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? { nil }
     func propertyName(_ animator: Animator) -> String { "" }
 }
@@ -241,19 +245,24 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func renderFirstFrame(_ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput) {
+    override func renderFirstFrame(
+        _ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput
+    ) {
         guard let element = element(animator, handle) else { return }
         let tables = animator.shared
         lane.withValues { values in
             switch animation.kind {
             case .spring(_, let method):
                 lane.springs[method.index].advanceOne(
-                    element, frame: tables.springGroups[method.index].immediateFrame(shared, configurations: tables.springs),
+                    element,
+                    frame: tables.springGroups[method.index].immediateFrame(shared, configurations: tables.springs),
                     values: values, output: &output)
             case .decay(_, let method):
-                lane.decays[method.index].advanceElement(element, factors: DecayFactors(), values: values, output: &output)
+                lane.decays[method.index].advanceElement(
+                    element, factors: DecayFactors(), values: values, output: &output)
             case .basic:
-                lane.basics.advanceOne(element, context: context, timings: tables.timings, values: values, output: &output)
+                lane.basics.advanceOne(
+                    element, context: context, timings: tables.timings, values: values, output: &output)
             case .keyframes:
                 lane.keyframes.advanceOne(
                     element, context: context, timings: tables.timings, tracks: lane.tracks, values: values,
@@ -280,7 +289,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         switch animation.kind {
         case .spring(_, let method):
             moved = lane.springs[method.index].remove(at: element)
-            if parkedClock == nil { animator.shared.springGroups[method.index].release(shared, configurations: animator.shared.springs) }
+            if parkedClock == nil {
+                animator.shared.springGroups[method.index].release(shared, configurations: animator.shared.springs)
+            }
             shared = -1
             parkedClock = nil
         case .decay(_, let method): moved = lane.decays[method.index].remove(at: element)
@@ -322,8 +333,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .decay(_, let method): value = lane.decays[method.index].value[element]
         case .basic:
             let timings = animator.shared.timings
-            return (lane.basics.value(element, at: animator.time, timings: timings),
-                    lane.basics.progress(element, at: animator.time, timings: timings))
+            return (
+                lane.basics.value(element, at: animator.time, timings: timings),
+                lane.basics.progress(element, at: animator.time, timings: timings)
+            )
         case .keyframes: return (lane.values[Int(slot)], lane.keyframes.progress(element, at: animator.time))
         case .custom: value = lane.values[Int(slot)]
         }
@@ -389,7 +402,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// Fires the markers passed and reached-to-value; false if a callback
     /// removed the animation.
-    private func progressAndReached(_ animator: Animator, _ handle: AnimationHandle, progress: Double, value: Stored) -> Bool {
+    private func progressAndReached(_ animator: Animator, _ handle: AnimationHandle, progress: Double, value: Stored)
+        -> Bool
+    {
         let markers = animation.progressMarkers
         while let index = animator.liveIndex(handle), animator.records[index].nextMarker < markers.count,
             progress >= markers[animator.records[index].nextMarker]
@@ -504,7 +519,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool {
-        guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else { return false }
+        guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else {
+            return false
+        }
         let element = Int(animator.status[index].element)
         let newTarget = Stored(packed: target)
         let batch = lane.springs[method.index]
@@ -522,7 +539,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
+    override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters)
+        -> Bool
+    {
         guard case .spring(_, let method) = animation.kind, let element = element(animator, handle),
             method.isStable(for: parameters)
         else { return false }
@@ -532,7 +551,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let groups = animator.shared.springGroups[method.index]
         let clock = groups.clock(shared)
         let next = groups.acquire(
-            parameters, threshold: threshold, clock: clock.clock, grid: clock.grid, configurations: animator.shared.springs)
+            parameters, threshold: threshold, clock: clock.clock, grid: clock.grid,
+            configurations: animator.shared.springs)
         groups.release(shared, configurations: animator.shared.springs)
         shared = next
         lane.springs[method.index].group[element] = next

@@ -27,14 +27,15 @@ public struct TraceEvent: Equatable, Sendable, CustomStringConvertible {
 
     /// `0.5 x stop:finished`.
     public var description: String {
-        let what: String = switch kind {
-        case .start: "start"
-        case .valueWritten(let value): "value \(value)"
-        case .reached: "reached"
-        case .repeated: "repeat"
-        case .marker(let progress): "marker:\(progress)"
-        case .stop(let finished): finished ? "stop:finished" : "stop:cancelled"
-        }
+        let what: String =
+            switch kind {
+            case .start: "start"
+            case .valueWritten(let value): "value \(value)"
+            case .reached: "reached"
+            case .repeated: "repeat"
+            case .marker(let progress): "marker:\(progress)"
+            case .stop(let finished): finished ? "stop:finished" : "stop:cancelled"
+            }
         return "\(time) \(key) \(what)"
     }
 }

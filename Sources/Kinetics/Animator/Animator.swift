@@ -137,17 +137,26 @@ public final class Animator {
     ) -> PropertyHandle<Value> {
         let key = PropertyKey(target: target, name: name)
         if let info = properties[key] {
-            precondition(info.width == Self.width(of: Value.self), "property \(name) has \(info.components) components, not \(Value.componentCount)")
+            precondition(
+                info.width == Self.width(of: Value.self),
+                "property \(name) has \(info.components) components, not \(Value.componentCount)")
             return PropertyHandle(target: target, slot: info.slot)
         }
         let width = Self.width(of: Value.self)
         let slot: Int32
         switch width {
-        case 1: slot = Int32(lane1.values.count); lane1.values.append(initial[component: 0])
-        case 2: slot = Int32(lane2.values.count); lane2.values.append(SIMD2(initial[component: 0], initial[component: 1]))
-        default: slot = Int32(lane4.values.count); lane4.values.append(initial.packed)
+        case 1:
+            slot = Int32(lane1.values.count)
+            lane1.values.append(initial[component: 0])
+        case 2:
+            slot = Int32(lane2.values.count)
+            lane2.values.append(SIMD2(initial[component: 0], initial[component: 1]))
+        default:
+            slot = Int32(lane4.values.count)
+            lane4.values.append(initial.packed)
         }
-        let info = PropertyInfo(name: name, target: target, kind: kind, width: width, components: Value.componentCount, slot: slot)
+        let info = PropertyInfo(
+            name: name, target: target, kind: kind, width: width, components: Value.componentCount, slot: slot)
         properties[key] = info
         propertyInfos[width]!.append(info)
         return PropertyHandle(target: target, slot: slot)
@@ -226,12 +235,16 @@ public final class Animator {
     ///
     /// - Throws: ``ParameterError`` naming a child's setting that is out of range.
     @discardableResult
-    public func add(_ group: AnimationGroup, on target: TargetID, forKey key: String? = nil) throws(ParameterError) -> AnimationHandle {
+    public func add(_ group: AnimationGroup, on target: TargetID, forKey key: String? = nil) throws(ParameterError)
+        -> AnimationHandle
+    {
         try group.validate()
         return register(GroupBox(group), id: group.id, target: target, key: key, life: LifeCycle(group))
     }
 
-    func makePropertyBox<Value: AnimatableVector>(_ animation: Animation<Value>, property: PropertyHandle<Value>) -> AnimationBox {
+    func makePropertyBox<Value: AnimatableVector>(_ animation: Animation<Value>, property: PropertyHandle<Value>)
+        -> AnimationBox
+    {
         switch Self.width(of: Value.self) {
         case 1: propertyBox(animation, slot: property.slot, lane: lane1, width: 1)
         case 2: propertyBox(animation, slot: property.slot, lane: lane2, width: 2)
@@ -267,10 +280,14 @@ public final class Animator {
         pool.made += 1
         if pool.boxes.capacity < pool.made { pool.boxes.reserveCapacity(Swift.max(pool.made, 2 * pool.boxes.capacity)) }
         boxesMade += 1
-        if retiredBoxes.capacity < boxesMade { retiredBoxes.reserveCapacity(Swift.max(boxesMade, 2 * retiredBoxes.capacity)) }
+        if retiredBoxes.capacity < boxesMade {
+            retiredBoxes.reserveCapacity(Swift.max(boxesMade, 2 * retiredBoxes.capacity))
+        }
     }
 
-    private func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle) -> AnimationHandle {
+    private func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle)
+        -> AnimationHandle
+    {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
         if let existing = registry.find(target, key) {
@@ -361,7 +378,9 @@ public final class Animator {
     public var animationCount: Int { records.count - freeRecords.count }
 
     /// The current velocity of a running spring or decay, in units per second.
-    public func velocity<Value: AnimatableVector>(of handle: AnimationHandle, as type: Value.Type = Value.self) -> Value? {
+    public func velocity<Value: AnimatableVector>(of handle: AnimationHandle, as type: Value.Type = Value.self)
+        -> Value?
+    {
         guard let index = liveIndex(handle), let box = records[index].box else { return nil }
         return box.velocity(self, handle).map { Value(packed: $0) }
     }
@@ -473,7 +492,9 @@ public final class Animator {
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else { return false }
+        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
+            return false
+        }
         status[index].phase = .paused
         records[index].pausedAt = time
         box.setPaused(self, handle, true)
@@ -484,7 +505,9 @@ public final class Animator {
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), status[index].phase == .paused, let box = records[index].box else { return false }
+        guard let index = liveIndex(handle), status[index].phase == .paused, let box = records[index].box else {
+            return false
+        }
         status[index].phase = .running
         box.shiftStart(self, handle, by: time - records[index].pausedAt)
         box.setPaused(self, handle, false)
@@ -669,7 +692,9 @@ public final class Animator {
         var position = 0
         while position < immediateOutputs[depth].events.count {
             let event = immediateOutputs[depth].events[position]
-            if let record = liveIndex(event), status[record].phase == .running { records[record].box?.frameEvents(self, event) }
+            if let record = liveIndex(event), status[record].phase == .running {
+                records[record].box?.frameEvents(self, event)
+            }
             position += 1
         }
         position = 0
@@ -681,7 +706,9 @@ public final class Animator {
 
     /// A running animation finished: final value, then a repeat or a stop.
     func complete(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else { return }
+        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
+            return
+        }
         box.finalFrame(self, handle)
         guard let index = liveIndex(handle), status[index].phase == .running else { return }
         records[index].life.repeatRemaining -= 1
@@ -842,7 +869,10 @@ extension Animator {
         var isFree = [Bool](repeating: false, count: records.count)
         for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
             let i = Int(index)
-            guard i >= 0 && i < records.count else { problems.append("free record \(i) out of range"); continue }
+            guard i >= 0 && i < records.count else {
+                problems.append("free record \(i) out of range")
+                continue
+            }
             if isFree[i] { problems.append("record \(i) is free twice") }
             isFree[i] = true
             if status[i].live { problems.append("free record \(i) is live") }
@@ -855,7 +885,10 @@ extension Animator {
         problems += registry.violations()
         for i in registry.entries.indices where registry.contains(Int32(i)) {
             let entry = registry.entries[i]
-            if i >= records.count || !status[i].live { problems.append("registry key \(entry.key) names a dead record"); continue }
+            if i >= records.count || !status[i].live {
+                problems.append("registry key \(entry.key) names a dead record")
+                continue
+            }
             if records[i].key != entry.key || records[i].target != entry.target {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
@@ -867,7 +900,10 @@ extension Animator {
             for common in columns {
                 for element in 0 ..< common.count {
                     let owner = common.owner[element]
-                    guard let i = liveIndex(owner) else { problems.append("an element's owner is dead"); continue }
+                    guard let i = liveIndex(owner) else {
+                        problems.append("an element's owner is dead")
+                        continue
+                    }
                     if owned[i] { problems.append("record \(i) owns two elements") }
                     owned[i] = true
                     if status[i].element != Int32(element) {

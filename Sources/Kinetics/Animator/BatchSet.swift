@@ -91,7 +91,8 @@ package final class BatchSet {
     /// A decay on scalar property `slot`; returns its id.
     @discardableResult
     package func addDecay(
-        slot: Int32, from: Double, velocity: Double, deceleration: DecayParameters, method: DecayMethod, threshold: Double
+        slot: Int32, from: Double, velocity: Double, deceleration: DecayParameters, method: DecayMethod,
+        threshold: Double
     ) -> Int32 {
         let id = newID()
         let end = deceleration.endValue(from: from, velocity: velocity, threshold: threshold, method: method)

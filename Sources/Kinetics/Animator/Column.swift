@@ -87,7 +87,9 @@ final class Column<Element> {
     /// Copies element `source` over element `destination`.
     @inline(__always)
     func copy(from source: Int, to destination: Int) {
-        precondition(source >= 0 && source < count && destination >= 0 && destination < count, "column index out of 0..<\(count)")
+        precondition(
+            source >= 0 && source < count && destination >= 0 && destination < count, "column index out of 0..<\(count)"
+        )
         base[destination] = base[source]
     }
 
@@ -359,9 +361,11 @@ final class ElementColumns<V: AnimatableVector> {
     /// Before the first write `previous` is NaN, so the test fails then
     /// without a branch of its own.
     @inline(__always)
-    func write(_ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
-               slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
-               to targets: UnsafeMutablePointer<V>, threshold rest: UnsafeMutablePointer<Double>) -> Bool {
+    func write(
+        _ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
+        slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
+        to targets: UnsafeMutablePointer<V>, threshold rest: UnsafeMutablePointer<Double>
+    ) -> Bool {
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 { return writeSpecial(index, value, into: values) }
         values[Int(slots[index])] = value
         let before = last[index]

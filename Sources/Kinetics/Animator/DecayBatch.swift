@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The per-frame factors of one deceleration: they depend only on the
@@ -127,8 +127,10 @@ final class DecayBatch<V: AnimatableVector> {
         configuration.truncate(to: end)
     }
 
-    func advance(_ context: FrameContext, configurations: DecayConfigurations, values: UnsafeMutablePointer<V>,
-                 output: inout FrameOutput) {
+    func advance(
+        _ context: FrameContext, configurations: DecayConfigurations, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
+    ) {
         let factors = configurations.factors.base
         let configs = configuration.base
         let flags = common.flags.base
@@ -141,7 +143,9 @@ final class DecayBatch<V: AnimatableVector> {
     /// continuous law), clamped at its end value, done when every component
     /// of the velocity is below `5·threshold`.
     @inline(__always)
-    func advanceElement(_ index: Int, factors f: DecayFactors, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advanceElement(
+        _ index: Int, factors f: DecayFactors, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
         let xs = value.base
         let vs = velocity.base
         var x = xs[index]
@@ -160,7 +164,8 @@ final class DecayBatch<V: AnimatableVector> {
         // Pop clamps a decay at its end value (and at its start when asked).
         let from = common.from.base[index]
         let end = common.to.base[index]
-        let clampsStart = common.flags.base[index] & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
+        let clampsStart =
+            common.flags.base[index] & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
         for component in 0 ..< V.componentCount {
             let start = from[component: component]
             let stop = end[component: component]

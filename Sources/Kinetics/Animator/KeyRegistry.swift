@@ -153,8 +153,16 @@ struct KeyRegistry {
                     guard Int(record) < links.count, links[Int(record)].list >= 0 else { continue }
                     let link = links[Int(record)]
                     let list = Int(link.list)
-                    if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { lists[list].head = link.next }
-                    if link.next >= 0 { links[Int(link.next)].previous = link.previous } else { lists[list].tail = link.previous }
+                    if link.previous >= 0 {
+                        links[Int(link.previous)].next = link.next
+                    } else {
+                        lists[list].head = link.next
+                    }
+                    if link.next >= 0 {
+                        links[Int(link.next)].previous = link.previous
+                    } else {
+                        lists[list].tail = link.previous
+                    }
                     lists[list].count -= 1
                     if lists[list].count == 0 {
                         listOfTarget[lists[list].target] = nil
@@ -206,7 +214,9 @@ struct KeyRegistry {
         var problems: [String] = []
         for record in links.indices where links[record].list >= 0 {
             let entry = entries[record]
-            if find(entry.target, entry.key) != Int32(record) { problems.append("key \(entry.key) does not find record \(record)") }
+            if find(entry.target, entry.key) != Int32(record) {
+                problems.append("key \(entry.key) does not find record \(record)")
+            }
             if entry.hash != Self.hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
         }
         let inTable = buckets.indices.filter { buckets[$0] != Self.empty && isLive($0, holding: buckets[$0]) }.count

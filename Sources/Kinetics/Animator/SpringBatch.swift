@@ -140,8 +140,10 @@ final class SpringBatch<V: AnimatableVector> {
     func advance(_ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         // One loop per method, so that the method's tests are constants in it.
         switch method {
-        case .pop where groups.keepsAnySlope: advance(groups, values: values, output: &output, keepsSlope: true, blendsOutput: false)
-        case .pop: advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: true, blendsOutput: false)
+        case .pop where groups.keepsAnySlope:
+            advance(groups, values: values, output: &output, keepsSlope: true, blendsOutput: false)
+        case .pop:
+            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: true, blendsOutput: false)
         case .fixed: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: true)
         case .rk4, .analytic: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: false)
         }
@@ -176,7 +178,8 @@ final class SpringBatch<V: AnimatableVector> {
     /// flag is set.
     @inline(__always)
     func advanceStraight(
-        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, values: UnsafeMutablePointer<V>,
+        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
+        values: UnsafeMutablePointer<V>,
         output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
     ) {
         let bits = p.flags[index]
@@ -240,7 +243,9 @@ final class SpringBatch<V: AnimatableVector> {
         for component in 0 ..< V.componentCount {
             let x = abs(current[component: component] - target[component: component])
             settled = settled && x < f.positionBound
-            written = written && x < f.restBound && abs(before[component: component] - current[component: component]) < f.restBound
+            written =
+                written && x < f.restBound
+                && abs(before[component: component] - current[component: component]) < f.restBound
         }
         return written || (settled && velocity.squaredNorm < f.velocityBound && slope.squaredNorm < f.slopeBound)
     }
@@ -248,7 +253,8 @@ final class SpringBatch<V: AnimatableVector> {
     /// One element's frame with its group's `frame` (also the immediate
     /// first frame of a new animation, with the group's frame of length 0),
     /// honouring clamping, rounding, additive writes and events.
-    func advanceOne(_ index: Int, frame: SpringGroups.Frame, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advanceOne(_ index: Int, frame: SpringGroups.Frame, values: UnsafeMutablePointer<V>, output: inout FrameOutput)
+    {
         var frame = frame
         advanceElement(index, Pointers(self), frame: &frame, values: values, output: &output)
     }
@@ -291,7 +297,8 @@ final class SpringBatch<V: AnimatableVector> {
         }
         let done: Bool
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
-            done = common.writeSpecial(index, current, into: values)
+            done =
+                common.writeSpecial(index, current, into: values)
                 || Self.solverSettled(current - target, outV, restSlope, f)
         } else {
             values[Int(p.slot[index])] = current
@@ -306,8 +313,11 @@ final class SpringBatch<V: AnimatableVector> {
 
     /// The solver's rest test alone.
     @inline(__always)
-    static func solverSettled(_ displacement: V, _ velocity: V, _ slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>) -> Bool {
-        for component in 0 ..< V.componentCount where !(abs(displacement[component: component]) < f.pointee.positionBound) {
+    static func solverSettled(
+        _ displacement: V, _ velocity: V, _ slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
+    ) -> Bool {
+        for component in 0 ..< V.componentCount
+        where !(abs(displacement[component: component]) < f.pointee.positionBound) {
             return false
         }
         return velocity.squaredNorm < f.pointee.velocityBound && slope.squaredNorm < f.pointee.slopeBound

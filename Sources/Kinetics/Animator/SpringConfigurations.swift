@@ -212,7 +212,8 @@ final class SpringGroups {
         configurations: SpringConfigurations
     ) -> Int32 {
         let key = Key(
-            parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0, grid: clocked ? grid : 0)
+            parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
+            grid: clocked ? grid : 0)
         if let index = joinable[key] {
             groups[Int(index)].users += 1
             return index
@@ -258,7 +259,8 @@ final class SpringGroups {
         let maps = configurations.frameMaps.base
         keepsAnySlope = false
         for index in groups.indices where groups[index].users > 0 {
-            frames[index] = frame(index, dt: dt, maps: maps[Int(groups[index].configuration)], configurations: configurations)
+            frames[index] = frame(
+                index, dt: dt, maps: maps[Int(groups[index].configuration)], configurations: configurations)
             frames[index].finish()
             keepsAnySlope = keepsAnySlope || frames[index].keep != 0
         }
@@ -339,7 +341,8 @@ final class SpringGroups {
                 return frame
             }
             let previous: SpringPropagator =
-                steps == maps.base ? maps.main
+                steps == maps.base
+                ? maps.main
                 : steps == maps.base + 1 ? maps.second : configurations.step(configuration).power(steps - 1)
             let next = previous.then(maps.single)
             frame.state = Self.blend(previous, next, left / h)
@@ -356,7 +359,9 @@ final class SpringGroups {
             if Double(target + 1) * h <= time { target += 1 }
             let steps = target - groups[index].grid
             if steps > 0 {
-                frame.state = steps == maps.base ? maps.main
+                frame.state =
+                    steps == maps.base
+                    ? maps.main
                     : steps == maps.base + 1 ? maps.second : configurations.step(configuration).power(steps)
                 groups[index].grid = target
             }

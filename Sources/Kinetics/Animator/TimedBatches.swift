@@ -205,7 +205,9 @@ final class BasicBatch<V: AnimatableVector> {
         }
     }
 
-    func advance(_ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advance(
+        _ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
         let p = Pointers(self, timings)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
@@ -213,17 +215,22 @@ final class BasicBatch<V: AnimatableVector> {
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
-    func advanceOne(_ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
-                    output: inout FrameOutput) {
-        advanceElement(index, Pointers(self, timings), context: context, timings: timings, values: values, output: &output)
+    func advanceOne(
+        _ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
+    ) {
+        advanceElement(
+            index, Pointers(self, timings), context: context, timings: timings, values: values, output: &output)
     }
 
     /// Pop's basic frame: `t = min(elapsed, duration)/duration`,
     /// `value = from + p·(to - from)` with `p` the timing function at `t`;
     /// done when `t + 1e-6 >= 1`.
     @inline(__always)
-    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
-                                values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
         let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
@@ -258,8 +265,10 @@ struct KeyframeTrack<V: AnimatableVector> {
     /// The value at fraction `t` of the duration; `cursor` remembers the
     /// segment of the last call, so that a forward-moving time costs O(1).
     @inline(__always)
-    func value(at t: Double, cursor: inout Int32, evaluators: UnsafeMutablePointer<TimingEvaluator>,
-               timings: TimingTable) -> V {
+    func value(
+        at t: Double, cursor: inout Int32, evaluators: UnsafeMutablePointer<TimingEvaluator>,
+        timings: TimingTable
+    ) -> V {
         if last == 0 { return values[0] }
         var segment = Int(cursor)
         if segment > last || keyTimes[segment] > t { segment = 0 }
@@ -309,7 +318,8 @@ final class KeyframeTracks<V: AnimatableVector> {
     }
 
     /// The track of `keyframes` in the given direction, counting one more user.
-    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32 {
+    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32
+    {
         var hasher = Hasher()
         hasher.combine(keyframes.values.count)
         var position = 0
@@ -502,8 +512,10 @@ final class KeyframeBatch<V: AnimatableVector> {
         }
     }
 
-    func advance(_ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
-                 values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advance(
+        _ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
         let p = Pointers(self, timings, tracks)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
@@ -511,15 +523,20 @@ final class KeyframeBatch<V: AnimatableVector> {
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
-    func advanceOne(_ index: Int, context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
-                    values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
-        advanceElement(index, Pointers(self, timings, tracks), context: context, timings: timings, values: values,
-                       output: &output)
+    func advanceOne(
+        _ index: Int, context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        advanceElement(
+            index, Pointers(self, timings, tracks), context: context, timings: timings, values: values,
+            output: &output)
     }
 
     @inline(__always)
-    private func advanceElement(_ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
-                                values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
         var current = p.tracks[Int(p.track[index])].value(
@@ -563,7 +580,8 @@ final class CustomBatch<V: AnimatableVector> {
         }
     }
 
-    func advanceElement(_ index: Int, context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advanceElement(_ index: Int, context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput)
+    {
         let slot = Int(common.slot[index])
         var frame = CustomFrame(
             time: context.time, frameLength: context.dt, elapsed: context.time - start[index], value: values[slot])

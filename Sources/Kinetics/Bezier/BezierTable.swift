@@ -65,7 +65,8 @@ public struct BezierTable: Sendable {
         @usableFromInline let brackets: UnsafeMutablePointer<SIMD4<Double>>
         @usableFromInline let rare: UnsafeMutablePointer<Rare>
 
-        init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>], scale: Double, polynomial: BezierPolynomial) {
+        init(_ coefficients: [SIMD4<Double>], _ brackets: [SIMD4<Double>], scale: Double, polynomial: BezierPolynomial)
+        {
             self.coefficients = Self.copy(coefficients)
             self.brackets = Self.copy(brackets)
             rare = .allocate(capacity: 1)
@@ -77,7 +78,8 @@ public struct BezierTable: Sendable {
         /// entry split across lines made evaluation up to twice as slow,
         /// depending on where the table happened to land).
         private static func copy(_ values: [SIMD4<Double>]) -> UnsafeMutablePointer<SIMD4<Double>> {
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: values.count * MemoryLayout<SIMD4<Double>>.stride, alignment: 64)
+            let raw = UnsafeMutableRawPointer.allocate(
+                byteCount: values.count * MemoryLayout<SIMD4<Double>>.stride, alignment: 64)
             let typed = raw.bindMemory(to: SIMD4<Double>.self, capacity: values.count)
             typed.initialize(from: values, count: values.count)
             return typed
@@ -154,9 +156,12 @@ public struct BezierTable: Sendable {
                     c = Self.powerFormInX(c, segment: Double(index), scale: Double(count))
                     let rounding = 8 * Double.ulpOfOne * ((abs(c.x) + abs(c.y)) + (abs(c.z) + abs(c.w)))
                     let bounded = max(abs(a.y), abs(b.y)) * 0x1p-32 <= tolerance / 4 && rounding <= tolerance / 4
-                    worst = !bounded ? .infinity : max(
-                        abs(Self.interpolate(c, at: start + Double(index) * width) - a.x),
-                        abs(Self.interpolate(c, at: start + Double(index + 1) * width) - b.x))
+                    worst =
+                        !bounded
+                        ? .infinity
+                        : max(
+                            abs(Self.interpolate(c, at: start + Double(index) * width) - a.x),
+                            abs(Self.interpolate(c, at: start + Double(index + 1) * width) - b.x))
                 }
                 for u in stride(from: 0.25, through: 0.75, by: 0.25) where worst.isFinite {
                     let x = start + (Double(index) + u) * width
@@ -355,7 +360,8 @@ public struct BezierTable: Sendable {
             let entryA = UnsafeRawPointer(coefficients) + Self.offset(fractionA)
             let entryB = UnsafeRawPointer(coefficients) + Self.offset(fractionB)
             guard entryA.load(as: UInt64.self) != BezierTable.uncertified,
-                  entryB.load(as: UInt64.self) != BezierTable.uncertified else { return nil }
+                entryB.load(as: UInt64.self) != BezierTable.uncertified
+            else { return nil }
             let a = entryA.load(as: SIMD4<Double>.self)
             let b = entryB.load(as: SIMD4<Double>.self)
             // (c0, c1, c0', c1') and (c2, c3, c2', c3'): their even and odd
@@ -395,7 +401,8 @@ public struct BezierTable: Sendable {
             var finer = c
             while finer.x.isNaN {
                 guard !finer.y.isNaN else {
-                    return BezierTable.iterate(x, bracket: rare.brackets[segment], u: across, polynomial: rare.polynomial)
+                    return BezierTable.iterate(
+                        x, bracket: rare.brackets[segment], u: across, polynomial: rare.polynomial)
                 }
                 // The piece and the first of the pieces, found by the same
                 // rounding as the segment (u <= 1, so the piece is at most
@@ -415,11 +422,12 @@ public struct BezierTable: Sendable {
     static func iterate(_ x: Double, bracket: SIMD4<Double>, u: Double, polynomial: BezierPolynomial) -> Double {
         let low = bracket.x
         let high = bracket.y
-        let guess = switch bracket.z {
-        case 1: low + (high - low) * u.squareRoot()
-        case 2: high - (high - low) * (1 - u).squareRoot()
-        default: low + (high - low) * u
-        }
+        let guess =
+            switch bracket.z {
+            case 1: low + (high - low) * u.squareRoot()
+            case 2: high - (high - low) * (1 - u).squareRoot()
+            default: low + (high - low) * u
+            }
         let t = polynomial.refine(x, guess: Swift.min(Swift.max(guess, low), high), low: low, high: high)
         return polynomial.y(at: t)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a decay (a thrown value slowing down by friction) is advanced.
@@ -87,7 +87,9 @@ public struct DecayParameters: Hashable, Sendable {
     /// `v = D·c/(1 - q)`, with `c = 1000(1 - d)/d` for the discrete law and
     /// `c = λ` for the continuous one. (`pop` lands within single precision;
     /// give the animation `to` as well to land exactly.)
-    public func velocity<Value: AnimatableVector>(toTravel distance: Value, threshold: Double, method: DecayMethod) -> Value {
+    public func velocity<Value: AnimatableVector>(toTravel distance: Value, threshold: Double, method: DecayMethod)
+        -> Value
+    {
         let c = method == .continuous ? rate : 1000 * (1 - deceleration) / deceleration
         let rest = threshold * Self.restVelocityFactor
         let largest = distance.maxMagnitude * c + rest

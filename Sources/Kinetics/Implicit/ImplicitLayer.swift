@@ -54,7 +54,7 @@ public final class ImplicitLayer {
     /// The per-key defaults, asked last: opacity fades over 0.25 s
     /// ease-in-out unless changed.
     public var defaultActions: [String: ImplicitAction] = [
-        "opacity": .basic(duration: 0.25, timing: .easeInEaseOut),
+        "opacity": .basic(duration: 0.25, timing: .easeInEaseOut)
     ]
 
     private var models: [String: SIMD4<Double>] = [:]
@@ -88,8 +88,12 @@ public final class ImplicitLayer {
     }
 
     /// The value the animator shows for `key` now, or nil if it was never set.
-    public func presentationValue<Value: AnimatableVector>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
-        guard models[key] != nil, let property = animator.existingProperty(key, of: target, as: Value.self) else { return nil }
+    public func presentationValue<Value: AnimatableVector>(forKey key: String, as type: Value.Type = Value.self)
+        -> Value?
+    {
+        guard models[key] != nil, let property = animator.existingProperty(key, of: target, as: Value.self) else {
+            return nil
+        }
         return animator[property]
     }
 
@@ -150,9 +154,13 @@ public final class ImplicitLayer {
             return
         }
         if let block = animator.currentKeyframeBlock,
-            block.record(layer: self, key: key, value: value.packed, start: animator[property].packed, make: { values, keyTimes, timings throws(ParameterError) in
-                try self.runKeyframes(key, property: property, values: values.map { Value(packed: $0) }, keyTimes: keyTimes, timings: timings)
-            })
+            block.record(
+                layer: self, key: key, value: value.packed, start: animator[property].packed,
+                make: { values, keyTimes, timings throws(ParameterError) in
+                    try self.runKeyframes(
+                        key, property: property, values: values.map { Value(packed: $0) }, keyTimes: keyTimes,
+                        timings: timings)
+                })
         {
             return
         }
@@ -163,7 +171,9 @@ public final class ImplicitLayer {
         }
         let transaction = animator.currentTransaction
         if transaction?.additive == true {
-            try startAdditive(action, key: key, property: property, change: value - settledValue(key, property: property, oldModel: Value(packed: oldModel)))
+            try startAdditive(
+                action, key: key, property: property,
+                change: value - settledValue(key, property: property, oldModel: Value(packed: oldModel)))
             return
         }
         removeAdditions(forKey: key)
@@ -183,7 +193,9 @@ public final class ImplicitLayer {
         case .basic(let duration, let timing):
             animation = .basic(duration: duration, timing: timing, from: animator[property], to: value)
         case .spring(let parameters, let method):
-            let velocity = animator.animation(forKey: key, on: target).flatMap { animator.velocity(of: $0, as: Value.self) }
+            let velocity = animator.animation(forKey: key, on: target).flatMap {
+                animator.velocity(of: $0, as: Value.self)
+            }
             animation = .spring(parameters, method: method, from: animator[property], to: value, velocity: velocity)
         }
         animation.beginTime = animator.time + delay
@@ -210,7 +222,9 @@ public final class ImplicitLayer {
     public func add<Value: AnimatableVector>(
         _ animation: Animation<Value>, forKey key: String, fillMode: FillMode = .removed
     ) throws(ParameterError) -> AnimationHandle {
-        try animator.implicitOperation { () throws(ParameterError) in try addNow(animation, forKey: key, fillMode: fillMode) }
+        try animator.implicitOperation { () throws(ParameterError) in
+            try addNow(animation, forKey: key, fillMode: fillMode)
+        }
     }
 
     private func addNow<Value: AnimatableVector>(
@@ -265,7 +279,9 @@ public final class ImplicitLayer {
                 self.links[key] = nil
                 // Without a forwards fill a finished animation gives way to
                 // the model value; so does a removed one, as in Core Animation.
-                if !(finished && fillMode.fillsForwards), let model = self.models[key] { animator[property] = Value(packed: model) }
+                if !(finished && fillMode.fillsForwards), let model = self.models[key] {
+                    animator[property] = Value(packed: model)
+                }
             }
             if let own { animator.runOrDefer { own(animator, handle, finished) } }
         }
@@ -308,7 +324,9 @@ public final class ImplicitLayer {
         link.join(animator.openTransactions)
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
-            guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else { return }
+            guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else {
+                return
+            }
             running.remove(at: index)
             self.additions[key] = running.isEmpty ? nil : running
             // The sum of the changes is the model value, up to rounding: make
@@ -326,7 +344,9 @@ public final class ImplicitLayer {
     /// value while additive animations run (each adds its change), else the
     /// presentation value, after removing a non-additive animation still
     /// running (it stops; an additive change continues from where it was).
-    private func settledValue<Value: AnimatableVector>(_ key: String, property: PropertyHandle<Value>, oldModel: Value) -> Value {
+    private func settledValue<Value: AnimatableVector>(_ key: String, property: PropertyHandle<Value>, oldModel: Value)
+        -> Value
+    {
         if additions[key] != nil { return oldModel }
         if let entry = links[key] {
             links[key] = nil
@@ -365,7 +385,9 @@ public final class ImplicitLayer {
         _ key: String, property: PropertyHandle<Value>, values: [Value], keyTimes: [Double], timings: [TimingFunction]
     ) throws(ParameterError) {
         let transaction = animator.currentTransaction
-        let keyframes = try Keyframes(values: values, keyTimes: keyTimes, timingFunctions: timings, duration: transaction?.duration ?? Animator.defaultTransactionDuration)
+        let keyframes = try Keyframes(
+            values: values, keyTimes: keyTimes, timingFunctions: timings,
+            duration: transaction?.duration ?? Animator.defaultTransactionDuration)
         removeAdditions(forKey: key)
         var animation = Animation<Value>.keyframes(keyframes)
         animation.beginTime = animator.time + (transaction?.delay ?? 0)

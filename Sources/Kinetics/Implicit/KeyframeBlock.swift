@@ -14,9 +14,14 @@ public final class KeyframeBlock {
     final class Track {
         var steps: [Step] = []
         let start: SIMD4<Double>
-        let make: (_ values: [SIMD4<Double>], _ keyTimes: [Double], _ timings: [TimingFunction]) throws(ParameterError) -> Void
+        let make:
+            (_ values: [SIMD4<Double>], _ keyTimes: [Double], _ timings: [TimingFunction]) throws(ParameterError) ->
+                Void
 
-        init(start: SIMD4<Double>, make: @escaping ([SIMD4<Double>], [Double], [TimingFunction]) throws(ParameterError) -> Void) {
+        init(
+            start: SIMD4<Double>,
+            make: @escaping ([SIMD4<Double>], [Double], [TimingFunction]) throws(ParameterError) -> Void
+        ) {
             self.start = start
             self.make = make
         }
@@ -40,7 +45,8 @@ public final class KeyframeBlock {
         try Check.within(relativeStart, 0 ... 1, "relativeStart")
         try Check.within(relativeDuration, 0 ... 1, "relativeDuration")
         guard relativeStart + relativeDuration <= 1 + 1e-12 else {
-            throw ParameterError(parameter: "relativeDuration", value: relativeDuration, accepted: "at most 1 - relativeStart")
+            throw ParameterError(
+                parameter: "relativeDuration", value: relativeDuration, accepted: "at most 1 - relativeStart")
         }
         let outer = current
         current = (relativeStart, min(1, relativeStart + relativeDuration), timing)
@@ -106,7 +112,8 @@ extension Animator {
     /// - Throws: ``ParameterError`` for a duration or delay out of range, or
     ///   whatever `body` throws (then nothing is animated).
     public func keyframes(
-        duration: Double, delay: Double? = nil, fillMode: FillMode? = nil, completion: ((_ finished: Bool) -> Void)? = nil,
+        duration: Double, delay: Double? = nil, fillMode: FillMode? = nil,
+        completion: ((_ finished: Bool) -> Void)? = nil,
         _ body: (KeyframeBlock) throws -> Void
     ) throws {
         try Check.positive(duration, "duration")

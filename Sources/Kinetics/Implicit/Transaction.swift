@@ -35,7 +35,8 @@ final class Transaction {
     private var completion: ((Bool) -> Void)?
 
     init(
-        animator: Animator, duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double, disableActions: Bool,
+        animator: Animator, duration: Double, timing: TimingFunction, spring: SpringParameters?, delay: Double,
+        disableActions: Bool,
         fillMode: FillMode, additive: Bool, completion: ((Bool) -> Void)?
     ) {
         self.animator = animator

@@ -40,7 +40,10 @@ public struct SpringFields: Sendable, Equatable {
     ]
 
     private var values: [[Double?]] {
-        [[tension, friction], [bounciness, speed], [stiffness, damping], [response, dampingFraction], [duration, bounce]]
+        [
+            [tension, friction], [bounciness, speed], [stiffness, damping], [response, dampingFraction],
+            [duration, bounce],
+        ]
     }
 
     /// Whether any field is set.

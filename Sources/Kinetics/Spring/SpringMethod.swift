@@ -83,7 +83,9 @@ extension SpringMethod {
         guard growth <= 1 else {
             throw ParameterError(
                 parameter: "method", value: growth,
-                accepted: "rk4 or analytic for this spring: \(rawValue)'s 1 ms RK4 step diverges for it (too stiff or too damped; the value is its growth per step)")
+                accepted:
+                    "rk4 or analytic for this spring: \(rawValue)'s 1 ms RK4 step diverges for it (too stiff or too damped; the value is its growth per step)"
+            )
         }
     }
 }

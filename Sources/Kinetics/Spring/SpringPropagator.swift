@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The linear map that advances a spring's displacement and velocity over a
@@ -101,7 +101,8 @@ extension SpringPropagator {
         var divisor = 4.0
         while divisor >= 1 {
             // m ← I + (hA/divisor)·m
-            let scaled = SpringPropagator(dd: a.dd / divisor, dv: a.dv / divisor, vd: a.vd / divisor, vv: a.vv / divisor)
+            let scaled = SpringPropagator(
+                dd: a.dd / divisor, dv: a.dv / divisor, vd: a.vd / divisor, vv: a.vv / divisor)
             let product = m.then(scaled)
             m = SpringPropagator(dd: 1 + product.dd, dv: product.dv, vd: product.vd, vv: 1 + product.vv)
             divisor -= 1

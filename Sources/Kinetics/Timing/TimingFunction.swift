@@ -48,7 +48,8 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     /// CSS `steps(count, position)`.
     ///
     /// - Throws: ``ParameterError`` unless `count` >= 1 (>= 2 for `jump-none`).
-    public static func steps(_ count: Int, _ position: StepPosition = .jumpEnd) throws(ParameterError) -> TimingFunction {
+    public static func steps(_ count: Int, _ position: StepPosition = .jumpEnd) throws(ParameterError) -> TimingFunction
+    {
         let minimum = position == .jumpNone ? 2 : 1
         guard count >= minimum else {
             throw ParameterError(
