@@ -98,18 +98,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: - Benchmarks
+        // MARK: - Benchmarks: the harness, the C model of Pop's frame and the C engine interface
 
-        .target(
-            name: "KineticsPlot",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KineticsReport",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot"],
-            swiftSettings: swiftSettings
-        ),
-        // A model of Pop's frame in C, and the C interface of bench engines.
         .target(
             name: "CPopModel"
         ),
@@ -124,13 +114,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-
         .executableTarget(
             name: "KineticsBenchmarks",
             dependencies: ["Kinetics", "KineticsBench", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/KineticsBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // MARK: - Pictures and the report
+
+        .target(
+            name: "KineticsPlot",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KineticsReport",
+            dependencies: ["Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot"],
+            swiftSettings: swiftSettings
         ),
 
         // MARK: - The command-line tool

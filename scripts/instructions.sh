@@ -81,10 +81,10 @@ for configuration in "${configurations[@]}"; do
     divisor=$((total_frames * count))
     unit="per animation per frame"
     if [[ $scenario == mass-completion ]]; then
-        # The animator's function itself (its name ends in LLyyF): a closure
+        # The animator's function itself (its name ends in yyF): a closure
         # inside it that the compiler outlines would match a looser pattern
         # and, being nested, toggle the collection off while it runs.
-        symbols=(--toggle-collect='*finishQuietly*' --toggle-collect='*retireQuietlyFinished*LLyyF')
+        symbols=(--toggle-collect='*finishQuietly*' --toggle-collect='*AnimatorC21retireQuietlyFinishedyyF')
         metric=instructionsPerCompletion
         divisor=$(((repetitions + 1) * count))
         unit="per quiet completion"

@@ -19,11 +19,6 @@ struct StandardOutput {
     }
 }
 
-/// Writes a warning line to standard error.
-func warn(_ message: String) {
-    FileHandle.standardError.write(Data("kinetics: warning: \(message)\n".utf8))
-}
-
 /// Encodes `value` as JSON with sorted keys; numbers read back to the same
 /// double; non-finite numbers become the strings "inf", "-inf" and "nan".
 func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {

@@ -250,5 +250,4 @@ public enum Figures {
             ])
     }
 
-    static func short(_ value: Double) -> String { String(format: "%.4g", value) }
 }

@@ -572,26 +572,3 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
     }
 }
-
-extension SpringMethod {
-    /// The method's position in `allCases`, the index of its batch.
-    var index: Int {
-        switch self {
-        case .pop: 0
-        case .fixed: 1
-        case .rk4: 2
-        case .analytic: 3
-        }
-    }
-}
-
-extension DecayMethod {
-    /// The method's position in `allCases`, the index of its batch.
-    var index: Int {
-        switch self {
-        case .pop: 0
-        case .exact: 1
-        case .continuous: 2
-        }
-    }
-}

@@ -94,7 +94,8 @@ final class SharedTables {
     }
 }
 
-/// Where an element lives: its lane width, its kind's batch and its index there.
+/// Which batch of a lane an element lives in: its kind and, for springs
+/// and decays, its method.
 enum ElementKind: Equatable, Sendable {
     case spring(SpringMethod)
     case decay(DecayMethod)

@@ -140,23 +140,24 @@ final class SpringBatch<V: AnimatableVector> {
     func advance(_ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         // One loop per method, so that the method's tests are constants in it.
         switch method {
+        // Pop stores every slope; it reads the stored one only in a frame
+        // where some group took no step.
         case .pop where groups.keepsAnySlope:
-            advance(groups, values: values, output: &output, keepsSlope: true, blendsOutput: false)
+            advance(groups, values: values, output: &output, keepsSlope: true, storesSlope: true, blendsOutput: false)
         case .pop:
             advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: true, blendsOutput: false)
-        case .fixed: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: true)
-        case .rk4, .analytic: advance(groups, values: values, output: &output, keepsSlope: false, blendsOutput: false)
+        case .fixed:
+            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: false, blendsOutput: true)
+        case .rk4, .analytic:
+            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: false, blendsOutput: false)
         }
     }
 
     @inline(__always)
     private func advance(
         _ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput, keepsSlope: Bool,
-        storesSlope: Bool? = nil, blendsOutput: Bool
+        storesSlope: Bool, blendsOutput: Bool
     ) {
-        // Pop stores every slope; it reads the stored one only in a frame
-        // where some group took no step.
-        let storesSlope = storesSlope ?? keepsSlope
         precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
         let frames = groups.frames.base
         let p = Pointers(self)

@@ -92,10 +92,6 @@ final class SpringConfigurations {
         }
     }
 
-    /// The matrices of configuration `index` for a frame of length 0, the
-    /// immediate first frame of a new animation.
-    func immediateMaps(_ index: Int32) -> FrameMaps { Self.identityMaps(entries[Int(index)]) }
-
     /// The matrices of a frame of length 0: nothing moves.
     static func identityMaps(_ entry: Entry) -> FrameMaps {
         var maps = FrameMaps()

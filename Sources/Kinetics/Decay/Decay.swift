@@ -26,6 +26,17 @@ public enum DecayMethod: String, CaseIterable, Sendable, Codable {
     case continuous
 }
 
+extension DecayMethod {
+    /// The method's position in `allCases`, the index of its batch.
+    var index: Int {
+        switch self {
+        case .pop: 0
+        case .exact: 1
+        case .continuous: 2
+        }
+    }
+}
+
 /// The deceleration of a decay: the factor by which the velocity shrinks
 /// every millisecond (Pop's default 0.998; 0.99 decays fast).
 public struct DecayParameters: Hashable, Sendable {

@@ -185,7 +185,7 @@ public final class ImplicitLayer {
             // Retargeted: the velocity carries over, and the transactions
             // open now wait for this spring too.
             _ = animator.setSpringParameters(running, parameters)
-            entry.link.join(animator.openTransactions)
+            entry.link.join(animator.implicit.transactions)
             return
         }
         var animation: Animation<Value>
@@ -268,7 +268,7 @@ public final class ImplicitLayer {
     ) throws(ParameterError) -> AnimationHandle {
         var animation = animation
         let link = TransactionLinks()
-        link.join(animator.openTransactions)
+        link.join(animator.implicit.transactions)
         let own = animation.callbacks.onStop
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
@@ -321,7 +321,7 @@ public final class ImplicitLayer {
         animation.additive = true
         animation.beginTime = animator.time + delay
         let link = TransactionLinks()
-        link.join(animator.openTransactions)
+        link.join(animator.implicit.transactions)
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
             guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else {

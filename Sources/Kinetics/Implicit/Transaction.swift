@@ -117,7 +117,7 @@ extension Animator {
                 throw ParameterError(parameter: "delay", value: delay, accepted: "a finite number >= 0")
             }
         }
-        let outer = transactionStack.last
+        let outer = implicit.transactions.last
         let transaction = Transaction(
             animator: self, duration: duration ?? outer?.duration ?? Self.defaultTransactionDuration,
             timing: timing ?? outer?.timing ?? .default,
@@ -128,9 +128,9 @@ extension Animator {
             fillMode: fillMode ?? outer?.fillMode ?? Self.defaultFillMode,
             additive: additive ?? outer?.additive ?? false,
             completion: completion)
-        transactionStack.append(transaction)
+        implicit.transactions.append(transaction)
         defer {
-            transactionStack.removeLast()
+            implicit.transactions.removeLast()
             transaction.bodyEnded()
         }
         try body()
@@ -143,11 +143,11 @@ extension Animator {
     /// Core Animation, too, calls completions after the change that caused
     /// them.
     func implicitOperation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        implicitDepth += 1
+        implicit.depth += 1
         defer {
-            implicitDepth -= 1
-            if implicitDepth == 0 {
-                while !deferredCallbacks.isEmpty { deferredCallbacks.removeFirst()() }
+            implicit.depth -= 1
+            if implicit.depth == 0 {
+                while !implicit.deferredCallbacks.isEmpty { implicit.deferredCallbacks.removeFirst()() }
             }
         }
         return try body()
@@ -155,11 +155,9 @@ extension Animator {
 
     /// Runs `work` now, or after the current implicit-layer operation.
     func runOrDefer(_ work: @escaping () -> Void) {
-        if implicitDepth > 0 { deferredCallbacks.append(work) } else { work() }
+        if implicit.depth > 0 { implicit.deferredCallbacks.append(work) } else { work() }
     }
 
     /// The innermost open transaction.
-    var currentTransaction: Transaction? { transactionStack.last }
-    /// Every open transaction, outermost first.
-    var openTransactions: [Transaction] { transactionStack }
+    var currentTransaction: Transaction? { implicit.transactions.last }
 }

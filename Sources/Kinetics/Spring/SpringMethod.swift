@@ -89,3 +89,15 @@ extension SpringMethod {
         }
     }
 }
+
+extension SpringMethod {
+    /// The method's position in `allCases`, the index of its batch.
+    var index: Int {
+        switch self {
+        case .pop: 0
+        case .fixed: 1
+        case .rk4: 2
+        case .analytic: 3
+        }
+    }
+}

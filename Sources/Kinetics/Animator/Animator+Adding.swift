@@ -1,0 +1,132 @@
+// Adding animations: boxes (reused from pools), records and keys.
+
+extension Animator {
+    /// Adds `animation` of `property` under `key` (nil: a unique key) and
+    /// renders its first frame at once when its begin time has come.
+    ///
+    /// Adding under a key the target already uses stops (cancels) and
+    /// replaces the animation there, and any animation that its stop
+    /// callback adds under the same key; adding the same animation (or a copy of
+    /// it) under its key again is a no-op that returns the running handle.
+    ///
+    /// - Throws: ``ParameterError`` naming a setting that is out of range.
+    /// - Complexity: O(1) expected.
+    @discardableResult
+    @_specialize(where Value == Double)
+    @_specialize(where Value == SIMD2<Double>)
+    @_specialize(where Value == SIMD3<Double>)
+    @_specialize(where Value == SIMD4<Double>)
+    public func add<Value: AnimatableVector>(
+        _ animation: Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
+    ) throws(ParameterError) -> AnimationHandle {
+        try animation.validate()
+        let box = makePropertyBox(animation, property: property)
+        return register(box, id: animation.id, target: property.target, key: key, life: LifeCycle(animation))
+    }
+
+    /// Adds a group (a sequence or a concurrent group of animations, nestable)
+    /// on `target` under `key`.
+    ///
+    /// - Throws: ``ParameterError`` naming a child's setting that is out of range.
+    @discardableResult
+    public func add(_ group: AnimationGroup, on target: TargetID, forKey key: String? = nil) throws(ParameterError)
+        -> AnimationHandle
+    {
+        try group.validate()
+        return register(GroupBox(group), id: group.id, target: target, key: key, life: LifeCycle(group))
+    }
+
+    func makePropertyBox<Value: AnimatableVector>(_ animation: Animation<Value>, property: PropertyHandle<Value>)
+        -> AnimationBox
+    {
+        switch Self.width(of: Value.self) {
+        case 1: propertyBox(animation, slot: property.slot, lane: lane1, width: 1)
+        case 2: propertyBox(animation, slot: property.slot, lane: lane2, width: 2)
+        default: propertyBox(animation, slot: property.slot, lane: lane4, width: 4)
+        }
+    }
+
+    func propertyBox<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ animation: Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int
+    ) -> AnimationBox {
+        if let box = reusableBox(PropertyAnimationBox<Value, Stored>.self) {
+            box.reset(animation, slot: slot)
+            return box
+        }
+        reserveRoom(for: PropertyAnimationBox<Value, Stored>.self)
+        return PropertyAnimationBox<Value, Stored>(animation, slot: slot, lane: lane, width: width)
+    }
+
+    /// Counts a new box of `type` and makes room for it in its pool and in
+    /// the retired list, so that retiring and recycling boxes never
+    /// allocates: neither list can hold more boxes than were made. (Without
+    /// this the pools grew late, in a frame of churn seconds after the
+    /// animator seemed grown.) Room grows by doubling, with the making of
+    /// boxes, which allocates anyway.
+    func reserveRoom<Box: AnimationBox>(for type: Box.Type) {
+        let pool: BoxPool
+        if let existing = boxPools[ObjectIdentifier(type)] {
+            pool = existing
+        } else {
+            pool = BoxPool()
+            boxPools[ObjectIdentifier(type)] = pool
+        }
+        pool.made += 1
+        if pool.boxes.capacity < pool.made { pool.boxes.reserveCapacity(Swift.max(pool.made, 2 * pool.boxes.capacity)) }
+        boxesMade += 1
+        if retiredBoxes.capacity < boxesMade {
+            retiredBoxes.reserveCapacity(Swift.max(boxesMade, 2 * retiredBoxes.capacity))
+        }
+    }
+
+    func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle)
+        -> AnimationHandle
+    {
+        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        let key = key ?? "animation-\(nextSequence)"
+        if let existing = registry.find(target, key) {
+            if records[Int(existing)].id == id { return registeredHandle(existing) }
+            let registered = registrations
+            cancel(registeredHandle(existing))
+            // The replaced animation's stop callback may have added another
+            // animation under the same key; this one, added last by the
+            // caller, replaces that too. (Looked up again only if anything
+            // was added: a lookup hashes the key.)
+            if registrations != registered {
+                while let again = registry.find(target, key) { cancel(registeredHandle(again)) }
+            }
+        }
+        let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
+        registry.insert(handle.index, target: target, key: key)
+        registrations &+= 1
+        startIfDue(handle, at: time)
+        return handle
+    }
+
+    /// Creates a record for `box`, waiting to start at its begin time.
+    func makeRecord(
+        box: AnimationBox, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
+        parent: AnimationHandle?, time: Double
+    ) -> AnimationHandle {
+        let index: Int32
+        if let reused = freeRecords.popLast() {
+            index = reused
+        } else {
+            index = Int32(records.count)
+            records.append(AnimationRecord())
+            status.append(RecordStatus())
+            output.reserveQuiet(records.capacity)
+            freeRecords.reserve(records.capacity)
+        }
+        nextSequence += 1
+        // A quietly finished animation left its box here.
+        if let left = records[Int(index)].box {
+            left.forgetRun()
+            if left.isReusable { retiredBoxes.append(left) }
+        }
+        let generation = status[Int(index)].generation &+ 1
+        status[Int(index)] = RecordStatus(generation: generation, live: true)
+        records[Int(index)] = AnimationRecord(id: id, key: key, target: target, life: life, box: box, parent: parent)
+        return AnimationHandle(index: index, generation: generation)
+    }
+}

@@ -1,0 +1,100 @@
+// Removing animations: cancelling, freeing records, retiring boxes to their pools.
+
+extension Animator {
+    /// Removes the animation under `key` on `target`: it stops (cancelled).
+    public func removeAnimation(forKey key: String, on target: TargetID) {
+        if let handle = animation(forKey: key, on: target) { cancel(handle) }
+    }
+
+    /// Removes `handle` (cancelled); a group takes its running children with it.
+    public func remove(_ handle: AnimationHandle) { cancel(handle) }
+
+    /// Removes every animation of `target`.
+    public func removeAllAnimations(on target: TargetID) {
+        for key in keys(on: target) { removeAnimation(forKey: key, on: target) }
+    }
+
+    /// Removes every animation.
+    public func removeAllAnimations() {
+        for target in registry.targets { removeAllAnimations(on: target) }
+    }
+
+    /// Stops `handle` as cancelled and frees it: not started yet → start then
+    /// stop (as Core Animation and Pop do); running or paused → stop;
+    /// finished and kept → no event (it already stopped once).
+    func cancel(_ handle: AnimationHandle) {
+        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        guard let index = liveIndex(handle), let box = records[index].box else { return }
+        let recordPhase = status[index].phase
+        if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
+        box.cancelChildren(self, handle)
+        // A child's stop callback may have removed this animation already,
+        // and its record may hold a new animation now.
+        guard let index = liveIndex(handle) else { return }
+        unregister(index)
+        status[index].phase = .finished
+        withCallbacks {
+            switch recordPhase {
+            case .waiting:
+                box.fireStart(self, handle)
+                if liveIndex(handle) != nil { box.fireStop(self, handle, finished: false) }
+            case .running, .paused:
+                box.fireStop(self, handle, finished: false)
+            case .finished:
+                break
+            }
+        }
+        free(handle)
+    }
+
+    func unregister(_ index: Int) { registry.remove(Int32(index)) }
+
+    func free(_ handle: AnimationHandle) {
+        guard let index = liveIndex(handle) else { return }
+        unregister(index)
+        status[index].live = false
+        if let box = records[index].box, box.isReusable { retiredBoxes.append(box) }
+        if phase == .idle && retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
+        records[index].box = nil
+        freeRecords.append(handle.index)
+    }
+
+    /// A box of type `Box` to reuse, if one is free; only outside ticks and
+    /// callbacks, so that no box in use is on the stack.
+    func reusableBox<Box: AnimationBox>(_ type: Box.Type) -> Box? {
+        guard phase == .idle else { return nil }
+        // The record the next animation gets may hold a box of this type,
+        // left by a quietly finished animation.
+        if let next = freeRecords.last, let left = records[Int(next)].box as? Box {
+            records[Int(next)].box = nil
+            left.forgetRun()
+            return left
+        }
+        recycleRetiredBoxes()
+        return boxPools[ObjectIdentifier(type)]?.boxes.popLast() as? Box
+    }
+
+    /// Moves the boxes freed since the last safe point to their pools.
+    func recycleRetiredBoxes() {
+        while let box = retiredBoxes.popLast() {
+            box.retire()
+            let type = ObjectIdentifier(Swift.type(of: box))
+            if let pool = boxPools[type] {
+                pool.boxes.append(box)
+            } else {
+                let pool = BoxPool()
+                pool.boxes.append(box)
+                boxPools[type] = pool
+            }
+        }
+    }
+
+    /// The record index of a live handle.
+    @inline(__always)
+    func liveIndex(_ handle: AnimationHandle) -> Int? {
+        let index = Int(handle.index)
+        guard index >= 0, index < records.count, status[index].live, status[index].generation == handle.generation
+        else { return nil }
+        return index
+    }
+}

@@ -1,0 +1,212 @@
+// The tick: advancing the batches, starting, completing and retiring
+// animations, and the events and callbacks between.
+
+extension Animator {
+    /// Advances every running animation to `time`.
+    ///
+    /// The frame length is the difference from the last tick. A time earlier
+    /// than the last one, or not finite, is ignored (``ignoredTicks`` counts
+    /// it); the same time again changes nothing; a gap over 30 s finishes
+    /// every running animation at its target.
+    ///
+    /// - Precondition: not called from a callback of this animator.
+    public func tick(at time: Double) {
+        precondition(phase == .idle, "tick(at:) cannot be called from a callback or an animation step")
+        guard time.isFinite, time >= self.time else {
+            ignoredTicks += 1
+            return
+        }
+        guard time > self.time else { return }
+        let dt = time - self.time
+        self.time = time
+        output.reset()
+        if dt > SpringMethod.maxFrameInterval {
+            collectRunning(into: &output.finished)
+        } else {
+            phase = .advancing
+            shared.prepare(dt: dt)
+            let context = FrameContext(time: time, dt: dt)
+            lane1.advance(context, shared: shared, output: &output)
+            lane2.advance(context, shared: shared, output: &output)
+            lane4.advance(context, shared: shared, output: &output)
+            retireQuietlyFinished()
+        }
+        phase = .events
+        startWaiting(at: time)
+        // Events, then completions. The lists are walked by index: callbacks
+        // that add animations render them at once, outside these lists.
+        var index = 0
+        while index < output.events.count {
+            let handle = output.events[index]
+            if let record = liveIndex(handle), status[record].phase == .running, let box = records[record].box {
+                box.frameEvents(self, handle)
+            }
+            index += 1
+        }
+        index = 0
+        while index < output.finished.count {
+            complete(output.finished[index], at: time)
+            index += 1
+        }
+        phase = .idle
+        recycleRetiredBoxes()
+    }
+
+    /// Frees the records of the quiet animations that finished in this
+    /// tick's advance (their batches wrote their targets and removed their
+    /// elements), and points the records of elements those removals moved
+    /// at their new places. No callback has run yet in the tick, so none
+    /// sees them half-finished.
+    ///
+    /// A quiet animation's box stays in its freed record (it holds no
+    /// callbacks) and is reused with the record or pooled then.
+    func retireQuietlyFinished() {
+        let quiet = output.quiet
+        let moved = output.moved
+        guard quiet.count > 0 else { return }
+        status.withUnsafeMutableBufferPointer { status in
+            for position in 0 ..< moved.count {
+                status[Int(moved.base[position].owner.index)].element = moved.base[position].element
+            }
+            // One pass over the list: each record leaves the registry, its
+            // status is set and it joins the free list.
+            freeRecords.append(count: quiet.count) { free in
+                registry.remove(quiet.base, count: quiet.count) { position, index in
+                    status[Int(index)].live = false
+                    status[Int(index)].phase = .finished
+                    status[Int(index)].element = -1
+                    free[position] = index
+                }
+            }
+        }
+    }
+
+    /// Every running element's owner, for the 30 s shutdown.
+    func collectRunning(into list: inout [AnimationHandle]) {
+        for index in records.indices where status[index].live && status[index].phase == .running {
+            if records[index].box?.hasElement == true {
+                list.append(AnimationHandle(index: Int32(index), generation: status[index].generation))
+            }
+        }
+    }
+
+    func startWaiting(at time: Double) {
+        guard !waiting.isEmpty else { return }
+        // Swap the list out: starting may queue more (a group's children).
+        var due: [AnimationHandle] = []
+        swap(&due, &waiting)
+        for handle in due {
+            guard let index = liveIndex(handle), status[index].phase == .waiting else { continue }
+            if records[index].life.beginTime <= time {
+                start(handle, at: time)
+            } else {
+                waiting.append(handle)
+            }
+        }
+    }
+
+    /// Starts `handle` now if its begin time has come, else queues it.
+    func startIfDue(_ handle: AnimationHandle, at time: Double) {
+        guard let index = liveIndex(handle) else { return }
+        if records[index].life.beginTime <= time {
+            start(handle, at: time)
+        } else {
+            waiting.append(handle)
+        }
+    }
+
+    /// Starts a waiting animation: start event, first frame written at once.
+    func start(_ handle: AnimationHandle, at time: Double) {
+        guard let index = liveIndex(handle), let box = records[index].box else { return }
+        status[index].phase = .running
+        records[index].startTime = time
+        withCallbacks {
+            box.fireStart(self, handle)
+            guard liveIndex(handle) != nil, status[index].phase == .running else { return }
+            box.start(self, handle, time: time)
+            render(handle, at: time)
+        }
+    }
+
+    /// Runs `body`, which may call callbacks, with ticking forbidden.
+    func withCallbacks(_ body: () -> Void) {
+        let previous = phase
+        if phase == .idle { phase = .events }
+        body()
+        phase = previous
+    }
+
+    /// Renders the first frame of a just-started element (frame length 0) and
+    /// handles what it reports at once.
+    func render(_ handle: AnimationHandle, at time: Double) {
+        guard let index = liveIndex(handle), let box = records[index].box, box.hasElement else { return }
+        if renderDepth == immediateOutputs.count {
+            // Room for what one element reports (an event, a finish), made
+            // now rather than the first time an animation is added already
+            // at rest, which can come long after the animator has grown.
+            var fresh = FrameOutput()
+            fresh.events.reserveCapacity(4)
+            fresh.finished.reserveCapacity(4)
+            immediateOutputs.append(fresh)
+        }
+        let depth = renderDepth
+        renderDepth += 1
+        defer { renderDepth -= 1 }
+        immediateOutputs[depth].reset()
+        box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &immediateOutputs[depth])
+        var position = 0
+        while position < immediateOutputs[depth].events.count {
+            let event = immediateOutputs[depth].events[position]
+            if let record = liveIndex(event), status[record].phase == .running {
+                records[record].box?.frameEvents(self, event)
+            }
+            position += 1
+        }
+        position = 0
+        while position < immediateOutputs[depth].finished.count {
+            complete(immediateOutputs[depth].finished[position], at: time)
+            position += 1
+        }
+    }
+
+    /// A running animation finished: final value, then a repeat or a stop.
+    func complete(_ handle: AnimationHandle, at time: Double) {
+        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
+            return
+        }
+        box.finalFrame(self, handle)
+        guard let index = liveIndex(handle), status[index].phase == .running else { return }
+        records[index].life.repeatRemaining -= 1
+        if records[index].life.repeatForever || records[index].life.repeatRemaining > 0 {
+            trace(handle, .repeated)
+            box.repeatRun(self, handle, time: time)
+            return
+        }
+        box.removeElement(self, handle)
+        status[index].phase = .finished
+        // As Pop does: out of the registry first, then the stop event, so a
+        // stop callback may add a new animation under the same key.
+        let parent = records[index].parent
+        let removing = records[index].life.removedOnCompletion || parent != nil
+        if removing { unregister(index) }
+        withCallbacks { box.fireStop(self, handle, finished: true) }
+        if removing { free(handle) }
+        if let parent, let parentIndex = liveIndex(parent), let group = records[parentIndex].box as? GroupBox {
+            group.childFinished(self, parent, time: time)
+        }
+    }
+
+    /// Records `kind` for `handle` when it is traced.
+    @inline(__always)
+    func trace(_ handle: AnimationHandle, _ kind: TraceEvent.Kind) {
+        guard let tracer, let index = liveIndex(handle), tracer.traceAll || records[index].life.traced else { return }
+        if case .valueWritten = kind, !tracer.recordsValues { return }
+        tracer.record(TraceEvent(time: time, handle: handle, key: records[index].eventKey(self), kind: kind))
+    }
+
+    /// Whether per-frame events of `handle` should be produced.
+    func wantsTracing(_ handle: AnimationHandle) -> Bool {
+        guard let tracer, let index = liveIndex(handle) else { return false }
+        return tracer.traceAll || records[index].life.traced
+    }
+}

@@ -1,0 +1,125 @@
+/// Pop's threshold for calling a basic animation done.
+let timeProgressThreshold = 1e-6
+
+/// The basic animations of one lane: from `from` to `to` along a timing
+/// function over a duration (Pop's `POPBasicAnimation`).
+final class BasicBatch<V: AnimatableVector> {
+    let common = ElementColumns<V>()
+    let start = Column<Double>()
+    let duration = Column<Double>()
+    let timing = Column<Int32>()
+
+    var count: Int { common.count }
+
+    func appendState(start time: Double, duration length: Double, timing index: Int32) {
+        start.append(time)
+        duration.append(length)
+        timing.append(index)
+    }
+
+    func remove(at index: Int) -> AnimationHandle? {
+        start.removeSwapping(at: index)
+        duration.removeSwapping(at: index)
+        timing.removeSwapping(at: index)
+        return common.remove(at: index)
+    }
+
+    /// Completes the quiet animations that finished in this advance
+    /// (``ElementColumns/finishQuietly``), giving back their timing functions.
+    func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
+        let end = common.finishQuietly(
+            output: &output, entry: { timing.base[$0] },
+            release: { entry, users in timings.release(entry, count: users) },
+            move: { source, destination in
+                start.copy(from: source, to: destination)
+                duration.copy(from: source, to: destination)
+                timing.copy(from: source, to: destination)
+            })
+        start.truncate(to: end)
+        duration.truncate(to: end)
+        timing.truncate(to: end)
+    }
+
+    /// The eased progress at `time` (Pop's progress of a basic animation).
+    func progress(_ index: Int, at time: Double, timings: TimingTable) -> Double {
+        let length = duration[index]
+        return timings.evaluators[Int(timing[index])].evaluate(Swift.min(time - start[index], length) / length, timings)
+    }
+
+    /// The (clamped, unrounded) value at `time`.
+    func value(_ index: Int, at time: Double, timings: TimingTable) -> V {
+        let p = progress(index, at: time, timings: timings)
+        return common.clamped(index, common.from[index] + (common.to[index] - common.from[index]) * p)
+    }
+
+    /// The columns as raw pointers, read once per frame.
+    struct Pointers {
+        let evaluators: UnsafeMutablePointer<TimingEvaluator>
+        let start: UnsafeMutablePointer<Double>
+        let duration: UnsafeMutablePointer<Double>
+        let timing: UnsafeMutablePointer<Int32>
+        let from: UnsafeMutablePointer<V>
+        let to: UnsafeMutablePointer<V>
+        let flags: UnsafeMutablePointer<UInt8>
+        let owner: UnsafeMutablePointer<AnimationHandle>
+        let slot: UnsafeMutablePointer<Int32>
+        let previous: UnsafeMutablePointer<V>
+        let threshold: UnsafeMutablePointer<Double>
+
+        init(_ batch: BasicBatch, _ timings: TimingTable) {
+            evaluators = timings.evaluators.base
+            start = batch.start.base
+            duration = batch.duration.base
+            timing = batch.timing.base
+            from = batch.common.from.base
+            to = batch.common.to.base
+            flags = batch.common.flags.base
+            owner = batch.common.owner.base
+            slot = batch.common.slot.base
+            previous = batch.common.previous.base
+            threshold = batch.common.threshold.base
+        }
+    }
+
+    func advance(
+        _ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        let p = Pointers(self, timings)
+        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+        }
+    }
+
+    /// One element's frame (also the immediate first frame of a new animation).
+    func advanceOne(
+        _ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
+    ) {
+        advanceElement(
+            index, Pointers(self, timings), context: context, timings: timings, values: values, output: &output)
+    }
+
+    /// Pop's basic frame: `t = min(elapsed, duration)/duration`,
+    /// `value = from + p·(to - from)` with `p` the timing function at `t`;
+    /// done when `t + 1e-6 >= 1`.
+    @inline(__always)
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        let length = p.duration[index]
+        let t = Swift.min(context.time - p.start[index], length) / length
+        let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
+        let bits = p.flags[index]
+        var current = p.from[index] + (p.to[index] - p.from[index]) * eased
+        if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
+        _ = common.write(
+            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
+            to: p.to, threshold: p.threshold)
+        if t + timeProgressThreshold >= 1 {
+            common.reportFinished(index, bits: bits, values: values, output: &output)
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(p.owner[index])
+        }
+    }
+}

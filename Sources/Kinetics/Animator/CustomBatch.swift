@@ -1,0 +1,44 @@
+/// The custom animations of one lane: a closure per animation.
+final class CustomBatch<V: AnimatableVector> {
+    let common = ElementColumns<V>()
+    let start = Column<Double>()
+    let step = Column<(inout CustomFrame<V>) -> Bool>()
+
+    var count: Int { common.count }
+
+    func appendState(start time: Double, step closure: @escaping (inout CustomFrame<V>) -> Bool) {
+        start.append(time)
+        step.append(closure)
+    }
+
+    func remove(at index: Int) -> AnimationHandle? {
+        start.removeSwapping(at: index)
+        step.removeSwapping(at: index)
+        return common.remove(at: index)
+    }
+
+    func advance(_ context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        let flags = common.flags.base
+        for index in 0 ..< count where flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, context: context, values: values, output: &output)
+        }
+    }
+
+    func advanceElement(_ index: Int, context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput)
+    {
+        let slot = Int(common.slot[index])
+        var frame = CustomFrame(
+            time: context.time, frameLength: context.dt, elapsed: context.time - start[index], value: values[slot])
+        let done = step[index](&frame)
+        let value = frame.value.isFinite ? frame.value : values[slot]
+        let bits = common.flags[index]
+        _ = common.write(
+            index, value, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
+            to: common.to.base, threshold: common.threshold.base)
+        if done {
+            output.finished.append(common.owner[index])
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(common.owner[index])
+        }
+    }
+}

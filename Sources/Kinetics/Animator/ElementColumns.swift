@@ -1,0 +1,268 @@
+extension AnimatableVector {
+    /// The value of ``ElementColumns/previous`` before the first write.
+    static var unwritten: Self { Self(packed: SIMD4(repeating: .nan)) }
+
+    /// Whether this is the value before the first write.
+    var isFirstWrite: Bool { self[component: 0].isNaN }
+}
+
+/// Bits of an element's ``ElementColumns/flags``.
+enum ElementFlag {
+    static let paused: UInt8 = 1
+    static let wantsEvents: UInt8 = 2
+    static let clamps: UInt8 = 4
+    static let rounds: UInt8 = 8
+    static let additive: UInt8 = 16
+    /// A spring that has not written yet (its rest test has no previous value).
+    static let unwritten: UInt8 = 32
+    /// Any of clamping, rounding and additive writing: the slow write path.
+    static let special: UInt8 = clamps | rounds | additive
+    /// Finishes quietly: nothing observes its end (no callbacks, markers,
+    /// tracing, repeats or group; not additive or rounded; removed on
+    /// completion), so its batch writes its target and removes it at the
+    /// end of the tick's advance (``ElementColumns/finishQuietly``). The
+    /// only flag the straight paths ignore.
+    static let quiet: UInt8 = 64
+}
+
+/// The columns every kind of element has: where it writes, its ends, the
+/// last value it wrote (for Pop's rest test and additive writes), its rest
+/// threshold and its flags; and the rarely read ones (owner, rounding,
+/// clamping).
+final class ElementColumns<V: AnimatableVector> {
+    let owner = Column<AnimationHandle>()
+    let slot = Column<Int32>()
+    let from = Column<V>()
+    let to = Column<V>()
+    /// The last value written; NaN before the first write (no animated
+    /// value is NaN, so the rest test fails and an additive write adds the
+    /// whole value).
+    let previous = Column<V>()
+    let threshold = Column<Double>()
+    let flags = Column<UInt8>()
+    let roundingScale = Column<Double>()
+    let clamp = Column<ClampMode>()
+    /// The quiet elements that finished in this tick's advance, ascending.
+    let quietlyFinished = Column<Int32>()
+
+    var count: Int { owner.count }
+
+    func append(
+        owner handle: AnimationHandle, slot index: Int32, from start: V, to end: V, clamp mode: ClampMode,
+        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
+    ) {
+        owner.append(handle)
+        // Room for every element to finish in one frame without allocating.
+        quietlyFinished.reserve(owner.capacity)
+        slot.append(index)
+        from.append(start)
+        to.append(end)
+        previous.append(.unwritten)
+        threshold.append(rest)
+        var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
+        if !mode.isEmpty { bits |= ElementFlag.clamps }
+        if roundingFactor != 0 { bits |= ElementFlag.rounds }
+        if additive { bits |= ElementFlag.additive }
+        flags.append(bits)
+        roundingScale.append(roundingFactor == 0 ? 0 : 1 / roundingFactor)
+        clamp.append(mode)
+    }
+
+    /// Swap-removes element `index`; returns the owner of the element moved
+    /// into its place, if any.
+    func remove(at index: Int) -> AnimationHandle? {
+        let moved: AnimationHandle? = index == count - 1 ? nil : owner[count - 1]
+        owner.removeSwapping(at: index)
+        slot.removeSwapping(at: index)
+        from.removeSwapping(at: index)
+        to.removeSwapping(at: index)
+        previous.removeSwapping(at: index)
+        threshold.removeSwapping(at: index)
+        flags.removeSwapping(at: index)
+        roundingScale.removeSwapping(at: index)
+        clamp.removeSwapping(at: index)
+        return moved
+    }
+
+    /// Reports element `index` finished: to the animator, or, if it is quiet
+    /// and the output collects quiet ones (a tick's advance), to the list
+    /// ``finishQuietly`` works through. Out of line, so that the loops that
+    /// call it on their rare finishing branch stay small.
+    @inline(never)
+    func reportFinished(_ index: Int, bits: UInt8, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        if bits & ElementFlag.quiet != 0 && output.collectsQuiet {
+            noteQuietFinish(index, target: to.base[index], slot: slot.base[index], values: values)
+        } else {
+            output.finished.append(owner.base[index])
+        }
+    }
+
+    /// Notes quiet element `index` finished, for ``finishQuietly``: Pop's
+    /// final frame writes its exact target into `slot` (a quiet element is
+    /// neither rounded nor additive). The list has room for every element.
+    @inline(__always)
+    func noteQuietFinish(_ index: Int, target: V, slot: Int32, values: UnsafeMutablePointer<V>) {
+        values[Int(slot)] = target
+        quietlyFinished.appendWithinCapacity(Int32(index))
+    }
+
+    /// Completes the quiet elements that finished in this advance (their
+    /// targets already written), in one pass: each one's owner is reported
+    /// in `output.quiet`, the shared table entry it holds (`entry`) is given
+    /// back through `release` (entry, users) in runs, elements that finish
+    /// together mostly sharing one, and it is removed by moving the last
+    /// element into its place.
+    ///
+    /// Taking them in descending order, the last element is never one that
+    /// finished, so each removal moves at most one survivor (reported in
+    /// `output.moved`, with `move` copying the batch's own columns), and when
+    /// every element finishes none moves (nor is the list read: the owners
+    /// are reported in element order). The caller truncates its own columns to
+    /// the count returned.
+    @inline(__always)
+    func finishQuietly(
+        output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void, move: (Int, Int) -> Void
+    ) -> Int {
+        var releases = ReleaseRuns()
+        if quietlyFinished.count == count {
+            // Every element finished (as a batch of animations started
+            // together does): none moves, and one pass in element order
+            // reports the owners and counts the entries.
+            let owners = owner.base
+            let all = count
+            output.quiet.append(count: all) { records in
+                for element in 0 ..< all {
+                    (records + element).initialize(to: owners[element].index)
+                    releases.add(entry(element), release: release)
+                }
+            }
+            releases.flush(release)
+            truncate(to: 0)
+            quietlyFinished.truncate(to: 0)
+            return 0
+        }
+        let finished = quietlyFinished.base
+        var end = count
+        var position = quietlyFinished.count
+        while position > 0 {
+            position -= 1
+            let element = Int(finished[position])
+            output.quiet.append(owner.base[element].index)
+            releases.add(entry(element), release: release)
+            end -= 1
+            if element != end {
+                copyElement(from: end, to: element)
+                move(end, element)
+                output.moved.append(MovedElement(owner: owner.base[element], element: Int32(element)))
+            }
+        }
+        releases.flush(release)
+        truncate(to: end)
+        quietlyFinished.truncate(to: 0)
+        return end
+    }
+
+    private func copyElement(from source: Int, to destination: Int) {
+        owner.copy(from: source, to: destination)
+        slot.copy(from: source, to: destination)
+        from.copy(from: source, to: destination)
+        to.copy(from: source, to: destination)
+        previous.copy(from: source, to: destination)
+        threshold.copy(from: source, to: destination)
+        flags.copy(from: source, to: destination)
+        roundingScale.copy(from: source, to: destination)
+        clamp.copy(from: source, to: destination)
+    }
+
+    private func truncate(to newCount: Int) {
+        owner.truncate(to: newCount)
+        slot.truncate(to: newCount)
+        from.truncate(to: newCount)
+        to.truncate(to: newCount)
+        previous.truncate(to: newCount)
+        threshold.truncate(to: newCount)
+        flags.truncate(to: newCount)
+        roundingScale.truncate(to: newCount)
+        clamp.truncate(to: newCount)
+    }
+
+    func setFlag(_ index: Int, _ flag: UInt8, _ on: Bool) {
+        flags[index] = on ? flags[index] | flag : flags[index] & ~flag
+    }
+
+    /// Pop's clamp of a value into [from, to] at the chosen ends, per component.
+    func clamped(_ index: Int, _ value: V) -> V {
+        let mode = clamp[index]
+        guard !mode.isEmpty else { return value }
+        let low = from[index]
+        let high = to[index]
+        var result = value
+        for component in 0 ..< V.componentCount {
+            let start = low[component: component]
+            let end = high[component: component]
+            let increasing = end > start
+            var x = result[component: component]
+            if mode.contains(.start) && (increasing ? x < start : x > start) { x = start }
+            if mode.contains(.end) && (increasing ? x > end : x < end) { x = end }
+            result[component: component] = x
+        }
+        return result
+    }
+
+    /// The value as written: multiples of the rounding factor (Pop's
+    /// `round(v·(1/r))/(1/r)`).
+    func rounded(_ index: Int, _ value: V) -> V {
+        let scale = roundingScale[index]
+        guard scale != 0 else { return value }
+        return value.map { ($0 * scale).rounded() / scale }
+    }
+
+    /// The slow write: rounding and additive writes. Returns whether Pop's
+    /// animation rest test passes after it.
+    func writeSpecial(_ index: Int, _ value: V, into values: UnsafeMutablePointer<V>) -> Bool {
+        let out = rounded(index, value)
+        let target = Int(slot[index])
+        let last = previous[index]
+        if flags[index] & ElementFlag.additive != 0 {
+            values[target] = values[target] + (last.isFirstWrite ? out : out - last)
+        } else {
+            values[target] = out
+        }
+        previous[index] = out
+        if last.isFirstWrite { return false }
+        if roundingScale[index] != 0 { return last == out && out == rounded(index, to[index]) }
+        return Self.converged(previous: last, current: out, target: to[index], threshold: threshold[index])
+    }
+
+    /// Pop's animation rest test: the last two written values within
+    /// `threshold/5` of the target and of each other, per component.
+    @inline(__always)
+    static func converged(previous: V, current: V, target: V, threshold: Double) -> Bool {
+        let bound = threshold / 5
+        for component in 0 ..< V.componentCount {
+            let x = current[component: component]
+            if !(abs(target[component: component] - x) < bound) || !(abs(previous[component: component] - x) < bound) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Writes `value` the usual way (no rounding, clamping or additive) or
+    /// the slow way; returns whether Pop's animation rest test passes.
+    ///
+    /// Before the first write `previous` is NaN, so the test fails then
+    /// without a branch of its own.
+    @inline(__always)
+    func write(
+        _ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
+        slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
+        to targets: UnsafeMutablePointer<V>, threshold rest: UnsafeMutablePointer<Double>
+    ) -> Bool {
+        if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 { return writeSpecial(index, value, into: values) }
+        values[Int(slots[index])] = value
+        let before = last[index]
+        last[index] = value
+        return Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
+    }
+}

@@ -1,0 +1,122 @@
+/// The keyframe animations of one lane.
+final class KeyframeBatch<V: AnimatableVector> {
+    let common = ElementColumns<V>()
+    let start = Column<Double>()
+    let duration = Column<Double>()
+    let track = Column<Int32>()
+    let cursor = Column<Int32>()
+
+    var count: Int { common.count }
+
+    func appendState(start time: Double, track index: Int32, duration length: Double) {
+        start.append(time)
+        duration.append(length)
+        track.append(index)
+        cursor.append(0)
+    }
+
+    func remove(at index: Int) -> AnimationHandle? {
+        start.removeSwapping(at: index)
+        duration.removeSwapping(at: index)
+        track.removeSwapping(at: index)
+        cursor.removeSwapping(at: index)
+        return common.remove(at: index)
+    }
+
+    /// Completes the quiet animations that finished in this advance
+    /// (``ElementColumns/finishQuietly``), giving back their tracks.
+    func finishQuietly(
+        _ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput
+    ) {
+        let end = common.finishQuietly(
+            output: &output, entry: { track.base[$0] },
+            release: { entry, users in tracks.release(entry, count: users, timings: timings) },
+            move: { source, destination in
+                start.copy(from: source, to: destination)
+                duration.copy(from: source, to: destination)
+                track.copy(from: source, to: destination)
+                cursor.copy(from: source, to: destination)
+            })
+        start.truncate(to: end)
+        duration.truncate(to: end)
+        track.truncate(to: end)
+        cursor.truncate(to: end)
+    }
+
+    /// The time fraction at `time`.
+    func progress(_ index: Int, at time: Double) -> Double {
+        Swift.min(time - start[index], duration[index]) / duration[index]
+    }
+
+    /// The columns as raw pointers, read once per frame.
+    struct Pointers {
+        let evaluators: UnsafeMutablePointer<TimingEvaluator>
+        let tracks: UnsafeMutablePointer<KeyframeTrack<V>>
+        let start: UnsafeMutablePointer<Double>
+        let duration: UnsafeMutablePointer<Double>
+        let track: UnsafeMutablePointer<Int32>
+        let cursor: UnsafeMutablePointer<Int32>
+        let to: UnsafeMutablePointer<V>
+        let flags: UnsafeMutablePointer<UInt8>
+        let owner: UnsafeMutablePointer<AnimationHandle>
+        let slot: UnsafeMutablePointer<Int32>
+        let previous: UnsafeMutablePointer<V>
+        let threshold: UnsafeMutablePointer<Double>
+
+        init(_ batch: KeyframeBatch, _ timings: TimingTable, _ tracks: KeyframeTracks<V>) {
+            evaluators = timings.evaluators.base
+            self.tracks = tracks.tracks.base
+            start = batch.start.base
+            duration = batch.duration.base
+            track = batch.track.base
+            cursor = batch.cursor.base
+            to = batch.common.to.base
+            flags = batch.common.flags.base
+            owner = batch.common.owner.base
+            slot = batch.common.slot.base
+            previous = batch.common.previous.base
+            threshold = batch.common.threshold.base
+        }
+    }
+
+    func advance(
+        _ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        let p = Pointers(self, timings, tracks)
+        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+        }
+    }
+
+    /// One element's frame (also the immediate first frame of a new animation).
+    func advanceOne(
+        _ index: Int, context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        advanceElement(
+            index, Pointers(self, timings, tracks), context: context, timings: timings, values: values,
+            output: &output)
+    }
+
+    @inline(__always)
+    private func advanceElement(
+        _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        let length = p.duration[index]
+        let t = Swift.min(context.time - p.start[index], length) / length
+        var current = p.tracks[Int(p.track[index])].value(
+            at: t, cursor: &p.cursor[index], evaluators: p.evaluators, timings: timings)
+        let bits = p.flags[index]
+        if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
+        _ = common.write(
+            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
+            to: p.to, threshold: p.threshold)
+        if t + timeProgressThreshold >= 1 {
+            common.reportFinished(index, bits: bits, values: values, output: &output)
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(p.owner[index])
+        }
+    }
+}

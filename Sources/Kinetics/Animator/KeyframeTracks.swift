@@ -1,0 +1,182 @@
+/// A keyframe animation's values, key times and curves (indices into the
+/// timing table), run forwards or backwards: plain pointers into storage
+/// that ``KeyframeTracks`` owns.
+struct KeyframeTrack<V: AnimatableVector> {
+    let values: UnsafeMutablePointer<V>
+    let keyTimes: UnsafeMutablePointer<Double>
+    let timing: UnsafeMutablePointer<Int32>
+    /// The index of the last value.
+    let last: Int
+    let discrete: Bool
+    /// Run backwards (an autoreversed pass): values and times are stored
+    /// mirrored, and each segment's curve runs backwards, `t ↦ 1 - f(1 - t)`.
+    let reversed: Bool
+
+    /// The value at fraction `t` of the duration; `cursor` remembers the
+    /// segment of the last call, so that a forward-moving time costs O(1).
+    @inline(__always)
+    func value(
+        at t: Double, cursor: inout Int32, evaluators: UnsafeMutablePointer<TimingEvaluator>,
+        timings: TimingTable
+    ) -> V {
+        if last == 0 { return values[0] }
+        var segment = Int(cursor)
+        if segment > last || keyTimes[segment] > t { segment = 0 }
+        while segment < last && keyTimes[segment + 1] <= t { segment += 1 }
+        cursor = Int32(segment)
+        if segment == last { return values[last] }
+        if discrete { return values[segment] }
+        let start = keyTimes[segment]
+        let span = keyTimes[segment + 1] - start
+        let local = span > 0 ? (t - start) / span : 1
+        let curve = evaluators[Int(timing[segment])]
+        let eased = reversed ? 1 - curve.evaluate(1 - local, timings) : curve.evaluate(local, timings)
+        return values[segment] + (values[segment + 1] - values[segment]) * eased
+    }
+}
+
+/// The keyframe tracks of one lane, shared by every animation with the same
+/// keyframes and direction: adding keyframes that are already in use builds
+/// nothing and allocates nothing.
+final class KeyframeTracks<V: AnimatableVector> {
+    /// The tracks, by index (the hot loop reads these).
+    let tracks = Column<KeyframeTrack<V>>()
+    private struct Entry {
+        var packed: [SIMD4<Double>]
+        var keyTimes: [Double]
+        var functions: [TimingFunction]
+        var calculation: KeyframeCalculation
+        var duration: Double
+        var reversed: Bool
+        var users: Int
+        var hash: Int
+        /// The next entry with the same hash, or -1.
+        var next: Int32
+    }
+    private var entries: [Entry] = []
+    private var buckets: [Int: Int32] = [:]
+    private var free: [Int32] = []
+
+    deinit {
+        for index in entries.indices where entries[index].users > 0 { deallocate(tracks[index]) }
+    }
+
+    private func deallocate(_ track: KeyframeTrack<V>) {
+        track.values.deallocate()
+        track.keyTimes.deallocate()
+        track.timing.deallocate()
+    }
+
+    /// The track of `keyframes` in the given direction, counting one more user.
+    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32
+    {
+        var hasher = Hasher()
+        hasher.combine(keyframes.values.count)
+        var position = 0
+        while position < keyframes.values.count {
+            hasher.combine(keyframes.values[position].packed)
+            hasher.combine(keyframes.keyTimes[position])
+            position += 1
+        }
+        position = 0
+        while position < keyframes.timingFunctions.count {
+            hasher.combine(keyframes.timingFunctions[position])
+            position += 1
+        }
+        hasher.combine(keyframes.calculation)
+        hasher.combine(keyframes.duration)
+        hasher.combine(reversed)
+        let hash = hasher.finalize()
+        var candidate = buckets[hash] ?? -1
+        while candidate >= 0 {
+            if matches(Int(candidate), keyframes, reversed: reversed) {
+                entries[Int(candidate)].users += 1
+                return candidate
+            }
+            candidate = entries[Int(candidate)].next
+        }
+        return insert(keyframes, reversed: reversed, hash: hash, timings: timings)
+    }
+
+    /// Whether entry `index` holds `keyframes` in the given direction. Plain
+    /// loops: no closure or iterator that an unoptimised build would box.
+    private func matches<Value: AnimatableVector>(_ index: Int, _ keyframes: Keyframes<Value>, reversed: Bool) -> Bool {
+        guard entries[index].reversed == reversed, entries[index].calculation == keyframes.calculation,
+            entries[index].duration == keyframes.duration, entries[index].keyTimes == keyframes.keyTimes,
+            entries[index].functions == keyframes.timingFunctions, entries[index].packed.count == keyframes.values.count
+        else { return false }
+        var position = 0
+        while position < keyframes.values.count {
+            if entries[index].packed[position] != keyframes.values[position].packed { return false }
+            position += 1
+        }
+        return true
+    }
+
+    private func insert<Value: AnimatableVector>(
+        _ keyframes: Keyframes<Value>, reversed: Bool, hash: Int, timings: TimingTable
+    ) -> Int32 {
+        let count = keyframes.values.count
+        let values = UnsafeMutablePointer<V>.allocate(capacity: count)
+        let keyTimes = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        let timing = UnsafeMutablePointer<Int32>.allocate(capacity: max(count - 1, 1))
+        for index in 0 ..< count {
+            let source = reversed ? count - 1 - index : index
+            values[index] = V(packed: keyframes.values[source].packed)
+            keyTimes[index] = reversed ? 1 - keyframes.keyTimes[source] : keyframes.keyTimes[source]
+        }
+        for segment in 0 ..< count - 1 {
+            let source = reversed ? count - 2 - segment : segment
+            timing[segment] = timings.acquire(
+                keyframes.timingFunctions[source], bezier: .fast, duration: keyframes.duration)
+        }
+        let track = KeyframeTrack(
+            values: values, keyTimes: keyTimes, timing: timing, last: count - 1,
+            discrete: keyframes.calculation == .discrete, reversed: reversed)
+        let entry = Entry(
+            packed: keyframes.values.map(\.packed), keyTimes: keyframes.keyTimes, functions: keyframes.timingFunctions,
+            calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, users: 1, hash: hash,
+            next: buckets[hash] ?? -1)
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            entries[Int(index)] = entry
+            tracks[Int(index)] = track
+        } else {
+            index = Int32(entries.count)
+            entries.append(entry)
+            tracks.append(track)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(entries.capacity)
+        }
+        buckets[hash] = index
+        return index
+    }
+
+    /// Counts one user fewer; at zero the track's storage and timing functions are released.
+    func release(_ index: Int32, count released: Int = 1, timings: TimingTable) {
+        let position = Int(index)
+        entries[position].users -= released
+        guard entries[position].users == 0 else { return }
+        let entry = entries[position]
+        // Unlink from its hash chain.
+        if buckets[entry.hash] == index {
+            buckets[entry.hash] = entry.next >= 0 ? entry.next : nil
+        } else {
+            var previous = buckets[entry.hash] ?? -1
+            while previous >= 0 && entries[Int(previous)].next != index { previous = entries[Int(previous)].next }
+            if previous >= 0 { entries[Int(previous)].next = entry.next }
+        }
+        let track = tracks[position]
+        for segment in 0 ..< track.last { timings.release(track.timing[segment]) }
+        deallocate(track)
+        entries[position].packed = []
+        free.append(index)
+    }
+
+    /// The first and last values of a track (its from and to).
+    func ends(_ index: Int32) -> (first: V, last: V) {
+        let track = tracks[Int(index)]
+        return (track.values[0], track.values[track.last])
+    }
+}

@@ -1,0 +1,123 @@
+/// A timing function as the hot loops evaluate it: linear and table-backed
+/// beziers inline (a table's split segments and ends through its own slow
+/// path), everything else (WebKit's and the precise solver, steps) through
+/// ``TimingTable/evaluateSlowly(_:_:)``.
+/// It holds no references, so reading it costs no reference counting.
+struct TimingEvaluator {
+    enum Form: UInt8 {
+        case linear
+        case table
+        case slow
+    }
+
+    var form: Form
+    /// The table as evaluation reads it (see ``BezierTable``; the timing
+    /// table keeps the table alive).
+    var table: BezierTable.Lookup?
+    /// The entry in the timing table.
+    var index: Int32
+
+    /// The eased fraction at `x`.
+    @inline(__always)
+    func evaluate(_ x: Double, _ timings: TimingTable) -> Double {
+        switch form {
+        case .linear:
+            return x
+        case .table:
+            // The ends too, as ``BezierTable/solve(_:)`` gives them.
+            return table.unsafelyUnwrapped.solve(x)
+        case .slow:
+            return timings.evaluateSlowly(index, x)
+        }
+    }
+}
+
+/// The timing functions in use, shared by every animation with the same
+/// function, bezier method and (for WebKit's tolerance, Pop's
+/// `1/(1000·duration)`) duration; a fast bezier's table is built once for
+/// all of them.
+final class TimingTable {
+    struct Key: Hashable {
+        let function: TimingFunction
+        let bezier: BezierMethod
+        let epsilon: Double
+    }
+
+    let evaluators = Column<TimingEvaluator>()
+    private var keys: [Key] = []
+    private var users: [Int] = []
+    private var tables: [BezierTable?] = []
+    private var free: [Int32] = []
+    private var lookup: [Key: Int32] = [:]
+    /// Entries nobody uses, oldest first, kept so that the next animation
+    /// along the same curve does not build its table again (a UI often runs
+    /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
+    private var idle: [Int32] = []
+    static let idleLimit = 16
+
+    init() { idle.reserveCapacity(Self.idleLimit + 1) }
+
+    /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
+    func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
+        let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
+        if let index = lookup[key] {
+            if users[Int(index)] == 0, let position = idle.firstIndex(of: index) { idle.remove(at: position) }
+            users[Int(index)] += 1
+            return index
+        }
+        let index = free.popLast() ?? Int32(keys.count)
+        var evaluator = TimingEvaluator(form: .slow, index: index)
+        var table: BezierTable?
+        switch function.shape {
+        case .linear:
+            evaluator.form = .linear
+        case .bezier(let curve) where bezier == .fast:
+            let built = BezierTable(curve)
+            evaluator.form = .table
+            evaluator.table = built.lookup
+            table = built
+        case .bezier, .steps:
+            break
+        }
+        if Int(index) == keys.count {
+            keys.append(key)
+            // Room to free every entry without allocating (in a frame).
+            free.reserveCapacity(keys.capacity)
+            users.append(1)
+            tables.append(table)
+            evaluators.append(evaluator)
+        } else {
+            keys[Int(index)] = key
+            users[Int(index)] = 1
+            tables[Int(index)] = table
+            evaluators[Int(index)] = evaluator
+        }
+        lookup[key] = index
+        return index
+    }
+
+    /// Counts one user fewer; at zero the entry waits, idle, for a new user
+    /// and is recycled when too many others wait.
+    func release(_ index: Int32, count released: Int = 1) {
+        users[Int(index)] -= released
+        guard users[Int(index)] == 0 else { return }
+        idle.append(index)
+        if idle.count > Self.idleLimit { recycle(idle.removeFirst()) }
+    }
+
+    private func recycle(_ index: Int32) {
+        let position = Int(index)
+        lookup[keys[position]] = nil
+        evaluators[position] = TimingEvaluator(form: .slow, index: index)
+        tables[position] = nil
+        free.append(index)
+    }
+
+    /// The eased fraction at `x` the slow way: WebKit's and the precise
+    /// solver, steps (a table's evaluator solves with its own lookup).
+    @inline(never)
+    func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
+        let key = keys[Int(index)]
+        return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
+    }
+}
