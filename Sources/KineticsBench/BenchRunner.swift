@@ -190,15 +190,14 @@ public enum BenchRunner {
         let sample = min(workload.count, 20)
         for index in 0 ..< sample {
             let item = workload.item(index)
-            let kind: String =
+            let kind: ElementKind =
                 switch item.kind {
-                case .spring, .pointSpring: "spring"
-                case .decay: "decay"
-                case .basic: "basic"
-                case .keyframe: "keyframe"
+                case .spring, .pointSpring: .spring(configuration.method)
+                case .decay: .decay(.pop)
+                case .basic: .basic
+                case .keyframe: .keyframe
                 }
-            bytes += BatchSet.bytesPerElement(
-                kind: kind, method: configuration.method, points: item.kind == .pointSpring)
+            bytes += BatchSet.bytesPerElement(kind, points: item.kind == .pointSpring)
         }
         return bytes * workload.count / sample
     }

@@ -6,14 +6,8 @@ import Kinetics
 public struct BezierResult: Codable, Sendable, Equatable {
     /// The curve's name (`ease-in-out`, …) and control points.
     public var curve: String
-    /// `fast` (the curve's ``BezierTable`` over all the x at once,
-    /// ``BezierTable/solve(_:into:)``), `fast-single` (the same table, one
-    /// ``BezierTable/solve(_:)`` call per x, as the animator's loops
-    /// evaluate it), `fast-iterative` (``UnitBezier/solveFast(_:)``, for one-off
-    /// evaluations), `webkit` (tolerance 1/400 in x, Pop's for its default
-    /// 0.4 s duration) or `webkit-1e-7` (tolerance 1e-7 in x, near the
-    /// accuracy of `fast`).
-    public var method: String
+    /// The method timed.
+    public var method: BezierBenchMethod
     /// The median over repetitions of the time per evaluation, and the
     /// smallest and largest repetition.
     public var nanoseconds: Double
@@ -35,6 +29,26 @@ public struct BezierResult: Codable, Sendable, Equatable {
     public var timesFastSingleMaximum: Double?
 }
 
+/// A way of evaluating a unit bezier that `kinetics bench` times.
+public enum BezierBenchMethod: String, CaseIterable, Codable, Sendable {
+    /// The curve's ``BezierTable`` over all the x at once
+    /// (``BezierTable/solve(_:into:)``).
+    case fast
+    /// The same table, one ``BezierTable/solve(_:)`` call per x, as the
+    /// animator's loops evaluate it.
+    case fastSingle = "fast-single"
+    /// ``UnitBezier/solveFast(_:)``, for one-off evaluations.
+    case fastIterative = "fast-iterative"
+    /// WebKit's and Pop's solver with tolerance 1/400 in x, Pop's for its
+    /// default 0.4 s duration.
+    case webkit
+    /// The same with tolerance 1e-7 in x, near the accuracy of `fast`.
+    case webkitPrecise = "webkit-1e-7"
+
+    /// Whether this is one of WebKit's solvers, which `fast` is compared to.
+    public var isWebKit: Bool { self == .webkit || self == .webkitPrecise }
+}
+
 /// Times bezier evaluations: `samples` x values spread over (0, 1) with an
 /// irrational step, every method over the same values, `repetitions` times.
 public enum BezierBench {
@@ -43,8 +57,9 @@ public enum BezierBench {
         ("ease-in-out", .easeInEaseOut), ("ease-out", .easeOut), ("default", .default),
     ]
 
-    /// The methods measured, in report order.
-    public static let methods = ["fast", "fast-single", "fast-iterative", "webkit", "webkit-1e-7"]
+    /// The methods measured, in report order: `fast` first and
+    /// `fast-single` second, as the ratios assume.
+    static let methods = BezierBenchMethod.allCases
 
     public static func measure(samples: Int = 1 << 16, repetitions: Int = 7) -> [BezierResult] {
         let xs = (0 ..< samples).map { (0.5 + Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) }
@@ -64,11 +79,11 @@ public enum BezierBench {
                 for (slot, method) in methods.enumerated() {
                     let start = DispatchTime.now().uptimeNanoseconds
                     switch method {
-                    case "fast": evaluateTable(table, xs, out)
-                    case "fast-single": evaluateTableSingly(table, xs, out)
-                    case "fast-iterative": evaluateIterative(curve, xs, out)
-                    case "webkit": evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
-                    default: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
+                    case .fast: evaluateTable(table, xs, out)
+                    case .fastSingle: evaluateTableSingly(table, xs, out)
+                    case .fastIterative: evaluateIterative(curve, xs, out)
+                    case .webkit: evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
+                    case .webkitPrecise: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
                     }
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(samples)
                     if repetition > 0 { times[slot].append(elapsed) }

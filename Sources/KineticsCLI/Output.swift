@@ -28,6 +28,3 @@ func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
-
-/// The most frames a trace prints.
-let maximumFrames = 10_000_000

@@ -185,7 +185,7 @@ struct DecayOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Start value.")
     var from: Double = 0
     @Option(parsing: .unconditional, help: "Velocity factor per millisecond, in (0, 1).")
-    var deceleration: Double = 0.998
+    var deceleration: Double = DecayParameters.popDefault.deceleration
 
     func validate() throws {
         try OptionCheck.finite(velocity, "--velocity")

@@ -23,9 +23,9 @@ struct FrameOptions: ParsableArguments {
         try OptionCheck.positive(fps, "--fps")
         try OptionCheck.positive(seconds, "--seconds")
         let frames = (seconds * fps).rounded(.down)
-        guard frames < Double(maximumFrames) else {
+        guard frames < Double(maximumFrameCount) else {
             throw ValidationError(
-                "--seconds × --fps must give at most \(maximumFrames) frames, got \(Int(frames))")
+                "--seconds × --fps must give at most \(maximumFrameCount) frames, got \(Int(frames))")
         }
     }
 
@@ -204,8 +204,8 @@ struct BezierTrace: ParsableCommand {
 
     func validate() throws {
         _ = try parseCurve(curve)
-        guard samples >= 2, samples <= maximumFrames else {
-            throw ValidationError("--samples must be a whole number in [2, \(maximumFrames)], got \(samples)")
+        guard samples >= 2, samples <= maximumFrameCount else {
+            throw ValidationError("--samples must be a whole number in [2, \(maximumFrameCount)], got \(samples)")
         }
         try OptionCheck.positive(epsilon, "--epsilon")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Kinetics
 import KineticsInput
 
 /// A trace recorded from some animation engine: samples of a motion at the
@@ -66,7 +67,7 @@ public enum TraceColumns: Sendable {
 
 extension MotionTrace {
     /// The largest trace read, in samples.
-    public static let maximumSamples = 10_000_000
+    public static let maximumSamples = maximumFrameCount
 
     /// Reads a trace: CSV with a header naming its columns (in any order;
     /// other columns are ignored), or a JSON array of objects with those

@@ -40,7 +40,7 @@ public struct CSVTable: Sendable {
     ///
     /// - Throws: ``CSVTableError``: text that is not UTF-8, no header, a row
     ///   whose field count differs from the header's, too many rows.
-    public static func parse(_ data: Data, maximumRows: Int = 10_000_000) throws(CSVTableError) -> CSVTable {
+    public static func parse(_ data: Data, maximumRows: Int) throws(CSVTableError) -> CSVTable {
         let reader: CSVReader
         do {
             reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false, trimFields: true)

@@ -168,24 +168,24 @@ public enum BenchText {
             let rows = results.filter { $0.curve == curve }
             let cells = rows.map {
                 String(
-                    format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method, $0.nanoseconds, $0.minimum, $0.maximum,
+                    format: "%@ %.3g (%.3g–%.3g) err %.1e", $0.method.rawValue, $0.nanoseconds, $0.minimum, $0.maximum,
                     $0.maxError)
             }
             var line = "  \(curve): " + cells.joined(separator: "; ")
-            if let fast = rows.first(where: { $0.method == "fast" }) {
-                let ratios = rows.filter { $0.method.hasPrefix("webkit") }.map { row in
+            if let fast = rows.first(where: { $0.method == .fast }) {
+                let ratios = rows.filter(\.method.isWebKit).map { row in
                     if let ratio = row.timesFast, let low = row.timesFastMinimum, let high = row.timesFastMaximum {
-                        return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method)
+                        return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method.rawValue)
                     }
                     // Reports written before the ratios were measured per repetition.
-                    return String(format: "%.1f× %@", row.nanoseconds / fast.nanoseconds, row.method)
+                    return String(format: "%.1f× %@", row.nanoseconds / fast.nanoseconds, row.method.rawValue)
                 }
                 if !ratios.isEmpty { line += "; fast is faster than " + ratios.joined(separator: ", ") }
-                let single = rows.filter { $0.method.hasPrefix("webkit") }.compactMap { row -> String? in
+                let single = rows.filter(\.method.isWebKit).compactMap { row -> String? in
                     guard let ratio = row.timesFastSingle, let low = row.timesFastSingleMinimum,
                         let high = row.timesFastSingleMaximum
                     else { return nil }
-                    return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method)
+                    return String(format: "%.1f× (%.1f–%.1f) %@", ratio, low, high, row.method.rawValue)
                 }
                 if !single.isEmpty {
                     line += "; fast-single (the animator's path) than " + single.joined(separator: ", ")

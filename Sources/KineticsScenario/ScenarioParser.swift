@@ -77,8 +77,9 @@ extension Scenario {
                 }
                 values.append(time)
             }
-            guard values.count <= 10_000_000 else {
-                throw ScenarioError(path: "$.times", message: "at most 10000000 frames, got \(values.count)")
+            guard values.count <= maximumFrameCount else {
+                throw ScenarioError(
+                    path: "$.times", message: "at most \(maximumFrameCount) frames, got \(values.count)")
             }
             return .times(values)
         }
@@ -86,9 +87,10 @@ extension Scenario {
         let seconds = try root.requiredNumber("seconds")
         guard fps > 0 else { throw ScenarioError(path: "$.fps", message: "must be > 0, got \(fps)") }
         guard seconds > 0 else { throw ScenarioError(path: "$.seconds", message: "must be > 0, got \(seconds)") }
-        guard fps * seconds <= 10_000_000 else {
+        guard fps * seconds <= Double(maximumFrameCount) else {
             throw ScenarioError(
-                path: "$.seconds", message: "fps × seconds must give at most 10000000 frames, got \(fps * seconds)")
+                path: "$.seconds",
+                message: "fps × seconds must give at most \(maximumFrameCount) frames, got \(fps * seconds)")
         }
         guard var jitter = try root.object("jitter") else { return .rate(fps: fps, seconds: seconds) }
         let seed = try jitter.requiredNumber("seed")
@@ -118,34 +120,40 @@ extension Scenario {
         "tension", "friction", "mass", "bounciness", "speed", "stiffness", "damping", "response",
         "dampingFraction", "duration", "bounce", "method",
     ]
-    static let fieldsByType: [String: [String]] = [
-        "spring": springFields,
-        "decay": ["deceleration", "method"],
-        "basic": ["duration", "curve", "method"],
-        "keyframe": ["values", "keyTimes", "curve", "calculationMode", "duration"],
-        "sequence": ["children"],
-        "group": ["children"],
-    ]
+    /// The values of an animation's `type`.
+    enum AnimationType: String, CaseIterable {
+        case spring, decay, basic, keyframe, sequence, group
+
+        /// The fields only this type reads.
+        var fields: [String] {
+            switch self {
+            case .spring: springFields
+            case .decay: ["deceleration", "method"]
+            case .basic: ["duration", "curve", "method"]
+            case .keyframe: ["values", "keyTimes", "curve", "calculationMode", "duration"]
+            case .sequence, .group: ["children"]
+            }
+        }
+    }
 
     static func readAnimation(_ value: JSONValue, path: String) throws(ScenarioError) -> AnimationSpec {
         var reader = try ObjectReader(value, path: path)
         let key = try reader.requiredString("key")
         guard !key.isEmpty else { throw ScenarioError(path: "\(path).key", message: "must not be empty") }
-        let type = try reader.requiredString("type")
-        guard let typeFields = fieldsByType[type] else {
-            throw ScenarioError(
-                path: "\(path).type",
-                message: "unknown type '\(type)'; the types are spring, decay, basic, keyframe, sequence, group")
+        let name = try reader.requiredString("type")
+        guard let type = AnimationType(rawValue: name) else {
+            let names = AnimationType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ScenarioError(path: "\(path).type", message: "unknown type '\(name)'; the types are \(names)")
         }
         var spec = AnimationSpec(
             path: path, key: key, property: try reader.string("property") ?? key, kind: .group([]), width: 1)
         try readLifeCycle(&reader, into: &spec)
         switch type {
-        case "spring":
+        case .spring:
             spec.kind = .spring(
                 try readSpring(&reader, path: path), try reader.choice("method", SpringMethod.self) ?? .rk4)
-        case "decay":
-            let deceleration = try reader.number("deceleration") ?? 0.998
+        case .decay:
+            let deceleration = try reader.number("deceleration") ?? DecayParameters.popDefault.deceleration
             let parameters: DecayParameters
             do {
                 parameters = try DecayParameters(deceleration: deceleration)
@@ -157,7 +165,7 @@ extension Scenario {
                 throw ScenarioError(path: "\(path).velocity", message: "a decay needs a velocity")
             }
             spec.kind = .decay(parameters, try reader.choice("method", DecayMethod.self) ?? .pop)
-        case "basic":
+        case .basic:
             let duration = try reader.number("duration") ?? 0.4
             guard duration > 0 else {
                 throw ScenarioError(path: "\(path).duration", message: "must be > 0, got \(duration)")
@@ -165,14 +173,14 @@ extension Scenario {
             let timing = try reader.curve("curve") ?? .default
             spec.kind = .basic(
                 duration: duration, timing: timing, bezier: try reader.choice("method", BezierMethod.self) ?? .fast)
-        case "keyframe":
+        case .keyframe:
             spec.kind = try readKeyframes(&reader, path: path, spec: &spec)
-        default:
+        case .sequence, .group:
             var children: [AnimationSpec] = []
             for (index, item) in try reader.requiredArray("children").enumerated() {
                 children.append(try readAnimation(item, path: "\(path).children[\(index)]"))
             }
-            spec.kind = type == "sequence" ? .sequence(children) : .group(children)
+            spec.kind = type == .sequence ? .sequence(children) : .group(children)
             for field in [
                 "from", "to", "velocity", "threshold", "clamp", "roundingFactor", "additive", "autoreverses",
                 "progressMarkers", "property",
@@ -181,8 +189,8 @@ extension Scenario {
                 throw ScenarioError(path: "\(path).\(field)", message: "does not apply to a \(type)")
             }
         }
-        try reader.finish(allowed: commonFields + typeFields) { field throws(ScenarioError) in
-            if fieldsByType.values.contains(where: { $0.contains(field) }) {
+        try reader.finish(allowed: commonFields + type.fields) { field throws(ScenarioError) in
+            if AnimationType.allCases.contains(where: { $0.fields.contains(field) }) {
                 throw ScenarioError(path: "\(path).\(field)", message: "does not apply to a \(type) animation")
             }
         }

@@ -204,14 +204,14 @@ package final class BatchSet {
     /// every column the frame reads or writes for it, its property value
     /// included. The calibration kernel of `kinetics bench` streams the same
     /// number of bytes.
-    package static func bytesPerElement(kind: String, method: SpringMethod, points: Bool) -> Int {
+    package static func bytesPerElement(_ kind: ElementKind, points: Bool) -> Int {
         func size<V: AnimatableVector>(_ type: V.Type) -> Int {
             let value = MemoryLayout<V>.stride
             // Read every frame: slot, to, previous, threshold (a spring's is
             // its group's), flags; plus the property value written.
             let common = 4 + value + value + 8 + 1 + value
             switch kind {
-            case "spring":
+            case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
                 // displacement, velocity, group; pop adds the slope, fixed
@@ -222,11 +222,14 @@ package final class BatchSet {
                 case .fixed: return common + 4 * value + 4
                 case .rk4, .analytic: return common + 2 * value + 4
                 }
-            case "decay":  // value, velocity, configuration; from for the end clamp
+            case .decay:  // value, velocity, configuration; from for the end clamp
                 return common + 3 * value + 4
-            case "basic":  // start, duration, timing; from
+            case .basic:  // start, duration, timing; from
                 return common + 8 + 8 + 4 + value
-            default:  // keyframe: start, duration, track, cursor; two values and two key times of the track
+            // keyframe: start, duration, track, cursor; two values and two key
+            // times of the track. A custom element's closure reads what it
+            // likes; it is counted as a keyframe.
+            case .keyframe, .custom:
                 return common + 8 + 8 + 8 + 8 + 2 * value + 2 * 8
             }
         }

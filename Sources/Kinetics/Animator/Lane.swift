@@ -96,7 +96,7 @@ final class SharedTables {
 
 /// Which batch of a lane an element lives in: its kind and, for springs
 /// and decays, its method.
-enum ElementKind: Equatable, Sendable {
+package enum ElementKind: Equatable, Sendable {
     case spring(SpringMethod)
     case decay(DecayMethod)
     case basic

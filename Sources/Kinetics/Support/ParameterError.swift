@@ -63,3 +63,8 @@ enum Check {
         }
     }
 }
+
+/// The most frames any clock, scenario or command runs, and the most
+/// samples any trace holds: 10,000,000 (46 hours at 60 Hz). It bounds the
+/// memory and time of every input.
+public let maximumFrameCount = 10_000_000
