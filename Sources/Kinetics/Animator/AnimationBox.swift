@@ -32,6 +32,8 @@ class AnimationBox {
     }
     func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? { nil }
     func propertyName(_ animator: Animator) -> String { "" }
+    /// Counts the shared table entries the animation holds, for the invariant check.
+    func countEntries(_ usage: inout TableUsage) {}
 }
 
 /// A property animation: an ``Animation`` of values of type `Value`, stored
@@ -304,6 +306,22 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
         animator.status[index].element = -1
         installed = false
+    }
+
+    override func countEntries(_ usage: inout TableUsage) {
+        if shared >= 0 {
+            switch animation.kind {
+            case .spring(_, let method):
+                // A paused spring has left its group (parked).
+                if parkedClock == nil { TableUsage.count(shared, in: &usage.springGroups[method.index]) }
+            case .decay: TableUsage.count(shared, in: &usage.decays)
+            case .basic: TableUsage.count(shared, in: &usage.timings)
+            case .keyframes, .custom: break
+            }
+        }
+        for track in [forwardTrack, backwardTrack] where track >= 0 {
+            TableUsage.count(track, in: &usage.tracks[width == 1 ? 0 : width == 2 ? 1 : 2])
+        }
     }
 
     /// Gives back the shared table entries this animation holds.

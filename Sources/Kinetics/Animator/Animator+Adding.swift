@@ -19,6 +19,7 @@ extension Animator {
     public func add<Value: AnimatableVector>(
         _ animation: Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
     ) throws(ParameterError) -> AnimationHandle {
+        defer { checkInternally(after: "add") }
         try animation.validate()
         let box = makePropertyBox(animation, property: property)
         return register(box, id: animation.id, target: property.target, key: key, life: LifeCycle(animation))
@@ -32,6 +33,7 @@ extension Animator {
     public func add(_ group: AnimationGroup, on target: TargetID, forKey key: String? = nil) throws(ParameterError)
         -> AnimationHandle
     {
+        defer { checkInternally(after: "add") }
         try group.validate()
         return register(GroupBox(group), id: group.id, target: target, key: key, life: LifeCycle(group))
     }

@@ -6,6 +6,7 @@ extension Animator {
     /// was running.
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
+        defer { checkInternally(after: "pause") }
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
             return false
@@ -19,6 +20,7 @@ extension Animator {
     /// Resumes a paused animation from where it was. Returns whether it was paused.
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
+        defer { checkInternally(after: "resume") }
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), status[index].phase == .paused, let box = records[index].box else {
             return false
@@ -33,6 +35,7 @@ extension Animator {
     /// velocity, so neither jumps. Returns false for anything but a live spring.
     @discardableResult
     public func retarget<Value: AnimatableVector>(_ handle: AnimationHandle, to target: Value) -> Bool {
+        defer { checkInternally(after: "retarget") }
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         guard target.isFinite, let index = liveIndex(handle), let box = records[index].box else { return false }
         return box.retarget(self, handle, to: target.packed)
@@ -45,6 +48,7 @@ extension Animator {
     /// then keeps its old parameters.
     @discardableResult
     public func setSpringParameters(_ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
+        defer { checkInternally(after: "setSpringParameters") }
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), let box = records[index].box else { return false }
         return box.setSpringParameters(self, handle, parameters)

@@ -3,19 +3,25 @@
 extension Animator {
     /// Removes the animation under `key` on `target`: it stops (cancelled).
     public func removeAnimation(forKey key: String, on target: TargetID) {
+        defer { checkInternally(after: "removeAnimation") }
         if let handle = animation(forKey: key, on: target) { cancel(handle) }
     }
 
     /// Removes `handle` (cancelled); a group takes its running children with it.
-    public func remove(_ handle: AnimationHandle) { cancel(handle) }
+    public func remove(_ handle: AnimationHandle) {
+        cancel(handle)
+        checkInternally(after: "remove")
+    }
 
     /// Removes every animation of `target`.
     public func removeAllAnimations(on target: TargetID) {
+        defer { checkInternally(after: "removeAllAnimations") }
         for key in keys(on: target) { removeAnimation(forKey: key, on: target) }
     }
 
     /// Removes every animation.
     public func removeAllAnimations() {
+        defer { checkInternally(after: "removeAllAnimations") }
         for target in registry.targets { removeAllAnimations(on: target) }
     }
 

@@ -12,6 +12,7 @@ extension Animator {
     /// - Precondition: not called from a callback of this animator.
     public func tick(at time: Double) {
         precondition(phase == .idle, "tick(at:) cannot be called from a callback or an animation step")
+        defer { checkInternally(after: "tick") }
         guard time.isFinite, time >= self.time else {
             ignoredTicks += 1
             return

@@ -65,6 +65,15 @@ public final class Animator {
         }
     }
 
+    /// Whether ``checkInternally(after:)`` runs, in a build with
+    /// `KINETICS_INTERNAL_CHECKS`. The checks allocate, so tests and
+    /// benches that count allocations turn them off.
+    package var checksInternally = true
+    #if KINETICS_INTERNAL_CHECKS
+        /// Operations to go before the next internal check: see ``checkInternally(after:)``.
+        var operationsToNextCheck = 0
+    #endif
+
     let lane1 = Lane<Double>()
     let lane2 = Lane<SIMD2<Double>>()
     let lane4 = Lane<SIMD4<Double>>()

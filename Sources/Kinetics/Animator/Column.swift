@@ -26,6 +26,12 @@ final class Column<Element> {
         count += 1
     }
 
+    /// Stores `element` at slot `index` of a ``CountedSlots`` table:
+    /// overwrites a recycled slot, or appends a new one (`index == count`).
+    func store(_ element: Element, at index: Int32) {
+        if Int(index) == count { append(element) } else { self[Int(index)] = element }
+    }
+
     /// Makes room for `minimum` elements without allocating again.
     func reserve(_ minimum: Int) {
         if minimum > capacity { grow(to: max(minimum, capacity * 2)) }

@@ -40,48 +40,35 @@ final class DecayConfigurations {
         let method: DecayMethod
     }
 
-    private(set) var keys: [Key] = []
-    private var users: [Int] = []
+    private var slots = SharedSlots<Key>()
     let factors = Column<DecayFactors>()
-    private var free: [Int32] = []
-    private var lookup: [Key: Int32] = [:]
 
+    /// The configuration for `deceleration` and `method`, counting one more user.
     func acquire(_ deceleration: Double, _ method: DecayMethod) -> Int32 {
         let key = Key(deceleration: deceleration, method: method)
-        if let index = lookup[key] {
-            users[Int(index)] += 1
-            return index
-        }
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            keys[Int(index)] = key
-            users[Int(index)] = 1
-        } else {
-            index = Int32(keys.count)
-            keys.append(key)
-            // Room to free every entry without allocating (in a frame).
-            free.reserveCapacity(keys.capacity)
-            users.append(1)
-            factors.append(DecayFactors())
-        }
-        lookup[key] = index
-        factors[Int(index)] = DecayFactors()
+        if let index = slots.retain(key) { return index }
+        let index = slots.insert(key)
+        factors.store(DecayFactors(), at: index)
         return index
     }
 
+    /// Counts `released` users fewer; the configuration is recycled at zero.
+    ///
+    /// Out of line: the batches call it once per run of finished elements,
+    /// and inlined it would crowd their loops.
+    @inline(never)
     func release(_ index: Int32, count released: Int = 1) {
-        users[Int(index)] -= released
-        if users[Int(index)] == 0 {
-            lookup[keys[Int(index)]] = nil
-            free.append(index)
-        }
+        if slots.release(index, count: released) { slots.recycle(index) }
     }
+
+    /// Every way the table disagrees with the users counted from the animations.
+    func violations(expected: [Int]) -> [String] { slots.violations(expected: expected, name: "decay configuration") }
 
     /// Computes every deceleration's factors for a frame of `dt`.
     func prepare(dt: Double) {
-        for index in keys.indices where users[index] > 0 {
-            factors[index] = DecayFactors(deceleration: keys[index].deceleration, method: keys[index].method, dt: dt)
+        for index in 0 ..< slots.count where slots.users(index) > 0 {
+            let key = slots.keys[index]
+            factors[index] = DecayFactors(deceleration: key.deceleration, method: key.method, dt: dt)
         }
     }
 }

@@ -48,17 +48,17 @@ final class KeyframeTracks<V: AnimatableVector> {
         var calculation: KeyframeCalculation
         var duration: Double
         var reversed: Bool
-        var users: Int
         var hash: Int
         /// The next entry with the same hash, or -1.
         var next: Int32
     }
+    private var slots = CountedSlots()
     private var entries: [Entry] = []
+    /// The first entry of each hash; the rest are chained through `next`.
     private var buckets: [Int: Int32] = [:]
-    private var free: [Int32] = []
 
     deinit {
-        for index in entries.indices where entries[index].users > 0 { deallocate(tracks[index]) }
+        for index in entries.indices where slots.users[index] > 0 { deallocate(tracks[index]) }
     }
 
     private func deallocate(_ track: KeyframeTrack<V>) {
@@ -90,7 +90,7 @@ final class KeyframeTracks<V: AnimatableVector> {
         var candidate = buckets[hash] ?? -1
         while candidate >= 0 {
             if matches(Int(candidate), keyframes, reversed: reversed) {
-                entries[Int(candidate)].users += 1
+                slots.retain(candidate)
                 return candidate
             }
             candidate = entries[Int(candidate)].next
@@ -135,29 +135,23 @@ final class KeyframeTracks<V: AnimatableVector> {
             discrete: keyframes.calculation == .discrete, reversed: reversed)
         let entry = Entry(
             packed: keyframes.values.map(\.packed), keyTimes: keyframes.keyTimes, functions: keyframes.timingFunctions,
-            calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, users: 1, hash: hash,
+            calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, hash: hash,
             next: buckets[hash] ?? -1)
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            entries[Int(index)] = entry
-            tracks[Int(index)] = track
-        } else {
-            index = Int32(entries.count)
-            entries.append(entry)
-            tracks.append(track)
-            // Room to free every entry without allocating (in a frame).
-            free.reserveCapacity(entries.capacity)
-        }
+        let index = slots.allocate()
+        entries.store(entry, at: index)
+        tracks.store(track, at: index)
         buckets[hash] = index
         return index
     }
 
     /// Counts one user fewer; at zero the track's storage and timing functions are released.
+    ///
+    /// Out of line: the batches call it once per run of finished elements,
+    /// and inlined it would crowd their loops.
+    @inline(never)
     func release(_ index: Int32, count released: Int = 1, timings: TimingTable) {
+        guard slots.release(index, count: released) else { return }
         let position = Int(index)
-        entries[position].users -= released
-        guard entries[position].users == 0 else { return }
         let entry = entries[position]
         // Unlink from its hash chain.
         if buckets[entry.hash] == index {
@@ -171,7 +165,16 @@ final class KeyframeTracks<V: AnimatableVector> {
         for segment in 0 ..< track.last { timings.release(track.timing[segment]) }
         deallocate(track)
         entries[position].packed = []
-        free.append(index)
+        slots.recycle(index)
+    }
+
+    /// Every way the tracks disagree with the users counted from the
+    /// animations; counts in `timings` the tracks' own users.
+    func violations(expected: [Int], timings: inout [Int]) -> [String] {
+        for index in entries.indices where slots.users[index] > 0 {
+            for segment in 0 ..< tracks[index].last { TableUsage.count(tracks[index].timing[segment], in: &timings) }
+        }
+        return slots.violations(expected: expected, name: "keyframe track")
     }
 
     /// The first and last values of a track (its from and to).

@@ -27,84 +27,63 @@ final class SpringConfigurations {
         var friction = 0.0
     }
 
-    struct Entry {
-        var key: Key
-        var users = 0
-        /// One step of Pop's or the grid's size.
-        var step = SpringPropagator.identity
-    }
-
-    private(set) var entries: [Entry] = []
+    private var slots = SharedSlots<Key>()
+    /// One step of Pop's or the grid's size, by configuration.
+    private var steps: [SpringPropagator] = []
     /// The current tick's matrices, by configuration.
     let frameMaps = Column<FrameMaps>()
-    private var free: [Int32] = []
-    private var lookup: [Key: Int32] = [:]
 
     /// The index of the configuration for `parameters` and `method`, counting one more user.
     func acquire(_ parameters: SpringParameters, _ method: SpringMethod) -> Int32 {
         let key = Key(parameters: parameters, method: method)
-        if let index = lookup[key] {
-            entries[Int(index)].users += 1
-            return index
-        }
-        var entry = Entry(key: key, users: 1)
-        switch method {
-        case .pop: entry.step = .rk4Step(parameters, step: SpringMethod.popStep)
-        case .fixed: entry.step = .rk4Step(parameters, step: SpringMethod.gridStep)
-        case .rk4, .analytic: break
-        }
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            entries[Int(index)] = entry
-        } else {
-            index = Int32(entries.count)
-            entries.append(entry)
-            // Room to free every entry without allocating (in a frame).
-            free.reserveCapacity(entries.capacity)
-            frameMaps.append(FrameMaps())
-        }
-        lookup[key] = index
+        if let index = slots.retain(key) { return index }
+        let step: SpringPropagator =
+            switch method {
+            case .pop: .rk4Step(parameters, step: SpringMethod.popStep)
+            case .fixed: .rk4Step(parameters, step: SpringMethod.gridStep)
+            case .rk4, .analytic: .identity
+            }
+        let index = slots.insert(key)
+        steps.store(step, at: index)
         // Usable at once, for an immediate first frame or a tick in progress.
-        frameMaps[Int(index)] = Self.identityMaps(entry)
+        frameMaps.store(Self.identityMaps(key, step: step), at: index)
         return index
     }
 
     /// Counts one user fewer; the configuration is recycled at zero.
     func release(_ index: Int32) {
-        entries[Int(index)].users -= 1
-        if entries[Int(index)].users == 0 {
-            lookup[entries[Int(index)].key] = nil
-            free.append(index)
-        }
+        if slots.release(index) { slots.recycle(index) }
     }
 
     /// The parameters of a configuration.
-    func parameters(_ index: Int32) -> SpringParameters { entries[Int(index)].key.parameters }
+    func parameters(_ index: Int32) -> SpringParameters { slots.keys[Int(index)].parameters }
 
     /// One step of a configuration (Pop's or the grid's).
-    func step(_ index: Int32) -> SpringPropagator { entries[Int(index)].step }
+    func step(_ index: Int32) -> SpringPropagator { steps[Int(index)] }
+
+    /// Every way the table disagrees with the users counted from the groups.
+    func violations(expected: [Int]) -> [String] { slots.violations(expected: expected, name: "spring configuration") }
 
     /// Computes every configuration's matrices for a frame of `dt`.
     func prepare(dt: Double) {
-        for index in entries.indices where entries[index].users > 0 {
-            frameMaps[index] = Self.computeMaps(entries[index], dt: dt)
+        for index in 0 ..< slots.count where slots.users(index) > 0 {
+            frameMaps[index] = Self.computeMaps(slots.keys[index], step: steps[index], dt: dt)
         }
     }
 
     /// The matrices of a frame of length 0: nothing moves.
-    static func identityMaps(_ entry: Entry) -> FrameMaps {
+    static func identityMaps(_ key: Key, step: SpringPropagator) -> FrameMaps {
         var maps = FrameMaps()
-        maps.stiffness = entry.key.parameters.stiffnessPerMass
-        maps.friction = entry.key.parameters.frictionPerMass
-        maps.single = entry.step
+        maps.stiffness = key.parameters.stiffnessPerMass
+        maps.friction = key.parameters.frictionPerMass
+        maps.single = step
         return maps
     }
 
-    static func computeMaps(_ entry: Entry, dt: Double) -> FrameMaps {
-        let parameters = entry.key.parameters
-        var maps = identityMaps(entry)
-        switch entry.key.method {
+    static func computeMaps(_ key: Key, step: SpringPropagator, dt: Double) -> FrameMaps {
+        let parameters = key.parameters
+        var maps = identityMaps(key, step: step)
+        switch key.method {
         case .analytic:
             maps.main = .exact(parameters, time: dt)
         case .rk4:
@@ -113,13 +92,13 @@ final class SpringConfigurations {
         case .pop:
             let base = Int((dt / SpringMethod.popStep).rounded(.down))
             maps.base = base
-            maps.main = base >= 1 ? entry.step.power(base - 1) : .identity
-            maps.second = base >= 1 ? maps.main.then(entry.step) : .identity
+            maps.main = base >= 1 ? step.power(base - 1) : .identity
+            maps.second = base >= 1 ? maps.main.then(step) : .identity
         case .fixed:
             let base = Int((dt / SpringMethod.gridStep).rounded(.down))
             maps.base = base
-            maps.main = entry.step.power(base)
-            maps.second = maps.main.then(entry.step)
+            maps.main = step.power(base)
+            maps.second = maps.main.then(step)
         }
         return maps
     }
@@ -142,7 +121,6 @@ final class SpringGroups {
         var threshold: Double
         var clock = 0.0
         var grid = 0
-        var users = 0
     }
 
     /// What a spring's frame needs from its group, for the current tick:
@@ -187,16 +165,15 @@ final class SpringGroups {
         let grid: Int
     }
 
+    /// Groups a new spring can join now: for clocked methods, those made
+    /// since the last tick (older ones have moved on).
+    private var slots = SharedSlots<Key>()
     private(set) var groups: [Group] = []
     /// The current tick's frames, by group.
     let frames = Column<Frame>()
     /// Whether any group's current frame keeps the stored slope (Pop took
     /// no step): when none does, the batches need not read it.
     private(set) var keepsAnySlope = true
-    private var free: [Int32] = []
-    /// Groups a new spring can join now: for clocked methods, those made
-    /// since the last tick (older ones have moved on).
-    private var joinable: [Key: Int32] = [:]
 
     init(method: SpringMethod) { self.method = method }
 
@@ -210,51 +187,44 @@ final class SpringGroups {
         let key = Key(
             parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
             grid: clocked ? grid : 0)
-        if let index = joinable[key] {
-            groups[Int(index)].users += 1
-            return index
-        }
+        if let index = slots.retain(key) { return index }
         let group = Group(
             parameters: parameters, configuration: configurations.acquire(parameters, method), threshold: threshold,
-            clock: clock, grid: grid, users: 1)
-        let index: Int32
-        if let reused = free.popLast() {
-            index = reused
-            groups[Int(index)] = group
-        } else {
-            index = Int32(groups.count)
-            groups.append(group)
-            // Room to free every entry without allocating (in a frame).
-            free.reserveCapacity(groups.capacity)
-            frames.append(Frame())
-        }
-        joinable[key] = index
-        frames[Int(index)] = immediateFrame(index, configurations: configurations)
+            clock: clock, grid: grid)
+        let index = slots.insert(key)
+        groups.store(group, at: index)
+        frames.store(immediateFrame(index, configurations: configurations), at: index)
         keepsAnySlope = keepsAnySlope || frames[Int(index)].keep != 0
         return index
     }
 
-    /// Counts one user fewer; the group is recycled at zero.
+    /// Counts `users` fewer; the group is recycled at zero.
+    ///
+    /// Out of line: the batches call it once per run of finished elements,
+    /// and inlined it would crowd their loops.
+    @inline(never)
     func release(_ index: Int32, count users: Int = 1, configurations: SpringConfigurations) {
-        let position = Int(index)
-        groups[position].users -= users
-        guard groups[position].users == 0 else { return }
-        let group = groups[position]
-        let key = Key(
-            parameters: group.parameters, threshold: group.threshold, clock: clocked ? group.clock.bitPattern : 0,
-            grid: clocked ? group.grid : 0)
-        if joinable[key] == index { joinable[key] = nil }
-        configurations.release(group.configuration)
-        free.append(index)
+        guard slots.release(index, count: users) else { return }
+        configurations.release(groups[Int(index)].configuration)
+        slots.recycle(index)
+    }
+
+    /// Every way the groups disagree with the users counted from the
+    /// animations; counts in `configurations` the groups' own users.
+    func violations(expected: [Int], configurations: inout [Int]) -> [String] {
+        for index in groups.indices where slots.users(index) > 0 {
+            TableUsage.count(groups[index].configuration, in: &configurations)
+        }
+        return slots.violations(expected: expected, name: "\(method) spring group")
     }
 
     /// Advances every group's clock by `dt` and computes its frame, after
     /// ``SpringConfigurations/prepare(dt:)``.
     func prepare(dt: Double, configurations: SpringConfigurations) {
-        if clocked { joinable.removeAll(keepingCapacity: true) }
+        if clocked { slots.forgetKeys() }
         let maps = configurations.frameMaps.base
         keepsAnySlope = false
-        for index in groups.indices where groups[index].users > 0 {
+        for index in groups.indices where slots.users(index) > 0 {
             frames[index] = frame(
                 index, dt: dt, maps: maps[Int(groups[index].configuration)], configurations: configurations)
             frames[index].finish()

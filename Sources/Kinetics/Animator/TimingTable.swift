@@ -44,11 +44,8 @@ final class TimingTable {
     }
 
     let evaluators = Column<TimingEvaluator>()
-    private var keys: [Key] = []
-    private var users: [Int] = []
+    private var slots = SharedSlots<Key>()
     private var tables: [BezierTable?] = []
-    private var free: [Int32] = []
-    private var lookup: [Key: Int32] = [:]
     /// Entries nobody uses, oldest first, kept so that the next animation
     /// along the same curve does not build its table again (a UI often runs
     /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
@@ -60,12 +57,11 @@ final class TimingTable {
     /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
-        if let index = lookup[key] {
-            if users[Int(index)] == 0, let position = idle.firstIndex(of: index) { idle.remove(at: position) }
-            users[Int(index)] += 1
+        if let index = slots.retain(key) {
+            if slots.users(Int(index)) == 1, let position = idle.firstIndex(of: index) { idle.remove(at: position) }
             return index
         }
-        let index = free.popLast() ?? Int32(keys.count)
+        let index = slots.insert(key)
         var evaluator = TimingEvaluator(form: .slow, index: index)
         var table: BezierTable?
         switch function.shape {
@@ -79,45 +75,44 @@ final class TimingTable {
         case .bezier, .steps:
             break
         }
-        if Int(index) == keys.count {
-            keys.append(key)
-            // Room to free every entry without allocating (in a frame).
-            free.reserveCapacity(keys.capacity)
-            users.append(1)
-            tables.append(table)
-            evaluators.append(evaluator)
-        } else {
-            keys[Int(index)] = key
-            users[Int(index)] = 1
-            tables[Int(index)] = table
-            evaluators[Int(index)] = evaluator
-        }
-        lookup[key] = index
+        tables.store(table, at: index)
+        evaluators.store(evaluator, at: index)
         return index
     }
 
     /// Counts one user fewer; at zero the entry waits, idle, for a new user
     /// and is recycled when too many others wait.
+    ///
+    /// Out of line: the batches call it once per run of finished elements,
+    /// and inlined it would crowd their loops.
+    @inline(never)
     func release(_ index: Int32, count released: Int = 1) {
-        users[Int(index)] -= released
-        guard users[Int(index)] == 0 else { return }
+        guard slots.release(index, count: released) else { return }
         idle.append(index)
         if idle.count > Self.idleLimit { recycle(idle.removeFirst()) }
     }
 
+    /// Every way the table disagrees with the users counted from the
+    /// animations and tracks; an idle entry has none.
+    func violations(expected: [Int]) -> [String] {
+        var problems = slots.violations(expected: expected, name: "timing function")
+        for index in idle where slots.users(Int(index)) != 0 {
+            problems.append("idle timing function \(index) is used")
+        }
+        return problems
+    }
+
     private func recycle(_ index: Int32) {
-        let position = Int(index)
-        lookup[keys[position]] = nil
-        evaluators[position] = TimingEvaluator(form: .slow, index: index)
-        tables[position] = nil
-        free.append(index)
+        slots.recycle(index)
+        evaluators[Int(index)] = TimingEvaluator(form: .slow, index: index)
+        tables[Int(index)] = nil
     }
 
     /// The eased fraction at `x` the slow way: WebKit's and the precise
     /// solver, steps (a table's evaluator solves with its own lookup).
     @inline(never)
     func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
-        let key = keys[Int(index)]
+        let key = slots.keys[Int(index)]
         return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
     }
 }

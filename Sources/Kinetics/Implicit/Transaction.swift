@@ -132,6 +132,7 @@ extension Animator {
         defer {
             implicit.transactions.removeLast()
             transaction.bodyEnded()
+            checkInternally(after: "transaction")
         }
         try body()
     }
@@ -148,6 +149,7 @@ extension Animator {
             implicit.depth -= 1
             if implicit.depth == 0 {
                 while !implicit.deferredCallbacks.isEmpty { implicit.deferredCallbacks.removeFirst()() }
+                checkInternally(after: "an implicit-layer operation")
             }
         }
         return try body()

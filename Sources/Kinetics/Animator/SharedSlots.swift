@@ -1,0 +1,129 @@
+/// Slots with counted users and a free list: the storage plan of every
+/// table that animations share (timing functions, spring configurations and
+/// groups, decay configurations, keyframe tracks). Each table keeps the
+/// columns its hot loops read beside the slots, indexed alike, and fills a
+/// new slot's with ``Column/store(_:at:)``.
+///
+/// Freeing never allocates: the free list has room for every slot, so a
+/// frame that retires animations can give their slots back.
+struct CountedSlots {
+    /// The users of each slot; 0 for one that is free or idle.
+    private(set) var users: [Int] = []
+    /// The slots to reuse, the last first.
+    private(set) var free: [Int32] = []
+
+    /// The number of slots, used or not.
+    var count: Int { users.count }
+
+    /// A slot with one user: a recycled one or, when none is free, a new one
+    /// at the end.
+    mutating func allocate() -> Int32 {
+        if let index = free.popLast() {
+            users[Int(index)] = 1
+            return index
+        }
+        users.append(1)
+        free.reserveCapacity(users.capacity)
+        return Int32(users.count - 1)
+    }
+
+    /// Counts one more user of slot `index`.
+    mutating func retain(_ index: Int32) { users[Int(index)] += 1 }
+
+    /// Counts `count` users fewer; true when none is left (the owner then
+    /// recycles the slot, at once or later).
+    mutating func release(_ index: Int32, count: Int = 1) -> Bool {
+        users[Int(index)] -= count
+        return users[Int(index)] == 0
+    }
+
+    /// Puts a slot with no users on the free list.
+    mutating func recycle(_ index: Int32) { free.append(index) }
+
+    /// Every way the slots disagree with the users counted from outside
+    /// (`expected[i]` for slot `i`), and with themselves.
+    func violations(expected: [Int], name: String) -> [String] {
+        var problems: [String] = []
+        var isFree = [Bool](repeating: false, count: users.count)
+        for index in free {
+            if isFree[Int(index)] { problems.append("\(name) slot \(index) is free twice") }
+            isFree[Int(index)] = true
+            if users[Int(index)] != 0 {
+                problems.append("\(name) slot \(index) is free with \(users[Int(index)]) users")
+            }
+        }
+        for index in users.indices {
+            let counted = index < expected.count ? expected[index] : 0
+            if users[index] != counted {
+                problems.append("\(name) slot \(index) counts \(users[index]) users, \(counted) hold it")
+            }
+        }
+        return problems
+    }
+}
+
+/// ``CountedSlots`` found by key: asking for a key already in use gives its
+/// slot and counts one more user.
+struct SharedSlots<Key: Hashable> {
+    private(set) var slots = CountedSlots()
+    /// The key of each slot (a free slot keeps its last key until reused).
+    private(set) var keys: [Key] = []
+    private var lookup: [Key: Int32] = [:]
+
+    /// The number of slots, used or not.
+    var count: Int { keys.count }
+
+    /// The users of slot `index`.
+    func users(_ index: Int) -> Int { slots.users[index] }
+
+    /// The slot of `key` with one more user, if the table has it.
+    mutating func retain(_ key: Key) -> Int32? {
+        guard let index = lookup[key] else { return nil }
+        slots.retain(index)
+        return index
+    }
+
+    /// A slot for `key`, which the table does not have, with one user.
+    mutating func insert(_ key: Key) -> Int32 {
+        let index = slots.allocate()
+        keys.store(key, at: index)
+        lookup[key] = index
+        return index
+    }
+
+    /// Counts `count` users fewer; true when none is left.
+    mutating func release(_ index: Int32, count: Int = 1) -> Bool { slots.release(index, count: count) }
+
+    /// Frees a slot with no users: its key is no longer found.
+    mutating func recycle(_ index: Int32) {
+        // One hash in the usual case; the key goes back when it names a newer
+        // slot (made after ``forgetKeys()``).
+        if let found = lookup.removeValue(forKey: keys[Int(index)]), found != index { lookup[keys[Int(index)]] = found }
+        slots.recycle(index)
+    }
+
+    /// Forgets every key: later requests get new slots, whatever their key.
+    mutating func forgetKeys() { lookup.removeAll(keepingCapacity: true) }
+
+    /// Every way the slots disagree with the users counted from outside,
+    /// and every key found at a slot that holds another key or is free.
+    func violations(expected: [Int], name: String) -> [String] {
+        var problems = slots.violations(expected: expected, name: name)
+        let free = Set(slots.free)
+        for (key, index) in lookup {
+            if keys[Int(index)] != key {
+                problems.append("\(name) key \(key) finds slot \(index), which holds another")
+            }
+            if free.contains(index) { problems.append("\(name) key \(key) finds slot \(index), which is free") }
+        }
+        return problems
+    }
+}
+
+extension Array {
+    /// Stores `element` at slot `index` of a ``CountedSlots`` table:
+    /// overwrites a recycled slot, or appends a new one (`index == count`).
+    mutating func store(_ element: Element, at index: Int32) {
+        if Int(index) == count { append(element) } else { self[Int(index)] = element }
+    }
+}
