@@ -38,12 +38,8 @@ struct Summary: ParsableCommand {
                     tension: spring.tension, friction: spring.friction, mass: spring.mass,
                     displacement: -1, velocity: 0, times: times
                 ).map { 1 + $0.position }
-                var stepper = SpringStepper(parameters: spring, method: method, value: 0.0, target: 1.0)
-                var values = [0.0]
-                for k in times.indices.dropFirst() {
-                    stepper.advance(by: times[k] - times[k - 1])
-                    values.append(stepper.value)
-                }
+                let values = SpringStepper(parameters: spring, method: method, value: 0.0, target: 1.0).values(
+                    at: times)
                 let comparison = TrajectoryComparison(times: times, values: values, reference: reference, target: 1)
                 let scale = TimeScale(times: times, values: values) { t in
                     let state = SpringPropagator.exact(spring, time: t).apply(displacement: -1.0, velocity: 0.0)

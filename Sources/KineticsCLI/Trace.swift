@@ -40,17 +40,9 @@ struct MotionSample: Encodable {
     let velocity: Double
 }
 
-/// Runs `advance` over the frame times, starting from the initial state.
-func traceMotion(
-    times: [Double], initial: MotionSample, advance: (Double) -> (value: Double, velocity: Double)
-) -> [MotionSample] {
-    var samples = [initial]
-    samples.reserveCapacity(times.count)
-    for k in times.indices.dropFirst() {
-        let state = advance(times[k] - times[k - 1])
-        samples.append(MotionSample(time: times[k], value: state.value, velocity: state.velocity))
-    }
-    return samples
+/// The stepper's samples at the frame times, the first its present state.
+func traceMotion<Stepper: MotionStepper<Double>>(_ stepper: Stepper, times: [Double]) -> [MotionSample] {
+    stepper.trajectory(at: times).map { MotionSample(time: $0.time, value: $0.value, velocity: $0.velocity) }
 }
 
 /// Prints motion samples as CSV (`time,value,velocity`) or as JSON with the
@@ -109,13 +101,9 @@ struct SpringTrace: ParsableCommand {
     func run() throws {
         let parameters = try spring.resolve()
         _ = try springMethods([method], for: parameters)
-        var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
         let samples = traceMotion(
-            times: frames.times, initial: MotionSample(time: 0, value: from, velocity: velocity)
-        ) { dt in
-            stepper.advance(by: dt)
-            return (stepper.value, stepper.velocity)
-        }
+            SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to),
+            times: frames.times)
         try printMotion(samples, format: format) { samples in
             Document(
                 method: method, parameters: SpringParametersJSON(parameters), from: from, to: to,
@@ -168,13 +156,8 @@ struct DecayTrace: ParsableCommand {
 
     func run() throws {
         let parameters = try DecayParameters(deceleration: deceleration)
-        var stepper = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
         let samples = traceMotion(
-            times: frames.times, initial: MotionSample(time: 0, value: from, velocity: velocity)
-        ) { dt in
-            stepper.advance(by: dt)
-            return (stepper.value, stepper.velocity)
-        }
+            DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity), times: frames.times)
         try printMotion(samples, format: format) { samples in
             Document(
                 method: method, deceleration: deceleration, from: from, velocity: velocity,

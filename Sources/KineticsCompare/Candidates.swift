@@ -142,13 +142,11 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
             var stepper = SpringStepper(
                 parameters: spring, method: family == .pop ? .pop : .fixed, value: from, velocity: velocity, target: to)
             var last = 0.0
-            var shutDown = false
             values = clocked.map { time in
-                // Pop finishes an animation at its target after a frame over 30 s.
-                if family == .pop && time - last > SpringMethod.maxFrameInterval { shutDown = true }
-                if time > last { stepper.advance(by: time - last) }
+                if time != last { stepper.advance(by: time - last) }
                 last = time
-                return shutDown ? to : stepper.value
+                // Pop finishes an animation at its target after a frame over 30 s.
+                return stepper.isShutDown ? to : stepper.value
             }
         case .stepped(let integrator, let damping, let schedule):
             let displacements =
@@ -272,12 +270,7 @@ public struct DecayCandidate: Hashable, Sendable, CustomStringConvertible {
                     .positions(x: 0, v: velocity, times: clocked)
             return positions.map { from + $0 }
         }
-        var stepper = DecayStepper(parameters: decay, method: method, value: from, velocity: velocity)
-        var last = 0.0
-        return clocked.map { time in
-            if time > last { stepper.advance(by: time - last) }
-            last = time
-            return stepper.value
-        }
+        return DecayStepper(parameters: decay, method: method, value: from, velocity: velocity)
+            .values(at: clocked, start: 0)
     }
 }

@@ -36,13 +36,9 @@ public enum Figures {
         ]
         var errors: [Series] = []
         for method in methods {
-            var stepper = SpringStepper(
-                parameters: parameters, method: method, value: from, velocity: velocity, target: to)
-            var trajectory = [from]
-            for k in times.indices.dropFirst() {
-                stepper.advance(by: times[k] - times[k - 1])
-                trajectory.append(stepper.value)
-            }
+            let trajectory = SpringStepper(
+                parameters: parameters, method: method, value: from, velocity: velocity, target: to
+            ).values(at: times)
             values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
             errors.append(
                 Series(
@@ -80,12 +76,8 @@ public enum Figures {
         ]
         var errors: [Series] = []
         for method in methods {
-            var stepper = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
-            var trajectory = [from]
-            for k in times.indices.dropFirst() {
-                stepper.advance(by: times[k] - times[k - 1])
-                trajectory.append(stepper.value)
-            }
+            let trajectory = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
+                .values(at: times)
             values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
             errors.append(
                 Series(

@@ -84,15 +84,9 @@ enum SpringSuite {
 
     /// The method's values at the frame times, from 0 towards 1.
     static func springValues(_ springCase: SpringCase, method: SpringMethod, times: [Double]) -> [Double] {
-        var stepper = SpringStepper(
-            parameters: springCase.parameters, method: method, value: 0.0, velocity: springCase.velocity, target: 1.0)
-        var values = [0.0]
-        values.reserveCapacity(times.count)
-        for k in times.indices.dropFirst() {
-            stepper.advance(by: times[k] - times[k - 1])
-            values.append(stepper.value)
-        }
-        return values
+        SpringStepper(
+            parameters: springCase.parameters, method: method, value: 0.0, velocity: springCase.velocity, target: 1.0
+        ).values(at: times)
     }
 
     /// Max and RMS error over the amplitude. A value that is not a number

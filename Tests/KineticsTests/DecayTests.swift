@@ -11,16 +11,10 @@ struct DecayTests {
     func run(_ method: DecayMethod, _ d: Double, times: [Double], from: Double = 0, velocity: Double)
         -> (values: [Double], velocities: [Double])
     {
-        var stepper = DecayStepper(
-            parameters: try! DecayParameters(deceleration: d), method: method, value: from, velocity: velocity)
-        var values = [from]
-        var velocities = [velocity]
-        for k in times.indices.dropFirst() {
-            stepper.advance(by: times[k] - times[k - 1])
-            values.append(stepper.value)
-            velocities.append(stepper.velocity)
-        }
-        return (values, velocities)
+        let states = DecayStepper(
+            parameters: try! DecayParameters(deceleration: d), method: method, value: from, velocity: velocity
+        ).trajectory(at: times)
+        return (states.map(\.value), states.map(\.velocity))
     }
 
     @Test("pop equals a plainly written decay_position bit for bit, jittered clock included")

@@ -16,15 +16,9 @@ func run(
     _ parameters: SpringParameters, _ method: SpringMethod, times: [Double],
     from: Double = 0, to: Double = 1, velocity: Double = 0
 ) -> (values: [Double], velocities: [Double]) {
-    var stepper = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
-    var values = [from]
-    var velocities = [velocity]
-    for k in times.indices.dropFirst() {
-        stepper.advance(by: times[k] - times[k - 1])
-        values.append(stepper.value)
-        velocities.append(stepper.velocity)
-    }
-    return (values, velocities)
+    let states = SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
+        .trajectory(at: times)
+    return (states.map(\.value), states.map(\.velocity))
 }
 
 /// GSL's rk8pd trajectory of the same spring, as absolute values.
