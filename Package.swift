@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // MARK: - The library
@@ -130,7 +131,10 @@ let package = Package(
         ),
         .target(
             name: "KineticsReport",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot"],
+            dependencies: [
+                "Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot",
+                .product(name: "Plot", package: "Plot"),
+            ],
             swiftSettings: swiftSettings
         ),
 

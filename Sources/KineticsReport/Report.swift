@@ -3,6 +3,7 @@ import Kinetics
 import KineticsBench
 import KineticsPlot
 import KineticsVerify
+import Plot
 
 /// The one-command report: the quick verification grid, a quick bench, the
 /// verdict on both, and the pictures.
@@ -172,73 +173,73 @@ public struct QuickReport: Sendable {
     }
 
     /// The report as one self-contained HTML file: styles and SVG inline,
-    /// nothing loaded from anywhere.
+    /// nothing loaded from anywhere. Plot builds the page and escapes every
+    /// text in it; the figures are SVG that ``Figure`` escapes itself.
     public func html() throws -> String {
-        var body: [String] = []
-        body.append("<h1>Kinetics report</h1>")
-        body.append(
-            "<p class=\"machine\">\(escape(machine)), Swift \(escape(swift)), \(escape(configuration)) build, \(escape(ISO8601DateFormatter().string(from: date))).</p>"
-        )
-        body.append("<h2>Verdict</h2>")
         let failed = !verification.passed || !bench.hotFramesAllocateNothing
-        body.append(
-            "<ul class=\"verdict \(failed ? "failed" : "passed")\">" + verdict.map { "<li>\(escape($0))</li>" }.joined()
-                + "</ul>")
-        body.append("<h2>Verification against GSL</h2>")
-        body.append("<p>\(escape(VerificationText.header(verification)))</p>")
-        body.append(table(VerificationText.columns, verification.rows.map(VerificationText.cells)))
-        body.append("<h2>Pictures</h2>")
+        let stamp = "\(machine), Swift \(swift), \(configuration) build, \(ISO8601DateFormatter().string(from: date))."
+        var body: [Node<HTML.BodyContext>] = [
+            .h1("Kinetics report"),
+            .p(.class("machine"), .text(stamp)),
+            .h2("Verdict"),
+            .ul(.class("verdict " + (failed ? "failed" : "passed")), .forEach(verdict, Self.item)),
+            .h2("Verification against GSL"),
+            .p(.text(VerificationText.header(verification))),
+            Self.table(VerificationText.columns, verification.rows.map(VerificationText.cells)),
+            .h2("Pictures"),
+        ]
         for (title, figure) in try figures() {
-            body.append("<figure><figcaption>\(escape(title))</figcaption>\(figure.svg(standalone: false))</figure>")
+            let caption: Node<HTML.BodyContext> = .element(named: "figcaption", text: title)
+            body.append(.element(named: "figure", nodes: [caption, .raw(figure.svg(standalone: false))]))
         }
-        body.append("<h2>Bench</h2>")
-        body.append(
-            "<p>Frame times are medians over every measured frame (7 repetitions of 10 frames after 5 warm-up frames); calibrated is p50 over a memory-streaming kernel over the same bytes, timed between the repetitions.</p>"
-        )
-        body.append(table(BenchText.columns, bench.results.map { BenchText.cells($0, bench) }))
+        body += [
+            .h2("Bench"),
+            .p(
+                .text(
+                    "Frame times are medians over every measured frame (7 repetitions of 10 frames after 5 warm-up "
+                        + "frames); calibrated is p50 over a memory-streaming kernel over the same bytes, timed "
+                        + "between the repetitions.")),
+            Self.table(BenchText.columns, bench.results.map { BenchText.cells($0, bench) }),
+        ]
         let extra = BenchText.scalingLines(bench) + BenchText.bezierLines(bench)
-        if !extra.isEmpty { body.append("<pre>\(escape(extra.joined(separator: "\n")))</pre>") }
-        body.append("<h2>Reproduce</h2>")
-        body.append(
-            "<ul>" + commands.map { "<li>\(escape($0.what)): <code>\(escape($0.command))</code></li>" }.joined()
-                + "</ul>")
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <title>Kinetics report</title>
-            <style>
-            body { font-family: Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
-            h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
-            table { border-collapse: collapse; font-size: 0.82em; margin: 0.6em 0; }
-            th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
-            th { background: #f4f4f4; }
-            td:nth-child(5) { white-space: nowrap; }
-            ul.verdict li { margin: 0.3em 0; } ul.verdict.passed { border-left: 4px solid #2ca02c; padding-left: 1.6em; }
-            ul.verdict.failed { border-left: 4px solid #d62728; padding-left: 1.6em; }
-            figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.4em; }
-            code, pre { font-family: Menlo, Consolas, monospace; font-size: 0.85em; background: #f6f6f6; }
-            .machine { color: #555; }
-            </style>
-            </head>
-            <body>
-            \(body.joined(separator: "\n"))
-            </body>
-            </html>
-
-            """
+        if !extra.isEmpty { body.append(.pre(.text(extra.joined(separator: "\n")))) }
+        var reproduce: [Node<HTML.ListContext>] = []
+        for command in commands {
+            reproduce.append(.li(.text(command.what + ": "), .code(.text(command.command))))
+        }
+        body += [.h2("Reproduce"), .ul(.group(reproduce))]
+        let page = HTML(
+            .lang(.english),
+            .head(.encoding(.utf8), .element(named: "title", text: "Kinetics report"), .style(Self.css)),
+            .body(.group(body)))
+        return page.render() + "\n"
     }
 
-    private func table(_ columns: [String], _ rows: [[String]]) -> String {
-        "<table><thead><tr>" + columns.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>"
-            + rows.map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>"
+    private static func item(_ text: String) -> Node<HTML.ListContext> { .li(.text(text)) }
+
+    private static func table(_ columns: [String], _ rows: [[String]]) -> Node<HTML.BodyContext> {
+        let header: Node<HTML.TableContext> = .thead(.tr(.forEach(columns) { .th(.text($0)) }))
+        var lines: [Node<HTML.TableContext>] = []
+        for row in rows {
+            let cells: [Node<HTML.TableRowContext>] = row.map { .td(.text($0)) }
+            lines.append(.tr(.group(cells)))
+        }
+        return .table(header, .tbody(.group(lines)))
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private static let css = """
+        body { font-family: Helvetica, Arial, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
+        h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+        table { border-collapse: collapse; font-size: 0.82em; margin: 0.6em 0; }
+        th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
+        th { background: #f4f4f4; }
+        td:nth-child(5) { white-space: nowrap; }
+        ul.verdict li { margin: 0.3em 0; } ul.verdict.passed { border-left: 4px solid #2ca02c; padding-left: 1.6em; }
+        ul.verdict.failed { border-left: 4px solid #d62728; padding-left: 1.6em; }
+        figure { margin: 1.2em 0; } figcaption { font-weight: bold; margin-bottom: 0.4em; }
+        code, pre { font-family: Menlo, Consolas, monospace; font-size: 0.85em; background: #f6f6f6; }
+        .machine { color: #555; }
+        """
 }
 
 /// Facts about this build, for reports.
