@@ -197,7 +197,7 @@ struct AnimatorReentrancyTests {
             stops.append("first")
             var intruder = Animation<Double>.spring(to: -10)
             intruder.callbacks.onStop = { _, _, _ in stops.append("intruder") }
-            try? animator.add(intruder, to: x, forKey: "k")
+            _ = try? animator.add(intruder, to: x, forKey: "k")
         }
         try animator.add(first, to: x, forKey: "k")
         let second = try animator.add(.spring(to: 20), to: x, forKey: "k")

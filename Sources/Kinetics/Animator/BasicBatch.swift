@@ -3,13 +3,11 @@ let timeProgressThreshold = 1e-6
 
 /// The basic animations of one lane: from `from` to `to` along a timing
 /// function over a duration (Pop's `POPBasicAnimation`).
-final class BasicBatch<V: AnimatableVector> {
+final class BasicBatch<V: AnimatableVector>: ElementBatch {
     let common = ElementColumns<V>()
     let start = Column<Double>()
     let duration = Column<Double>()
     let timing = Column<Int32>()
-
-    var count: Int { common.count }
 
     func appendState(start time: Double, duration length: Double, timing index: Int32) {
         start.append(time)
@@ -17,27 +15,18 @@ final class BasicBatch<V: AnimatableVector> {
         timing.append(index)
     }
 
-    func remove(at index: Int) -> AnimationHandle? {
-        start.removeSwapping(at: index)
-        duration.removeSwapping(at: index)
-        timing.removeSwapping(at: index)
-        return common.remove(at: index)
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: start)
+        operation.apply(to: duration)
+        operation.apply(to: timing)
     }
 
     /// Completes the quiet animations that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their timing functions.
     func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
-        let end = common.finishQuietly(
+        finishQuietly(
             output: &output, entry: { timing.base[$0] },
-            release: { entry, users in timings.release(entry, count: users) },
-            move: { source, destination in
-                start.copy(from: source, to: destination)
-                duration.copy(from: source, to: destination)
-                timing.copy(from: source, to: destination)
-            })
-        start.truncate(to: end)
-        duration.truncate(to: end)
-        timing.truncate(to: end)
+            release: { entry, users in timings.release(entry, count: users) })
     }
 
     /// The eased progress at `time` (Pop's progress of a basic animation).

@@ -2,8 +2,9 @@
 /// pointer: no bounds checks and no dynamic exclusivity checks per element
 /// (a Swift array held by a class pays both on every access).
 ///
-/// The pointer is stable between appends; loops read ``base`` once. Removal
-/// moves the last element into the hole (swap-remove), so it is O(1).
+/// The pointer is stable between appends; loops read ``base`` once. The
+/// columns of a batch are removed from together (``ColumnList``): the last
+/// element moves into the hole and the columns shrink by one, so it is O(1).
 final class Column<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -45,7 +46,8 @@ final class Column<Element> {
         capacity = newCapacity
     }
 
-    /// Moves the last element into `index` and shrinks by one.
+    /// Moves the last element into `index` and shrinks by one: one
+    /// element's removal from a ``ColumnList``, done to each column.
     func removeSwapping(at index: Int) {
         precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
         let last = count - 1
@@ -54,7 +56,7 @@ final class Column<Element> {
         } else {
             (base + last).deinitialize(count: 1)
         }
-        count -= 1
+        count = last
     }
 
     /// Appends where the capacity is known to suffice (no growth check).
@@ -109,4 +111,62 @@ final class Column<Element> {
             base[index] = newValue
         }
     }
+}
+
+/// Something done to one column, which ``ColumnList/forEachColumn(_:)``
+/// does to every column of a batch.
+protocol ColumnOperation {
+    func apply<Element>(to column: Column<Element>)
+}
+
+/// Parallel columns, one element per animation, listed once (in
+/// ``forEachColumn(_:)``): copying, truncating and removing an element are
+/// written over that list, so a new column cannot be forgotten in one of
+/// them.
+protocol ColumnList: AnyObject {
+    /// Applies `operation` to every column that holds an element per animation.
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation)
+}
+
+extension ColumnList {
+    /// Copies element `source` over element `destination` in every column.
+    @inline(__always)
+    func copyElement(from source: Int, to destination: Int) {
+        forEachColumn(CopyElement(source: source, destination: destination))
+    }
+
+    /// Drops every element from `newCount` on, in every column.
+    @inline(__always)
+    func truncateColumns(to newCount: Int) {
+        forEachColumn(Truncate(count: newCount))
+    }
+
+    /// Removes element `index` from every column: the last element moves
+    /// into its place and each column shrinks by one.
+    @inline(__always)
+    func removeElement(at index: Int) {
+        forEachColumn(RemoveSwapping(index: index))
+    }
+}
+
+private struct CopyElement: ColumnOperation {
+    let source: Int
+    let destination: Int
+
+    @inline(__always)
+    func apply<Element>(to column: Column<Element>) { column.copy(from: source, to: destination) }
+}
+
+private struct Truncate: ColumnOperation {
+    let count: Int
+
+    @inline(__always)
+    func apply<Element>(to column: Column<Element>) { column.truncate(to: count) }
+}
+
+private struct RemoveSwapping: ColumnOperation {
+    let index: Int
+
+    @inline(__always)
+    func apply<Element>(to column: Column<Element>) { column.removeSwapping(at: index) }
 }

@@ -1,20 +1,17 @@
 /// The custom animations of one lane: a closure per animation.
-final class CustomBatch<V: AnimatableVector> {
+final class CustomBatch<V: AnimatableVector>: ElementBatch {
     let common = ElementColumns<V>()
     let start = Column<Double>()
     let step = Column<(inout CustomFrame<V>) -> Bool>()
-
-    var count: Int { common.count }
 
     func appendState(start time: Double, step closure: @escaping (inout CustomFrame<V>) -> Bool) {
         start.append(time)
         step.append(closure)
     }
 
-    func remove(at index: Int) -> AnimationHandle? {
-        start.removeSwapping(at: index)
-        step.removeSwapping(at: index)
-        return common.remove(at: index)
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: start)
+        operation.apply(to: step)
     }
 
     func advance(_ context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {

@@ -74,7 +74,7 @@ final class DecayConfigurations {
 }
 
 /// The decays of one lane that share a method, in structure-of-arrays form.
-final class DecayBatch<V: AnimatableVector> {
+final class DecayBatch<V: AnimatableVector>: ElementBatch {
     let method: DecayMethod
     let common = ElementColumns<V>()
     let value = Column<V>()
@@ -83,35 +83,24 @@ final class DecayBatch<V: AnimatableVector> {
 
     init(method: DecayMethod) { self.method = method }
 
-    var count: Int { common.count }
-
     func appendState(value start: V, velocity initial: V, configuration index: Int32) {
         value.append(start)
         velocity.append(initial)
         configuration.append(index)
     }
 
-    func remove(at index: Int) -> AnimationHandle? {
-        value.removeSwapping(at: index)
-        velocity.removeSwapping(at: index)
-        configuration.removeSwapping(at: index)
-        return common.remove(at: index)
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: value)
+        operation.apply(to: velocity)
+        operation.apply(to: configuration)
     }
 
     /// Completes the quiet decays that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their configurations.
     func finishQuietly(_ configurations: DecayConfigurations, output: inout FrameOutput) {
-        let end = common.finishQuietly(
+        finishQuietly(
             output: &output, entry: { configuration.base[$0] },
-            release: { entry, users in configurations.release(entry, count: users) },
-            move: { source, destination in
-                value.copy(from: source, to: destination)
-                velocity.copy(from: source, to: destination)
-                configuration.copy(from: source, to: destination)
-            })
-        value.truncate(to: end)
-        velocity.truncate(to: end)
-        configuration.truncate(to: end)
+            release: { entry, users in configurations.release(entry, count: users) })
     }
 
     func advance(

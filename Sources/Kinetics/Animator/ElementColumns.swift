@@ -28,8 +28,8 @@ enum ElementFlag {
 /// The columns every kind of element has: where it writes, its ends, the
 /// last value it wrote (for Pop's rest test and additive writes), its rest
 /// threshold and its flags; and the rarely read ones (owner, rounding,
-/// clamping).
-final class ElementColumns<V: AnimatableVector> {
+/// clamping). ``quietlyFinished`` is a work list, not a column.
+final class ElementColumns<V: AnimatableVector>: ColumnList {
     let owner = Column<AnimationHandle>()
     let slot = Column<Int32>()
     let from = Column<V>()
@@ -68,19 +68,23 @@ final class ElementColumns<V: AnimatableVector> {
         clamp.append(mode)
     }
 
-    /// Swap-removes element `index`; returns the owner of the element moved
-    /// into its place, if any.
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: owner)
+        operation.apply(to: slot)
+        operation.apply(to: from)
+        operation.apply(to: to)
+        operation.apply(to: previous)
+        operation.apply(to: threshold)
+        operation.apply(to: flags)
+        operation.apply(to: roundingScale)
+        operation.apply(to: clamp)
+    }
+
+    /// Removes element `index` (the last element moves into its place);
+    /// returns the owner of the element moved, if any.
     func remove(at index: Int) -> AnimationHandle? {
         let moved: AnimationHandle? = index == count - 1 ? nil : owner[count - 1]
-        owner.removeSwapping(at: index)
-        slot.removeSwapping(at: index)
-        from.removeSwapping(at: index)
-        to.removeSwapping(at: index)
-        previous.removeSwapping(at: index)
-        threshold.removeSwapping(at: index)
-        flags.removeSwapping(at: index)
-        roundingScale.removeSwapping(at: index)
-        clamp.removeSwapping(at: index)
+        removeElement(at: index)
         return moved
     }
 
@@ -137,7 +141,7 @@ final class ElementColumns<V: AnimatableVector> {
                 }
             }
             releases.flush(release)
-            truncate(to: 0)
+            truncateColumns(to: 0)
             quietlyFinished.truncate(to: 0)
             return 0
         }
@@ -157,33 +161,9 @@ final class ElementColumns<V: AnimatableVector> {
             }
         }
         releases.flush(release)
-        truncate(to: end)
+        truncateColumns(to: end)
         quietlyFinished.truncate(to: 0)
         return end
-    }
-
-    private func copyElement(from source: Int, to destination: Int) {
-        owner.copy(from: source, to: destination)
-        slot.copy(from: source, to: destination)
-        from.copy(from: source, to: destination)
-        to.copy(from: source, to: destination)
-        previous.copy(from: source, to: destination)
-        threshold.copy(from: source, to: destination)
-        flags.copy(from: source, to: destination)
-        roundingScale.copy(from: source, to: destination)
-        clamp.copy(from: source, to: destination)
-    }
-
-    private func truncate(to newCount: Int) {
-        owner.truncate(to: newCount)
-        slot.truncate(to: newCount)
-        from.truncate(to: newCount)
-        to.truncate(to: newCount)
-        previous.truncate(to: newCount)
-        threshold.truncate(to: newCount)
-        flags.truncate(to: newCount)
-        roundingScale.truncate(to: newCount)
-        clamp.truncate(to: newCount)
     }
 
     func setFlag(_ index: Int, _ flag: UInt8, _ on: Bool) {
@@ -264,5 +244,39 @@ final class ElementColumns<V: AnimatableVector> {
         let before = last[index]
         last[index] = value
         return Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
+    }
+}
+
+/// A batch of one kind of animation: the common columns plus its own
+/// (listed in ``ColumnList/forEachColumn(_:)``), removed from together.
+protocol ElementBatch: ColumnList {
+    associatedtype V: AnimatableVector
+    var common: ElementColumns<V> { get }
+}
+
+// Inlined into each batch's callers, which know its concrete type: called
+// through the protocol, a generic batch's conformance would be looked up at
+// run time on every removal.
+extension ElementBatch {
+    @inline(__always)
+    var count: Int { common.count }
+
+    /// Removes element `index` (the last element moves into its place);
+    /// returns the owner of the element moved, if any.
+    @inline(__always)
+    func remove(at index: Int) -> AnimationHandle? {
+        removeElement(at: index)
+        return common.remove(at: index)
+    }
+
+    /// Completes the quiet elements that finished in this advance
+    /// (``ElementColumns/finishQuietly(output:entry:release:move:)``): each
+    /// gives back the shared table entry `entry` reads through `release`.
+    @inline(__always)
+    func finishQuietly(output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void) {
+        let end = common.finishQuietly(
+            output: &output, entry: entry, release: release,
+            move: { source, destination in copyElement(from: source, to: destination) })
+        truncateColumns(to: end)
     }
 }

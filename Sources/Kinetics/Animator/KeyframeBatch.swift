@@ -1,12 +1,10 @@
 /// The keyframe animations of one lane.
-final class KeyframeBatch<V: AnimatableVector> {
+final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     let common = ElementColumns<V>()
     let start = Column<Double>()
     let duration = Column<Double>()
     let track = Column<Int32>()
     let cursor = Column<Int32>()
-
-    var count: Int { common.count }
 
     func appendState(start time: Double, track index: Int32, duration length: Double) {
         start.append(time)
@@ -15,32 +13,19 @@ final class KeyframeBatch<V: AnimatableVector> {
         cursor.append(0)
     }
 
-    func remove(at index: Int) -> AnimationHandle? {
-        start.removeSwapping(at: index)
-        duration.removeSwapping(at: index)
-        track.removeSwapping(at: index)
-        cursor.removeSwapping(at: index)
-        return common.remove(at: index)
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: start)
+        operation.apply(to: duration)
+        operation.apply(to: track)
+        operation.apply(to: cursor)
     }
 
     /// Completes the quiet animations that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their tracks.
-    func finishQuietly(
-        _ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput
-    ) {
-        let end = common.finishQuietly(
+    func finishQuietly(_ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput) {
+        finishQuietly(
             output: &output, entry: { track.base[$0] },
-            release: { entry, users in tracks.release(entry, count: users, timings: timings) },
-            move: { source, destination in
-                start.copy(from: source, to: destination)
-                duration.copy(from: source, to: destination)
-                track.copy(from: source, to: destination)
-                cursor.copy(from: source, to: destination)
-            })
-        start.truncate(to: end)
-        duration.truncate(to: end)
-        track.truncate(to: end)
-        cursor.truncate(to: end)
+            release: { entry, users in tracks.release(entry, count: users, timings: timings) })
     }
 
     /// The time fraction at `time`.

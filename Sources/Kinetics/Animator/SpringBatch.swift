@@ -5,7 +5,7 @@
 /// ``SpringGroups`` group whose frame (a few 2×2 matrices, computed once
 /// per tick) maps its state to the next; ``SpringStepper`` does the same
 /// steps one at a time and is the reference this path is tested against.
-final class SpringBatch<V: AnimatableVector> {
+final class SpringBatch<V: AnimatableVector>: ElementBatch {
     let method: SpringMethod
     let common = ElementColumns<V>()
     /// Displacement and velocity side by side: one load per spring (for a
@@ -19,8 +19,6 @@ final class SpringBatch<V: AnimatableVector> {
     let outputVelocity = Column<V>()
 
     init(method: SpringMethod) { self.method = method }
-
-    var count: Int { common.count }
 
     /// Appends a spring at `value` with `velocity` in `group`; its common
     /// columns are appended by the caller through ``common``.
@@ -38,48 +36,27 @@ final class SpringBatch<V: AnimatableVector> {
         }
     }
 
-    /// Swap-removes element `index`; returns the owner moved into its place.
-    func remove(at index: Int) -> AnimationHandle? {
-        state.removeSwapping(at: index)
-        group.removeSwapping(at: index)
+    /// The columns this spring's method uses (the others stay empty).
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        operation.apply(to: state)
+        operation.apply(to: group)
         switch method {
         case .pop:
-            slope.removeSwapping(at: index)
+            operation.apply(to: slope)
         case .fixed:
-            outputValue.removeSwapping(at: index)
-            outputVelocity.removeSwapping(at: index)
+            operation.apply(to: outputValue)
+            operation.apply(to: outputVelocity)
         case .rk4, .analytic:
             break
         }
-        return common.remove(at: index)
     }
 
     /// Completes the quiet springs that finished in this advance
     /// (``ElementColumns/finishQuietly``), leaving their groups.
     func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
-        let end = common.finishQuietly(
+        finishQuietly(
             output: &output, entry: { group.base[$0] },
-            release: { entry, users in groups.release(entry, count: users, configurations: configurations) },
-            move: { source, destination in
-                state.copy(from: source, to: destination)
-                group.copy(from: source, to: destination)
-                switch method {
-                case .pop: slope.copy(from: source, to: destination)
-                case .fixed:
-                    outputValue.copy(from: source, to: destination)
-                    outputVelocity.copy(from: source, to: destination)
-                case .rk4, .analytic: break
-                }
-            })
-        state.truncate(to: end)
-        group.truncate(to: end)
-        switch method {
-        case .pop: slope.truncate(to: end)
-        case .fixed:
-            outputValue.truncate(to: end)
-            outputVelocity.truncate(to: end)
-        case .rk4, .analytic: break
-        }
+            release: { entry, users in groups.release(entry, count: users, configurations: configurations) })
     }
 
     /// The current value of element `index`.
