@@ -260,8 +260,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                     frame: tables.springGroups[method.index].immediateFrame(shared, configurations: tables.springs),
                     values: values, output: &output)
             case .decay(_, let method):
-                lane.decays[method.index].advanceElement(
-                    element, factors: DecayFactors(), values: values, output: &output)
+                let decays = lane.decays[method.index]
+                decays.advanceElement(
+                    element, factors: DecayFactors(), ElementColumns.Pointers(decays.common), values: values,
+                    output: &output)
             case .basic:
                 lane.basics.advanceOne(
                     element, context: context, timings: tables.timings, values: values, output: &output)

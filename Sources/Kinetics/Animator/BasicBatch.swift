@@ -47,26 +47,14 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         let start: UnsafeMutablePointer<Double>
         let duration: UnsafeMutablePointer<Double>
         let timing: UnsafeMutablePointer<Int32>
-        let from: UnsafeMutablePointer<V>
-        let to: UnsafeMutablePointer<V>
-        let flags: UnsafeMutablePointer<UInt8>
-        let owner: UnsafeMutablePointer<AnimationHandle>
-        let slot: UnsafeMutablePointer<Int32>
-        let previous: UnsafeMutablePointer<V>
-        let threshold: UnsafeMutablePointer<Double>
+        let common: ElementColumns<V>.Pointers
 
         init(_ batch: BasicBatch, _ timings: TimingTable) {
             evaluators = timings.evaluators.base
             start = batch.start.base
             duration = batch.duration.base
             timing = batch.timing.base
-            from = batch.common.from.base
-            to = batch.common.to.base
-            flags = batch.common.flags.base
-            owner = batch.common.owner.base
-            slot = batch.common.slot.base
-            previous = batch.common.previous.base
-            threshold = batch.common.threshold.base
+            common = ElementColumns.Pointers(batch.common)
         }
     }
 
@@ -74,7 +62,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         _ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings)
-        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+        for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
         }
     }
@@ -99,16 +87,10 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
         let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
-        let bits = p.flags[index]
-        var current = p.from[index] + (p.to[index] - p.from[index]) * eased
-        if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
-        _ = common.write(
-            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
-            to: p.to, threshold: p.threshold)
-        if t + timeProgressThreshold >= 1 {
-            common.reportFinished(index, bits: bits, values: values, output: &output)
-        } else if bits & ElementFlag.wantsEvents != 0 {
-            output.events.append(p.owner[index])
-        }
+        let from = p.common.from[index]
+        let value = from + (p.common.to[index] - from) * eased
+        common.endFrame(
+            index, value, done: t + timeProgressThreshold >= 1, flags: p.common.flags[index], p.common, values: values,
+            output: &output)
     }
 }

@@ -29,9 +29,8 @@ final class CustomBatch<V: AnimatableVector>: ElementBatch {
         let done = step[index](&frame)
         let value = frame.value.isFinite ? frame.value : values[slot]
         let bits = common.flags[index]
-        _ = common.write(
-            index, value, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
-            to: common.to.base, threshold: common.threshold.base)
+        // Not clamped: a custom animation has no ends (Pop's POPCustomAnimation).
+        common.write(index, value, flags: bits, ElementColumns.Pointers(common), values: values)
         if done {
             output.finished.append(common.owner[index])
         } else if bits & ElementFlag.wantsEvents != 0 {

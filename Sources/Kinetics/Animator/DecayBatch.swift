@@ -109,9 +109,9 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     ) {
         let factors = configurations.factors.base
         let configs = configuration.base
-        let flags = common.flags.base
-        for index in 0 ..< count where flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, factors: factors[Int(configs[index])], values: values, output: &output)
+        let p = ElementColumns.Pointers(common)
+        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+            advanceElement(index, factors: factors[Int(configs[index])], p, values: values, output: &output)
         }
     }
 
@@ -120,7 +120,8 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     /// of the velocity is below `5·threshold`.
     @inline(__always)
     func advanceElement(
-        _ index: Int, factors f: DecayFactors, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        _ index: Int, factors f: DecayFactors, _ p: ElementColumns<V>.Pointers, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
     ) {
         let xs = value.base
         let vs = velocity.base
@@ -138,10 +139,10 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
             v = v * f.kv
         }
         // Pop clamps a decay at its end value (and at its start when asked).
-        let from = common.from.base[index]
-        let end = common.to.base[index]
-        let clampsStart =
-            common.flags.base[index] & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
+        let from = p.from[index]
+        let end = p.to[index]
+        let bits = p.flags[index]
+        let clampsStart = bits & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
         for component in 0 ..< V.componentCount {
             let start = from[component: component]
             let stop = end[component: component]
@@ -152,19 +153,12 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         }
         xs[index] = x
         vs[index] = v
-        let bits = common.flags.base[index]
-        _ = common.write(
-            index, x, flags: bits, values: values, slots: common.slot.base, previous: common.previous.base,
-            to: common.to.base, threshold: common.threshold.base)
         let bound = common.threshold.base[index] * DecayParameters.restVelocityFactor
         var done = true
         for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {
             done = false
         }
-        if done {
-            common.reportFinished(index, bits: bits, values: values, output: &output)
-        } else if bits & ElementFlag.wantsEvents != 0 {
-            output.events.append(common.owner.base[index])
-        }
+        // Clamped already: the element's own clamp changes nothing more.
+        common.endFrame(index, x, done: done, flags: bits, p, values: values, output: &output)
     }
 }

@@ -228,22 +228,64 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         return true
     }
 
-    /// Writes `value` the usual way (no rounding, clamping or additive) or
-    /// the slow way; returns whether Pop's animation rest test passes.
-    ///
-    /// Before the first write `previous` is NaN, so the test fails then
-    /// without a branch of its own.
+    /// The columns a frame reads and writes, as raw pointers read once per
+    /// frame, so that a batch's loop touches no class property.
+    struct Pointers {
+        let from: UnsafeMutablePointer<V>
+        let to: UnsafeMutablePointer<V>
+        let flags: UnsafeMutablePointer<UInt8>
+        let owner: UnsafeMutablePointer<AnimationHandle>
+        let slot: UnsafeMutablePointer<Int32>
+        let previous: UnsafeMutablePointer<V>
+
+        init(_ columns: ElementColumns) {
+            from = columns.from.base
+            to = columns.to.base
+            flags = columns.flags.base
+            owner = columns.owner.base
+            slot = columns.slot.base
+            previous = columns.previous.base
+        }
+    }
+
+    /// Ends element `index`'s frame for every kind but springs (whose rest
+    /// test reads the write): writes `value` (clamped when the element
+    /// clamps; rounded or added the slow way), then reports the element
+    /// finished when `done`, or its frame event when it wants events.
     @inline(__always)
-    func write(
-        _ index: Int, _ value: V, flags bits: UInt8, values: UnsafeMutablePointer<V>,
-        slots: UnsafeMutablePointer<Int32>, previous last: UnsafeMutablePointer<V>,
-        to targets: UnsafeMutablePointer<V>, threshold rest: UnsafeMutablePointer<Double>
-    ) -> Bool {
-        if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 { return writeSpecial(index, value, into: values) }
-        values[Int(slots[index])] = value
-        let before = last[index]
-        last[index] = value
-        return Self.converged(previous: before, current: value, target: targets[index], threshold: rest[index])
+    func endFrame(
+        _ index: Int, _ value: V, done: Bool, flags bits: UInt8, _ p: Pointers, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput
+    ) {
+        let current = bits & ElementFlag.clamps != 0 ? clamped(index, value) : value
+        write(index, current, flags: bits, p, values: values)
+        report(index, done: done, flags: bits, owner: p.owner, values: values, output: &output)
+    }
+
+    /// Writes `value` as it is or, when the element rounds or adds, the slow
+    /// way (``writeSpecial(_:_:into:)``); remembers it as the last value.
+    @inline(__always)
+    func write(_ index: Int, _ value: V, flags bits: UInt8, _ p: Pointers, values: UnsafeMutablePointer<V>) {
+        if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
+            _ = writeSpecial(index, value, into: values)
+        } else {
+            values[Int(p.slot[index])] = value
+            p.previous[index] = value
+        }
+    }
+
+    /// Reports element `index` finished when `done`, or its frame event when
+    /// it wants events.
+    @inline(__always)
+    func report(
+        _ index: Int, done: Bool, flags bits: UInt8, owner owners: UnsafeMutablePointer<AnimationHandle>,
+        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+    ) {
+        if done {
+            reportFinished(index, bits: bits, values: values, output: &output)
+        } else if bits & ElementFlag.wantsEvents != 0 {
+            output.events.append(owners[index])
+        }
     }
 }
 

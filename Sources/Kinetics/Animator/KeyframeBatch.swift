@@ -41,12 +41,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         let duration: UnsafeMutablePointer<Double>
         let track: UnsafeMutablePointer<Int32>
         let cursor: UnsafeMutablePointer<Int32>
-        let to: UnsafeMutablePointer<V>
-        let flags: UnsafeMutablePointer<UInt8>
-        let owner: UnsafeMutablePointer<AnimationHandle>
-        let slot: UnsafeMutablePointer<Int32>
-        let previous: UnsafeMutablePointer<V>
-        let threshold: UnsafeMutablePointer<Double>
+        let common: ElementColumns<V>.Pointers
 
         init(_ batch: KeyframeBatch, _ timings: TimingTable, _ tracks: KeyframeTracks<V>) {
             evaluators = timings.evaluators.base
@@ -55,12 +50,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
             duration = batch.duration.base
             track = batch.track.base
             cursor = batch.cursor.base
-            to = batch.common.to.base
-            flags = batch.common.flags.base
-            owner = batch.common.owner.base
-            slot = batch.common.slot.base
-            previous = batch.common.previous.base
-            threshold = batch.common.threshold.base
+            common = ElementColumns.Pointers(batch.common)
         }
     }
 
@@ -69,7 +59,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings, tracks)
-        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
+        for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
         }
     }
@@ -91,17 +81,10 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     ) {
         let length = p.duration[index]
         let t = Swift.min(context.time - p.start[index], length) / length
-        var current = p.tracks[Int(p.track[index])].value(
+        let value = p.tracks[Int(p.track[index])].value(
             at: t, cursor: &p.cursor[index], evaluators: p.evaluators, timings: timings)
-        let bits = p.flags[index]
-        if bits & ElementFlag.clamps != 0 { current = common.clamped(index, current) }
-        _ = common.write(
-            index, current, flags: bits, values: values, slots: p.slot, previous: p.previous,
-            to: p.to, threshold: p.threshold)
-        if t + timeProgressThreshold >= 1 {
-            common.reportFinished(index, bits: bits, values: values, output: &output)
-        } else if bits & ElementFlag.wantsEvents != 0 {
-            output.events.append(p.owner[index])
-        }
+        common.endFrame(
+            index, value, done: t + timeProgressThreshold >= 1, flags: p.common.flags[index], p.common, values: values,
+            output: &output)
     }
 }

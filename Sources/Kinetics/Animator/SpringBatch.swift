@@ -83,10 +83,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let slope: UnsafeMutablePointer<V>
         let outputValue: UnsafeMutablePointer<V>
         let outputVelocity: UnsafeMutablePointer<V>
-        let slot: UnsafeMutablePointer<Int32>
-        let to: UnsafeMutablePointer<V>
-        let flags: UnsafeMutablePointer<UInt8>
-        let owner: UnsafeMutablePointer<AnimationHandle>
+        let common: ElementColumns<V>.Pointers
 
         init(_ batch: SpringBatch) {
             state = batch.state.base
@@ -94,10 +91,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             slope = batch.slope.base
             outputValue = batch.outputValue.base
             outputVelocity = batch.outputVelocity.base
-            slot = batch.common.slot.base
-            to = batch.common.to.base
-            flags = batch.common.flags.base
-            owner = batch.common.owner.base
+            common = ElementColumns.Pointers(batch.common)
         }
     }
 
@@ -160,7 +154,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         values: UnsafeMutablePointer<V>,
         output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
     ) {
-        let bits = p.flags[index]
+        let bits = p.common.flags[index]
         if bits & ~ElementFlag.quiet != 0 {
             if bits & ElementFlag.paused == 0 {
                 advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
@@ -182,7 +176,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
         if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
         if storesSlope { p.slope[index] = restSlope }
-        let target = p.to[index]
+        let target = p.common.to[index]
         let current = target + outD
         let before: V
         if blendsOutput {
@@ -192,11 +186,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         } else {
             before = target + d0
         }
-        values[Int(p.slot[index])] = current
+        values[Int(p.common.slot[index])] = current
         if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
             if bits != 0 {
                 // Quiet, as in ``advanceScalars``.
-                common.noteQuietFinish(index, target: target, slot: p.slot[index], values: values)
+                common.noteQuietFinish(index, target: target, slot: p.common.slot[index], values: values)
             } else {
                 common.reportFinished(index, bits: bits, values: values, output: &output)
             }
@@ -243,7 +237,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     ) {
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
-        let target = p.to[index]
+        let target = p.common.to[index]
         var (d, v) = f.pointee.state.apply(displacement: d0, velocity: v0)
         var (outD, outV) = method == .fixed ? f.pointee.output.apply(displacement: d0, velocity: v0) : (d, v)
         var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
@@ -252,7 +246,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             p.slope[index] = restSlope
         }
         var current = target + outD
-        let bits = p.flags[index]
+        let bits = p.common.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
         if bits & ElementFlag.clamps != 0 {
             let clamped = common.clamped(index, current)
@@ -267,7 +261,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var before = method == .fixed ? p.outputValue[index] : target + d0
         if bits & ElementFlag.unwritten != 0 {
             before = .unwritten
-            p.flags[index] = bits & ~ElementFlag.unwritten
+            p.common.flags[index] = bits & ~ElementFlag.unwritten
         }
         if method == .fixed {
             p.outputValue[index] = current
@@ -279,14 +273,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                 common.writeSpecial(index, current, into: values)
                 || Self.solverSettled(current - target, outV, restSlope, f)
         } else {
-            values[Int(p.slot[index])] = current
+            values[Int(p.common.slot[index])] = current
             done = Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
         }
-        if done {
-            common.reportFinished(index, bits: bits, values: values, output: &output)
-        } else if bits & ElementFlag.wantsEvents != 0 {
-            output.events.append(p.owner[index])
-        }
+        common.report(index, done: done, flags: bits, owner: p.common.owner, values: values, output: &output)
     }
 
     /// The solver's rest test alone.
@@ -345,7 +335,7 @@ extension SpringBatch where V == Double {
         typealias Pair = SIMD2<Double>
         let states = UnsafeMutableRawPointer(p.state)
         for index in 0 ..< count {
-            let bits = p.flags[index]
+            let bits = p.common.flags[index]
             if bits & ~ElementFlag.quiet != 0 {
                 if bits & ElementFlag.paused == 0 {
                     advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
@@ -363,7 +353,7 @@ extension SpringBatch where V == Double {
             var restSlope = x[0] * f.pointee.slopeD + x[1] * f.pointee.slopeV
             if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
             if storesSlope { p.slope[index] = restSlope }
-            let target = p.to[index]
+            let target = p.common.to[index]
             let current = target + out[0]
             let before: Double
             if blendsOutput {
@@ -373,7 +363,7 @@ extension SpringBatch where V == Double {
             } else {
                 before = target + x[0]
             }
-            values[Int(p.slot[index])] = current
+            values[Int(p.common.slot[index])] = current
             // Farther than this from the target, neither test can pass.
             if abs(current - target) < f.pointee.nearBound
                 && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
@@ -381,7 +371,7 @@ extension SpringBatch where V == Double {
                 if bits != 0 {
                     // Quiet, the one flag this path lets through; a tick's
                     // advance collects quiet elements (checked above).
-                    common.noteQuietFinish(index, target: target, slot: p.slot[index], values: values)
+                    common.noteQuietFinish(index, target: target, slot: p.common.slot[index], values: values)
                 } else {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }
