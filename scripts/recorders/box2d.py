@@ -11,17 +11,12 @@ Box2D moves a body at most 2 units a step (b2_maxTranslation), 120 units/s at
 import math
 import sys
 
+import traces
+
 import Box2D
 from Box2D import b2
 
 FOLDER = sys.argv[1]
-
-
-def write(name, rows):
-    with open(f"{FOLDER}/{name}", "w") as out:
-        out.write("time,value,velocity\n")
-        for row in rows:
-            out.write(",".join(repr(float(v)) for v in row) + "\n")
 
 
 def body_of_mass_1(world):
@@ -29,6 +24,15 @@ def body_of_mass_1(world):
     body.CreatePolygonFixture(box=(0.05, 0.05), density=1.0)
     body.massData = b2.massData(mass=1.0, center=(0, 0), I=1.0)
     return body
+
+
+def step(world):
+    # 8 velocity and 3 position iterations, as Box2D's testbed.
+    return lambda h: world.Step(h, 8, 3)
+
+
+def sample(body):
+    return lambda: (body.position.x, body.linearVelocity.x)
 
 
 def spring(tension, friction, fps, seconds=1.5):
@@ -40,12 +44,7 @@ def spring(tension, friction, fps, seconds=1.5):
         bodyA=ground, bodyB=body, anchorA=(2, 0), anchorB=(0, 0),
         frequencyHz=omega / (2 * math.pi), dampingRatio=friction / (2 * omega), collideConnected=False)
     joint.length = 1.0  # the body rests at x = 1
-    h = 1 / fps
-    rows = [(0.0, 0.0, 0.0)]
-    for k in range(1, int(round(seconds * fps)) + 1):
-        world.Step(h, 8, 3)
-        rows.append((k * h, body.position.x, body.linearVelocity.x))
-    return rows
+    return traces.record(step(world), sample(body), (0.0, 0.0, 0.0), fps, seconds)
 
 
 def decay(velocity, deceleration, fps, seconds=3.0):
@@ -54,17 +53,8 @@ def decay(velocity, deceleration, fps, seconds=3.0):
     # Box2D's linear damping is a rate per second: the decay's λ.
     body.linearDamping = -1000 * math.log(deceleration)
     body.linearVelocity = (velocity, 0)
-    h = 1 / fps
-    rows = [(0.0, 0.0, velocity)]
-    for k in range(1, int(round(seconds * fps)) + 1):
-        world.Step(h, 8, 3)
-        rows.append((k * h, body.position.x, body.linearVelocity.x))
-    return rows
+    return traces.record(step(world), sample(body), (0.0, 0.0, velocity), fps, seconds)
 
 
-for tension, friction in [(300, 12), (2000, 40)]:
-    for fps in (60, 120):
-        write(f"box2d-spring-k{tension}-c{friction}-{fps}hz.csv", spring(tension, friction, fps))
-for fps in (60, 120):
-    write(f"box2d-decay-{fps}hz.csv", decay(100.0, 0.998, fps))
+traces.write_all(FOLDER, "box2d", spring, decay)
 print(f"pybox2d {Box2D.__version__}")

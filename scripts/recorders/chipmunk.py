@@ -11,14 +11,9 @@ import sys
 
 import pymunk
 
+import traces
+
 FOLDER = sys.argv[1]
-
-
-def write(name, rows):
-    with open(f"{FOLDER}/{name}", "w") as out:
-        out.write("time,value,velocity\n")
-        for row in rows:
-            out.write(",".join(repr(float(v)) for v in row) + "\n")
 
 
 def spring(tension, friction, fps, seconds=1.5):
@@ -28,12 +23,7 @@ def spring(tension, friction, fps, seconds=1.5):
     space.add(body)
     # The anchor at x = 2 and a rest length of 1: the body rests at x = 1.
     space.add(pymunk.DampedSpring(space.static_body, body, (2, 0), (0, 0), 1.0, tension, friction))
-    h = 1 / fps
-    rows = [(0.0, 0.0, 0.0)]
-    for k in range(1, int(round(seconds * fps)) + 1):
-        space.step(h)
-        rows.append((k * h, body.position.x, body.velocity.x))
-    return rows
+    return traces.record(space.step, lambda: (body.position.x, body.velocity.x), (0.0, 0.0, 0.0), fps, seconds)
 
 
 def decay(velocity, deceleration, fps, seconds=3.0):
@@ -44,17 +34,8 @@ def decay(velocity, deceleration, fps, seconds=3.0):
     body.position = (0, 0)
     body.velocity = (velocity, 0)
     space.add(body)
-    h = 1 / fps
-    rows = [(0.0, 0.0, velocity)]
-    for k in range(1, int(round(seconds * fps)) + 1):
-        space.step(h)
-        rows.append((k * h, body.position.x, body.velocity.x))
-    return rows
+    return traces.record(space.step, lambda: (body.position.x, body.velocity.x), (0.0, 0.0, velocity), fps, seconds)
 
 
-for tension, friction in [(300, 12), (2000, 40)]:
-    for fps in (60, 120):
-        write(f"chipmunk-spring-k{tension}-c{friction}-{fps}hz.csv", spring(tension, friction, fps))
-for fps in (60, 120):
-    write(f"chipmunk-decay-{fps}hz.csv", decay(100.0, 0.998, fps))
+traces.write_all(FOLDER, "chipmunk", spring, decay)
 print(f"pymunk {pymunk.version} (Chipmunk {pymunk.chipmunk_version})")
