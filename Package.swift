@@ -13,6 +13,11 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
+/// A test target with the package's settings.
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
+}
+
 let package = Package(
     name: "Kinetics",
     products: [
@@ -159,55 +164,22 @@ let package = Package(
 
         // MARK: - Tests
 
-        .testTarget(
-            name: "KineticsTests",
+        // Helpers the test targets share; not a product.
+        .target(
+            name: "KineticsTestSupport",
             dependencies: ["Kinetics", "KineticsReference"],
+            path: "Tests/KineticsTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            name: "KineticsAllocationTests",
-            dependencies: ["Kinetics", "KineticsAllocations", "KineticsBench"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsScenarioTests",
-            dependencies: ["Kinetics", "KineticsScenario"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsVerifyTests",
-            dependencies: ["KineticsVerify"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsReferenceTests",
-            dependencies: ["KineticsReference"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsCompareTests",
-            dependencies: ["KineticsCompare"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsPropertyTests",
-            dependencies: ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsPlotTests",
-            dependencies: ["KineticsPlot"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsBenchTests",
-            dependencies: ["Kinetics", "KineticsBench"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "KineticsCLITests",
-            dependencies: ["Kinetics", "KineticsCLI"],
-            swiftSettings: swiftSettings
-        ),
+        tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
+        tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench"]),
+        tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
+        tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
+        tests("KineticsReferenceTests", ["KineticsReference", "KineticsTestSupport"]),
+        tests("KineticsCompareTests", ["KineticsCompare", "KineticsTestSupport"]),
+        tests("KineticsPropertyTests", ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")]),
+        tests("KineticsPlotTests", ["KineticsPlot"]),
+        tests("KineticsBenchTests", ["Kinetics", "KineticsBench"]),
+        tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsTestSupport"]),
     ]
 )

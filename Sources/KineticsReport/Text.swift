@@ -47,20 +47,11 @@ public enum VerificationText {
 
     public static func table(_ report: VerificationReport) -> String {
         let rows = report.rows.map(cells)
-        var widths = columns.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
         let verdict =
             report.passed
             ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
             : "\(report.failures.count) checks FAILED."
-        return ([header(report), "", line(columns)] + rows.map(line) + ["", verdict]).joined(separator: "\n") + "\n"
+        return ([header(report), ""] + aligned(columns, rows) + ["", verdict]).joined(separator: "\n") + "\n"
     }
 
     public static func markdown(_ report: VerificationReport) -> String {
@@ -137,18 +128,8 @@ public enum BenchText {
 
     public static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
-        var widths = columns.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
-        lines.append(line(columns))
-        lines += rows.map(line)
+        lines += aligned(columns, rows)
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling }
         let bezier = bezierLines(report)
@@ -228,5 +209,19 @@ public enum BenchText {
                 ].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The header and the rows as lines of columns two spaces apart, each
+/// column as wide as its widest cell (the last one not padded).
+func aligned(_ header: [String], _ rows: [[String]]) -> [String] {
+    var widths = header.map(\.count)
+    for row in rows {
+        for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    return ([header] + rows).map { cells in
+        cells.enumerated().map { index, cell in
+            index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
     }
 }

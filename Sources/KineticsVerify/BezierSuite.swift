@@ -93,7 +93,7 @@ enum BezierSuite {
                 } else {
                     measurement.flatPoints += 1
                     if isWorse(normalized, than: measurement.maxFlat) { measurement.maxFlat = normalized }
-                    if let tolerance, !(error <= tolerance * yScale + doubleSpread(curve, x: x, t: t)) {
+                    if let tolerance, !(error <= tolerance * yScale + curve.ySpread(atX: x, parameter: t)) {
                         measurement.flatHeld = false
                     }
                 }
@@ -101,23 +101,5 @@ enum BezierSuite {
             }
         }
         return result
-    }
-
-    /// The spread of y over the t whose x(t), evaluated in doubles, is within
-    /// 8 ulps of x: what the reference itself cannot resolve.
-    static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {
-        let tolerance = 8 * Double.ulpOfOne
-        let y = curve.y(at: t)
-        var spread = 0.0
-        for direction in [-1.0, 1.0] {
-            var step = 1e-16
-            var edge = t
-            while step < 1, abs(curve.x(at: edge + direction * step) - x) <= tolerance {
-                edge += direction * step
-                step *= 2
-            }
-            spread = max(spread, abs(curve.y(at: min(max(edge + direction * step, 0), 1)) - y))
-        }
-        return spread
     }
 }

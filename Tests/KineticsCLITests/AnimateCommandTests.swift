@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 @Suite("CLI: animate")
@@ -9,7 +10,7 @@ struct AnimateCommandTests {
         .appendingPathComponent("data/scenarios")
 
     static func write(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).json")
+        let url = temporaryPath("scenario", "scenario.json")
         try Data(text.utf8).write(to: url)
         return url.path
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 @Suite("CLI: bench")
@@ -22,7 +23,7 @@ struct BenchCommandTests {
     }
 
     static func temporaryFile(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-bench-\(UUID().uuidString)-\(name)")
+        temporaryPath("kinetics-bench", name)
     }
 
     @Test("the table has one row per configuration and each engine's ratio to the faster model of Pop")

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -56,9 +57,7 @@ struct CompareCommandTests {
             decay.status == 0
                 && decay.stdout.contains("scheme                         discrete law v·d^(1000t), double precision"),
             "\(decay.stdout)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-compare-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-compare")
         defer { try? FileManager.default.removeItem(at: folder) }
         // ease-in-out traced by Kinetics' precise solver, compared with GSL's.
         let bezierTrace = try kinetics([
@@ -113,9 +112,7 @@ struct CompareCommandTests {
         "common mistakes are warned about, on stderr and in the JSON: milliseconds read as seconds, absolute timestamps"
     )
     func mistakes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-compare-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-compare")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pop = try String(contentsOf: Self.traces.appendingPathComponent("kinetics-pop-60hz.csv"), encoding: .utf8)
         // The first 30 frames (a second's trace from 83 s on is slow to
@@ -147,9 +144,7 @@ struct CompareCommandTests {
 
     @Test("a malformed trace exits 65 naming the line; a missing one 66; bad options 64")
     func errors() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-compare-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-compare")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("bad.csv")
         try Data("time,value\n0,0\n0.1,0.5\n0.2,oops\n".utf8).write(to: bad)

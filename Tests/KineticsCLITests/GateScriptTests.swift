@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 /// The CI gates are scripts; these show that each one fails when it should.
@@ -24,8 +25,7 @@ struct GateScriptTests {
     /// A folder of percentile files as the benchmark package writes them:
     /// mallocCountTotal of each named frame, 0 up to p99 and `worst` at p100.
     static func percentiles(_ frames: [String: Int]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-gate")
         for (frame, worst) in frames {
             var text = "Percentile\tMalloc (total) *\n"
             for percentile in 0 ... 100 { text += "\(percentile)\t\(percentile == 100 ? worst : 0)\n" }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 /// Malformed, missing, huge and hostile input files for every command that
@@ -8,9 +9,7 @@ import Testing
 struct HardeningTests {
     /// A fresh folder of bad inputs.
     static func badFiles() throws -> (folder: URL, files: [(name: String, status: Int32)]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-hardening-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-hardening")
         func write(_ name: String, _ text: String) throws {
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
         }
@@ -79,9 +78,7 @@ struct HardeningTests {
         "an unwritable output exits 73 with one line; a failed run leaves an existing output untouched and creates none"
     )
     func outputs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-outputs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-outputs")
         defer { try? FileManager.default.removeItem(at: folder) }
         for arguments in [
             ["plot", "spring", "--output"], ["verify", "--suite", "conversions", "--output"],

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -41,16 +42,9 @@ struct InputLimitTests {
         return (exited ? (status >> 8) & 0xFF : -1, Int(usage.ru_maxrss))
     }
 
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-limits-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test("a sparse file of 100 GB is refused with exit 65 by every reader, and reading costs no memory")
     func sparseFile() throws {
-        let folder = try Self.temporaryFolder()
+        let folder = try temporaryFolder("kinetics-limits")
         defer { try? FileManager.default.removeItem(at: folder) }
         let huge = folder.appendingPathComponent("huge.json")
         #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8)))
@@ -78,23 +72,28 @@ struct InputLimitTests {
         }
     }
 
-    @Test("a pipe that carries more than the limit is cut off at it: exit 65, memory bounded by the limit")
-    func pipe() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // animate's limit is 16 MiB; the writer offers 40 MiB and stops when
-        // the reader closes the pipe.
-        let fifo = folder.appendingPathComponent("scenario.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let writer = Thread {
+    /// Makes a named pipe at `path` and, on a thread of its own, writes 40 MiB
+    /// of spaces into it, stopping early when the reader closes it.
+    static func offer40MiB(through path: String) throws {
+        try #require(mkfifo(path, 0o600) == 0, "mkfifo \(path)")
+        Thread {
             signal(SIGPIPE, SIG_IGN)
-            let descriptor = open(fifo, O_WRONLY)
+            let descriptor = open(path, O_WRONLY)
             guard descriptor >= 0 else { return }
             let block = [UInt8](repeating: 0x20, count: 1 << 20)
             for _ in 0 ..< 40 where block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
             close(descriptor)
-        }
-        writer.start()
+        }.start()
+    }
+
+    @Test("a pipe that carries more than the limit is cut off at it: exit 65, memory bounded by the limit")
+    func pipe() throws {
+        let folder = try temporaryFolder("kinetics-limits")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // animate's limit is 16 MiB; the writer offers 40 MiB and stops when
+        // the reader closes the pipe.
+        let fifo = folder.appendingPathComponent("scenario.fifo").path
+        try Self.offer40MiB(through: fifo)
         let run = try Self.runMeasured(["animate", fifo])
         #expect(run.status == 65)
         // The reader holds at most the limit, twice over while it hands the
@@ -107,16 +106,7 @@ struct InputLimitTests {
             "peak \(run.peakKiB) KiB reading a 40 MiB pipe, \(baseline.peakKiB) KiB for one byte")
         // And the message, from a second pipe.
         let second = folder.appendingPathComponent("second.fifo").path
-        #expect(mkfifo(second, 0o600) == 0)
-        let writer2 = Thread {
-            signal(SIGPIPE, SIG_IGN)
-            let descriptor = open(second, O_WRONLY)
-            guard descriptor >= 0 else { return }
-            let block = [UInt8](repeating: 0x20, count: 1 << 20)
-            for _ in 0 ..< 40 where block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-            close(descriptor)
-        }
-        writer2.start()
+        try Self.offer40MiB(through: second)
         let result = try kinetics(["animate", second])
         #expect(result.status == 65)
         #expect(

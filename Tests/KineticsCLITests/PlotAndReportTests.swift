@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -41,7 +42,7 @@ final class SVGSeries: NSObject, XMLParserDelegate {
 @Suite("CLI: plot and report")
 struct PlotAndReportTests {
     static func temporary(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-plot-\(UUID().uuidString)-\(name)")
+        temporaryPath("kinetics-plot", name)
     }
 
     @Test("plot spring: GSL and each method over two panels; every frame is a point")

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 @Suite("CLI: verify")
@@ -97,9 +98,7 @@ struct VerifyCommandTests {
 
     @Test("--output writes the file whole; an unwritable path exits 73")
     func output() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-verify-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-verify")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("verify.json").path
         let result = try kinetics("verify", "--suite", "decay", "--format", "json", "--output", path)

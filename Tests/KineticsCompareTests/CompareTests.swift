@@ -2,6 +2,7 @@ import Foundation
 import Kinetics
 import KineticsCompare
 import KineticsReference
+import KineticsTestSupport
 import Testing
 
 /// Plain steppers, written here independently of KineticsCompare's, that
@@ -62,8 +63,8 @@ struct CompareTests {
         var testDescription: String { rawValue }
         var times: [Double] {
             switch self {
-            case .hz60: return (1 ... 90).map { Double($0) / 60 }
-            case .hz120: return (1 ... 180).map { Double($0) / 120 }
+            case .hz60: return frames(fps: 60, seconds: 1.5, from: 1)
+            case .hz120: return frames(fps: 120, seconds: 1.5, from: 1)
             case .jittered:
                 var random = SplitMix64(seed: 11)
                 var time = 0.0
@@ -126,13 +127,8 @@ struct CompareTests {
             (SpringMethod.pop, "RK4 on a 1 ms grid with Pop's fraction feedback"),
             (.fixed, "RK4 on a 1 ms grid, blended (no feedback)"),
         ] {
-            var stepper = SpringStepper(parameters: Self.spring, method: method, value: 0.0, target: 1.0)
-            var last = 0.0
-            let values = times.map { time -> Double in
-                stepper.advance(by: time - last)
-                last = time
-                return stepper.value
-            }
+            let values = SpringStepper(parameters: Self.spring, method: method, value: 0.0, target: 1.0)
+                .values(at: times, start: 0)
             let comparison = try Comparison.spring(
                 Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
             #expect(
@@ -149,14 +145,9 @@ struct CompareTests {
         // motion's start (a fraction of a frame), the scale is 0.986 at 60 Hz
         // and 0.972 at 120 Hz.
         for (fps, expected) in [(60.0, 0.986), (120.0, 0.972)] {
-            let times = (1 ... Int(1.5 * fps)).map { Double($0) / fps }
-            var stepper = SpringStepper(parameters: Self.spring, method: .pop, value: 0.0, target: 1.0)
-            var last = 0.0
-            let values = times.map { time -> Double in
-                stepper.advance(by: time - last)
-                last = time
-                return stepper.value
-            }
+            let times = frames(fps: fps, seconds: 1.5, from: 1)
+            let values = SpringStepper(parameters: Self.spring, method: .pop, value: 0.0, target: 1.0)
+                .values(at: times, start: 0)
             let comparison = try Comparison.spring(
                 Self.trace(values, times: times), parameters: Self.spring, from: 0, to: 1, velocity: 0)
             #expect(abs(comparison.timeScale! - expected) < 0.003, "\(fps) Hz: \(comparison.timeScale!)")
@@ -290,9 +281,7 @@ struct CompareTests {
 
     @Test("a trace written by Python's csv module reads as Python wrote it")
     func pythonCSV() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kinetics-python-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("kinetics-python")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("trace.csv")
         let script = """

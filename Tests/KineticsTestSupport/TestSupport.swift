@@ -1,18 +1,37 @@
+// Helpers the test targets share (as swift-collections shares
+// _CollectionsTestSupport): frame times, spring trajectories from the
+// stepper and from GSL, and scratch folders.
+
+import Foundation
 import Kinetics
 import KineticsReference
 
 /// The package's seeded generator (SplitMix64), so that every random test
 /// is repeatable; the seed is printed in the failure context.
-typealias SeededGenerator = SplitMix64
+package typealias SeededGenerator = SplitMix64
 
-/// `k/fps` for k = 0 … ⌊seconds·fps⌋.
-func frames(fps: Double, seconds: Double) -> [Double] {
-    (0 ... Int((seconds * fps * (1 + 1e-12)).rounded(.down))).map { Double($0) / fps }
+/// The frame times `k/fps` for k = `first` … ⌊seconds·fps⌋.
+public func frames(fps: Double, seconds: Double, from first: Int = 0) -> [Double] {
+    (first ... Int((seconds * fps * (1 + 1e-12)).rounded(.down))).map { Double($0) / fps }
+}
+
+/// A path under the system's temporary folder that nothing holds yet: its
+/// name is `prefix`, a unique part and `name`; the caller removes the file.
+public func temporaryPath(_ prefix: String, _ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)-\(name)")
+}
+
+/// A new, empty folder under the system's temporary folder, its name
+/// starting with `prefix`; the caller removes it.
+public func temporaryFolder(_ prefix: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
 }
 
 /// A spring from scalar state through the stepper at the given frame times:
 /// the values and velocities at every time (the first is the start).
-func run(
+public func run(
     _ parameters: SpringParameters, _ method: SpringMethod, times: [Double],
     from: Double = 0, to: Double = 1, velocity: Double = 0
 ) -> (values: [Double], velocities: [Double]) {
@@ -22,7 +41,7 @@ func run(
 }
 
 /// GSL's rk8pd trajectory of the same spring, as absolute values.
-func reference(
+public func reference(
     _ parameters: SpringParameters, times: [Double],
     from: Double = 0, to: Double = 1, velocity: Double = 0
 ) throws -> (values: [Double], velocities: [Double]) {
@@ -33,11 +52,11 @@ func reference(
 }
 
 /// The largest |a - b| over two equally long arrays.
-func maxDifference(_ a: [Double], _ b: [Double]) -> Double {
+public func maxDifference(_ a: [Double], _ b: [Double]) -> Double {
     zip(a, b).map { abs($0 - $1) }.max() ?? 0
 }
 
 /// A spring with natural frequency ω and damping ratio ζ (mass 1).
-func spring(omega: Double, zeta: Double, mass: Double = 1) -> SpringParameters {
+public func spring(omega: Double, zeta: Double, mass: Double = 1) -> SpringParameters {
     try! SpringParameters(tension: omega * omega * mass, friction: 2 * zeta * omega * mass, mass: mass)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 /// Pop's life cycle through the animator: keys, start, repeat, stop, rounding,

@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 /// The animator against the reference steppers, frame by frame.

@@ -1,6 +1,7 @@
 import Foundation
 import Kinetics
 import KineticsReference
+import KineticsTestSupport
 import Testing
 
 @Suite("Unit bezier")
@@ -134,7 +135,7 @@ struct BezierTests {
                 let error = abs(curve.solveFast(x) - curve.solvePrecise(x))
                 if error > 1e-7 {
                     excused += 1
-                    let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                    let spread = curve.ySpread(atX: x, parameter: curve.parameterPrecise(x))
                     #expect(error <= spread, "\(curve) at \(x): \(error) > \(spread)")
                 }
                 worst = max(worst, error <= 1e-7 ? error : 0)
@@ -159,7 +160,7 @@ struct BezierTests {
             for x in xs {
                 let error = abs(table.solve(x) - curve.solvePrecise(x))
                 if error > 1e-7 {
-                    let spread = Self.doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+                    let spread = curve.ySpread(atX: x, parameter: curve.parameterPrecise(x))
                     #expect(error <= spread, "\(curve) at \(x): \(error) > \(spread)")
                 } else {
                     worst = max(worst, error)
@@ -174,31 +175,12 @@ struct BezierTests {
     }
 
     /// Expects `y` within 1e-7 of the precise solver at `x`, or within the
-    /// stationary spread of plain doubles there (``doubleSpread(_:x:t:)``).
+    /// stationary spread of plain doubles there (``UnitBezier/ySpread(atX:parameter:)``).
     static func expectNearPrecise(_ curve: UnitBezier, _ x: Double, _ y: Double, _ context: String) {
         let error = abs(y - curve.solvePrecise(x))
         guard error > 1e-7 else { return }
-        let spread = doubleSpread(curve, x: x, t: curve.parameterPrecise(x))
+        let spread = curve.ySpread(atX: x, parameter: curve.parameterPrecise(x))
         #expect(error <= spread, "\(curve), \(context), at \(x): \(error) > \(spread)")
-    }
-
-    /// The spread of y over the t whose x(t), evaluated in doubles, is within
-    /// 8 ulps of x: what no double-precision solver can beat.
-    static func doubleSpread(_ curve: UnitBezier, x: Double, t: Double) -> Double {
-        let tolerance = 8 * Double.ulpOfOne
-        let y = curve.y(at: t)
-        var spread = 0.0
-        for direction in [-1.0, 1.0] {
-            // Walk outwards in doubling steps while x(t) stays within tolerance.
-            var step = 1e-16
-            var edge = t
-            while step < 1, abs(curve.x(at: edge + direction * step) - x) <= tolerance {
-                edge += direction * step
-                step *= 2
-            }
-            spread = max(spread, abs(curve.y(at: min(max(edge + direction * step, 0), 1)) - y))
-        }
-        return spread
     }
 
     @Test("a table's solve(_:into:) equals solve(_:) bit for bit, in place too, with the ends, NaN and flat segments")

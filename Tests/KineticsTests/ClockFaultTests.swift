@@ -1,6 +1,7 @@
 import Foundation
 import Kinetics
 import KineticsReference
+import KineticsTestSupport
 import Testing
 
 /// Every clock fault the README's "Guarantees" lists, on a mix of every kind

@@ -1,4 +1,5 @@
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 @Suite("Frame clocks")

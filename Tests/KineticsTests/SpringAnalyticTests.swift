@@ -1,6 +1,7 @@
 import Foundation
 import Kinetics
 import KineticsReference
+import KineticsTestSupport
 import Testing
 
 /// The closed form (`analytic`) against GSL's rk8pd and exact formulas.

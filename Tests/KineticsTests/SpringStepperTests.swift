@@ -1,6 +1,7 @@
 import Foundation
 import Kinetics
 import KineticsReference
+import KineticsTestSupport
 import Testing
 
 @Suite("Spring: steppers")

@@ -172,3 +172,26 @@ struct BezierPolynomial: Sendable {
     @inlinable
     func y(at t: Double) -> Double { ((ay * t + by) * t + cy) * t }
 }
+
+extension UnitBezier {
+    /// The spread of y over the parameters whose x, evaluated in doubles, is
+    /// within 8 ulps of `x` (`t` being x's parameter): what no
+    /// double-precision solver can resolve where x(t) is flat, so what the
+    /// accuracy checks allow on top of their tolerance.
+    package func ySpread(atX x: Double, parameter t: Double) -> Double {
+        let tolerance = 8 * Double.ulpOfOne
+        let y = y(at: t)
+        var spread = 0.0
+        for direction in [-1.0, 1.0] {
+            // Walk outwards in doubling steps while x stays within tolerance.
+            var step = 1e-16
+            var edge = t
+            while step < 1, abs(self.x(at: edge + direction * step) - x) <= tolerance {
+                edge += direction * step
+                step *= 2
+            }
+            spread = max(spread, abs(self.y(at: min(max(edge + direction * step, 0), 1)) - y))
+        }
+        return spread
+    }
+}
