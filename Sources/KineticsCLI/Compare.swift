@@ -89,20 +89,18 @@ struct SpringCompare: ParsableCommand {
     @OptionGroup var options: CompareOptions
     @OptionGroup var spring: SpringOptions
     @OptionGroup var motion: SpringMotionOptions
-    var from: Double { motion.from }
-    var to: Double { motion.to }
-    var velocity: Double { motion.velocity }
 
     func run() throws {
         let parameters = try spring.resolve()
         let trace = try options.read(.motion)
-        let comparison = try Comparison.spring(trace, parameters: parameters, from: from, to: to, velocity: velocity)
+        let comparison = try Comparison.spring(
+            trace, parameters: parameters, from: motion.from, to: motion.to, velocity: motion.velocity)
         try options.finish(
             comparison,
             parameters: [
                 ("tension", "\(parameters.tension)"), ("friction", "\(parameters.friction)"),
                 ("mass", "\(parameters.mass)"),
-                ("from", "\(from)"), ("to", "\(to)"), ("velocity", "\(velocity)"),
+                ("from", "\(motion.from)"), ("to", "\(motion.to)"), ("velocity", "\(motion.velocity)"),
             ])
     }
 }
@@ -114,18 +112,15 @@ struct DecayCompare: ParsableCommand {
 
     @OptionGroup var options: CompareOptions
     @OptionGroup var decay: DecayOptions
-    var velocity: Double { decay.velocity }
-    var from: Double { decay.from }
-    var deceleration: Double { decay.deceleration }
 
     func run() throws {
-        let parameters = try DecayParameters(deceleration: deceleration)
+        let parameters = try DecayParameters(deceleration: decay.deceleration)
         let trace = try options.read(.motion)
-        let comparison = try Comparison.decay(trace, parameters: parameters, from: from, velocity: velocity)
+        let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
         try options.finish(
             comparison,
             parameters: [
-                ("deceleration", "\(deceleration)"), ("from", "\(from)"), ("velocity", "\(velocity)"),
+                ("deceleration", "\(decay.deceleration)"), ("from", "\(decay.from)"), ("velocity", "\(decay.velocity)"),
             ])
     }
 }

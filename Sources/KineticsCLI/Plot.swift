@@ -36,9 +36,6 @@ struct SpringPlot: ParsableCommand {
 
     @OptionGroup var spring: SpringOptions
     @OptionGroup var motion: SpringMotionOptions
-    var from: Double { motion.from }
-    var to: Double { motion.to }
-    var velocity: Double { motion.velocity }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Methods (repeatable): pop, fixed, rk4, analytic.")
     var method: [SpringMethod] = []
@@ -47,7 +44,8 @@ struct SpringPlot: ParsableCommand {
     func run() throws {
         let parameters = try spring.resolve(defaultingTo: .popDefault)
         let figure = try Figures.spring(
-            parameters, from: from, to: to, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
+            parameters, from: motion.from, to: motion.to, velocity: motion.velocity, fps: frames.fps,
+            seconds: frames.seconds,
             methods: try springMethods(method, for: parameters))
         try output.write(figure)
     }
@@ -60,9 +58,6 @@ struct DecayPlot: ParsableCommand {
     )
 
     @OptionGroup var decay: DecayOptions
-    var velocity: Double { decay.velocity }
-    var from: Double { decay.from }
-    var deceleration: Double { decay.deceleration }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Methods (repeatable): pop, exact, continuous.")
     var method: [DecayMethod] = []
@@ -70,7 +65,8 @@ struct DecayPlot: ParsableCommand {
 
     func run() throws {
         let figure = try Figures.decay(
-            deceleration: deceleration, from: from, velocity: velocity, fps: frames.fps, seconds: frames.seconds,
+            deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity, fps: frames.fps,
+            seconds: frames.seconds,
             methods: method.isEmpty ? DecayMethod.allCases : method)
         try output.write(figure)
     }

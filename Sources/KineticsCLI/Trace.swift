@@ -77,9 +77,6 @@ struct SpringTrace: ParsableCommand {
 
     @OptionGroup var spring: SpringOptions
     @OptionGroup var motion: SpringMotionOptions
-    var from: Double { motion.from }
-    var to: Double { motion.to }
-    var velocity: Double { motion.velocity }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, fixed, rk4 or analytic.")
     var method: SpringMethod = .pop
@@ -102,12 +99,14 @@ struct SpringTrace: ParsableCommand {
         let parameters = try spring.resolve()
         _ = try springMethods([method], for: parameters)
         let samples = traceMotion(
-            SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to),
+            SpringStepper(
+                parameters: parameters, method: method, value: motion.from, velocity: motion.velocity, target: motion.to
+            ),
             times: frames.times)
         try printMotion(samples, format: format) { samples in
             Document(
-                method: method, parameters: SpringParametersJSON(parameters), from: from, to: to,
-                velocity: velocity, fps: frames.fps, seconds: frames.seconds, samples: samples)
+                method: method, parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to,
+                velocity: motion.velocity, fps: frames.fps, seconds: frames.seconds, samples: samples)
         }
     }
 }
@@ -134,9 +133,6 @@ struct DecayTrace: ParsableCommand {
     )
 
     @OptionGroup var decay: DecayOptions
-    var velocity: Double { decay.velocity }
-    var from: Double { decay.from }
-    var deceleration: Double { decay.deceleration }
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, exact or continuous.")
     var method: DecayMethod = .pop
@@ -155,12 +151,13 @@ struct DecayTrace: ParsableCommand {
     }
 
     func run() throws {
-        let parameters = try DecayParameters(deceleration: deceleration)
+        let parameters = try DecayParameters(deceleration: decay.deceleration)
         let samples = traceMotion(
-            DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity), times: frames.times)
+            DecayStepper(parameters: parameters, method: method, value: decay.from, velocity: decay.velocity),
+            times: frames.times)
         try printMotion(samples, format: format) { samples in
             Document(
-                method: method, deceleration: deceleration, from: from, velocity: velocity,
+                method: method, deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity,
                 fps: frames.fps, seconds: frames.seconds, samples: samples)
         }
     }

@@ -46,7 +46,8 @@ public enum ReferenceData {
 
     /// The decays: Pop's default, a fast one and a slow one, in continuous time.
     public static let decays: [(name: String, deceleration: Double, velocity: Double)] = [
-        ("pop-default", 0.998, 1_000), ("fast-negative", 0.99, -20_000), ("slow", 0.9999, 1),
+        ("pop-default", DecayParameters.popDefault.deceleration, 1_000), ("fast-negative", 0.99, -20_000),
+        ("slow", 0.9999, 1),
     ]
 
     /// The curves: the named ones and two awkward ones.
