@@ -13,6 +13,16 @@ struct CompareCommandTests {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data/traces/synthetic")
     static let engines = traces.deletingLastPathComponent().appendingPathComponent("engines")
 
+    /// A `time,value[,…]` trace as `time,value` with each time mapped by
+    /// `time`, its first `frames` samples only when given.
+    static func retimed(_ trace: String, frames: Int = .max, _ time: (Double) -> Double) -> String {
+        let samples = trace.split(separator: "\n").dropFirst().prefix(frames).map { line in
+            let fields = line.split(separator: ",")
+            return "\(time(Double(fields[0])!)),\(fields[1])"
+        }
+        return (["time,value"] + samples).joined(separator: "\n")
+    }
+
     @Test(
         "the synthetic traces get the verdicts data/traces/README.md promises",
         arguments: [
@@ -71,11 +81,7 @@ struct CompareCommandTests {
         #expect(bezier.status == 0, "\(bezier.stderr)")
         // A Pop trace in milliseconds, within a 10% tolerance.
         let pop = try String(contentsOf: Self.traces.appendingPathComponent("kinetics-pop-60hz.csv"), encoding: .utf8)
-        let milliseconds = pop.split(separator: "\n").enumerated().map { index, line -> String in
-            guard index > 0 else { return "time,value" }
-            let fields = line.split(separator: ",")
-            return "\(Double(fields[0])! * 1_000),\(fields[1])"
-        }.joined(separator: "\n")
+        let milliseconds = Self.retimed(pop) { $0 * 1_000 }
         let msFile = folder.appendingPathComponent("pop-ms.csv")
         try Data(milliseconds.utf8).write(to: msFile)
         let result = try kinetics([
@@ -119,11 +125,7 @@ struct CompareCommandTests {
         // replay in 1 ms steps: the mistake makes every candidate start
         // with an 83 s frame).
         func rewrite(_ time: (Double) -> Double) throws -> String {
-            let text = pop.split(separator: "\n").prefix(31).enumerated().map { index, line -> String in
-                guard index > 0 else { return "time,value" }
-                let fields = line.split(separator: ",")
-                return "\(time(Double(fields[0])!)),\(fields[1])"
-            }.joined(separator: "\n")
+            let text = Self.retimed(pop, frames: 30, time)
             let file = folder.appendingPathComponent("trace-\(UUID().uuidString).csv")
             try Data(text.utf8).write(to: file)
             return file.path

@@ -60,3 +60,19 @@ public func maxDifference(_ a: [Double], _ b: [Double]) -> Double {
 public func spring(omega: Double, zeta: Double, mass: Double = 1) -> SpringParameters {
     try! SpringParameters(tension: omega * omega * mass, friction: 2 * zeta * omega * mass, mass: mass)
 }
+
+/// A new animator and the scalar property `x` of a new target, at 0.
+public func animatorWithX() -> (Animator, PropertyHandle<Double>) {
+    let animator = Animator()
+    return (animator, animator.property("x", of: animator.makeTarget(), initial: 0.0))
+}
+
+/// A new animator and the scalar properties `x` and `y` of one new target,
+/// both at 0.
+public func animatorWithXY() -> (Animator, PropertyHandle<Double>, PropertyHandle<Double>) {
+    let animator = Animator()
+    let target = animator.makeTarget()
+    return (
+        animator, animator.property("x", of: target, initial: 0.0), animator.property("y", of: target, initial: 0.0)
+    )
+}

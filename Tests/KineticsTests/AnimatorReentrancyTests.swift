@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 /// Callbacks that change the animator during a tick, and groups.
@@ -7,10 +8,7 @@ import Testing
 struct AnimatorReentrancyTests {
     @Test("an animation added from a callback writes its first value at once and advances from the next tick")
     func addFromCallback() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
-        let y = animator.property("y", of: target, initial: 0.0)
+        let (animator, x, y) = animatorWithXY()
         var added: AnimationHandle?
         var first = Animation<Double>.basic(duration: 0.1, timing: .linear, from: 0, to: 1)
         first.callbacks.onStop = { animator, _, finished in
@@ -26,9 +24,7 @@ struct AnimatorReentrancyTests {
 
     @Test("an animation that removes itself from its apply callback is not advanced again")
     func removeSelf() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         var applies = 0
         var stops: [Bool] = []
         var animation = Animation<Double>.spring(.popDefault, to: 10)
@@ -80,9 +76,7 @@ struct AnimatorReentrancyTests {
 
     @Test("a stop callback may add a new animation under its own key (chaining)")
     func chainSameKey() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         var chained = 0
         func next(_ to: Double) -> Animation<Double> {
             var animation = Animation<Double>.basic(duration: 0.05, timing: .linear, to: to)
@@ -95,15 +89,13 @@ struct AnimatorReentrancyTests {
         }
         try animator.add(next(1), to: x, forKey: "x")
         for frame in 1 ... 60 { animator.tick(at: Double(frame) / 60) }
-        #expect(chained == 3 && animator[x] == 4 && animator.keys(on: target).isEmpty)
+        #expect(chained == 3 && animator[x] == 4 && animator.keys(on: x.target).isEmpty)
     }
 
     @Test("tick may not be called from a callback")
     func tickFromCallbackTraps() async {
         await #expect(processExitsWith: .failure) {
-            let animator = Animator()
-            let target = animator.makeTarget()
-            let x = animator.property("x", of: target, initial: 0.0)
+            let (animator, x) = animatorWithX()
             var animation = Animation<Double>.basic(to: 1)
             animation.callbacks.onApply = { animator, _, _ in animator.tick(at: animator.time + 1) }
             _ = try? animator.add(animation, to: x, forKey: "x")
@@ -168,9 +160,7 @@ struct AnimatorReentrancyTests {
 
     @Test("a custom animation writes what its closure returns until it says it is done")
     func custom() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         try animator.add(
             .custom { frame in
                 frame.value = frame.elapsed * 10
@@ -188,9 +178,7 @@ struct AnimatorReentrancyTests {
         "replacing an animation whose stop callback adds another under the same key: the caller's animation wins, each stops once"
     )
     func replaceWhileStopAdds() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         var stops: [String] = []
         var first = Animation<Double>.spring(to: 10)
         first.callbacks.onStop = { animator, _, _ in
@@ -201,17 +189,14 @@ struct AnimatorReentrancyTests {
         }
         try animator.add(first, to: x, forKey: "k")
         let second = try animator.add(.spring(to: 20), to: x, forKey: "k")
-        #expect(animator.animation(forKey: "k", on: target) == second)
+        #expect(animator.animation(forKey: "k", on: x.target) == second)
         #expect(stops == ["first", "intruder"] && animator.animationCount == 1)
         #expect(animator.invariantViolations().isEmpty)
     }
 
     @Test("a group child's stop callback that removes its group and adds an animation leaves that animation running")
     func childRemovesGroup() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
-        let y = animator.property("y", of: target, initial: 0.0)
+        let (animator, x, y) = animatorWithXY()
         var groupHandle: AnimationHandle?
         var added: AnimationHandle?
         var child = Animation<Double>.basic(duration: 1, to: 1)
@@ -222,11 +207,11 @@ struct AnimatorReentrancyTests {
         }
         let group = AnimationGroup(
             .concurrent, [.animation(child, on: x), .animation(.basic(duration: 2, to: 1), on: x)])
-        groupHandle = try animator.add(group, on: target, forKey: "g")
+        groupHandle = try animator.add(group, on: x.target, forKey: "g")
         animator.tick(at: 0.5)
-        animator.removeAnimation(forKey: "g", on: target)
+        animator.removeAnimation(forKey: "g", on: x.target)
         let handle = try #require(added)
-        #expect(animator.phase(of: handle) == .running && animator.animation(forKey: "k", on: target) == handle)
+        #expect(animator.phase(of: handle) == .running && animator.animation(forKey: "k", on: x.target) == handle)
         #expect(animator.invariantViolations().isEmpty)
         animator.tick(at: 1.0)
         // Added at 0.5 s, half-way at 1.0 s along Core Animation's default

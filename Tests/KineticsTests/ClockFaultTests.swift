@@ -238,9 +238,7 @@ struct ClockFaultTests {
         }
         jittered.append(1.0)
         for method in [SpringMethod.analytic, .rk4, .fixed] {
-            let animator = Animator()
-            let target = animator.makeTarget()
-            let x = animator.property("x", of: target, initial: 0.0)
+            let (animator, x) = animatorWithX()
             var animation = Animation<Double>.spring(spring, method: method, from: 0, to: 1, velocity: 3)
             animation.threshold = 1e-30  // keep running to the end
             try animator.add(animation, to: x)

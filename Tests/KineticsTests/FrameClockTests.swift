@@ -49,9 +49,7 @@ struct FrameClockTests {
 
     @Test("an animator runs on a clock until it runs out or is told to stop")
     func runOnClock() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         try animator.add(.basic(duration: 0.5, timing: .linear, from: 0, to: 1), to: x, forKey: "x")
         var clock = ManualFrameClock(fps: 60, duration: 10)
         animator.run(&clock) { $0.animationCount == 0 }

@@ -1,3 +1,4 @@
+import KineticsTestSupport
 import Testing
 
 @testable import Kinetics
@@ -101,9 +102,7 @@ struct QuietCompletionTests {
 
     @Test("a quiet animation reaches its exact target and frees its key; a new animation reuses its record and box")
     func exactEndAndReuse() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         let first = try animator.add(.spring(.popDefault, to: 1.0 / 3), to: x, forKey: "x")
         var time = 0.0
         while animator.contains(first) {
@@ -111,13 +110,13 @@ struct QuietCompletionTests {
             animator.tick(at: time)
         }
         #expect(animator[x] == 1.0 / 3)
-        #expect(animator.animation(forKey: "x", on: target) == nil)
-        #expect(animator.keys(on: target) == [])
+        #expect(animator.animation(forKey: "x", on: x.target) == nil)
+        #expect(animator.keys(on: x.target) == [])
         let second = try animator.add(.basic(duration: 0.1, timing: .linear, to: 2), to: x, forKey: "x")
-        #expect(animator.animation(forKey: "x", on: target) == second)
+        #expect(animator.animation(forKey: "x", on: x.target) == second)
         #expect(animator.phase(of: first) == nil, "the old handle stays dead when its record is reused")
         let third = try animator.add(.spring(.popDefault, to: 5), to: x, forKey: "y")
-        #expect(animator.keys(on: target) == ["x", "y"])
+        #expect(animator.keys(on: x.target) == ["x", "y"])
         #expect(animator.invariantViolations() == [])
         while animator.contains(second) || animator.contains(third) {
             time += 1 / 60
@@ -129,9 +128,7 @@ struct QuietCompletionTests {
 
     @Test("setting a tracer makes running animations report their stop")
     func tracerSeesQuietEnds() throws {
-        let animator = Animator()
-        let target = animator.makeTarget()
-        let x = animator.property("x", of: target, initial: 0.0)
+        let (animator, x) = animatorWithX()
         try animator.add(.basic(duration: 0.1, timing: .linear, to: 1), to: x, forKey: "x")
         animator.tick(at: 1 / 60)
         let tracer = AnimationTracer(traceAll: true)
