@@ -108,11 +108,11 @@ extension Double: AnimatableVector {
     }
 }
 
-extension SIMD2: AnimatableVector where Scalar == Double {
-    /// A point or size has two components.
-    @inlinable public static var componentCount: Int { 2 }
+extension AnimatableVector where Self: SIMD, Scalar == Double {
+    /// As many components as lanes.
+    @inlinable public static var componentCount: Int { scalarCount }
 
-    /// The component at `index` (0 is x or width, 1 is y or height).
+    /// The lane at `index`.
     @inlinable
     public subscript(component index: Int) -> Double {
         get { self[index] }
@@ -120,26 +120,11 @@ extension SIMD2: AnimatableVector where Scalar == Double {
     }
 }
 
-extension SIMD3: AnimatableVector where Scalar == Double {
-    /// A 3-vector has three components.
-    @inlinable public static var componentCount: Int { 3 }
+/// A point or size: component 0 is x or width, 1 is y or height.
+extension SIMD2: AnimatableVector where Scalar == Double {}
 
-    /// The component at `index`.
-    @inlinable
-    public subscript(component index: Int) -> Double {
-        get { self[index] }
-        set { self[index] = newValue }
-    }
-}
+/// A 3-vector.
+extension SIMD3: AnimatableVector where Scalar == Double {}
 
-extension SIMD4: AnimatableVector where Scalar == Double {
-    /// A rectangle or a colour has four components.
-    @inlinable public static var componentCount: Int { 4 }
-
-    /// The component at `index`.
-    @inlinable
-    public subscript(component index: Int) -> Double {
-        get { self[index] }
-        set { self[index] = newValue }
-    }
-}
+/// A rectangle or a colour.
+extension SIMD4: AnimatableVector where Scalar == Double {}
