@@ -122,8 +122,6 @@ extension UnitBezier {
     /// The curve's x and y polynomials alone, for code that must not copy
     /// the whole curve.
     @usableFromInline
-    var polynomial: BezierPolynomial { BezierPolynomial(ax: ax, bx: bx, cx: cx, ay: ay, by: by, cy: cy) }
-
     @inlinable
     func refine(_ x: Double, guess: Double, low: Double, high: Double) -> Double {
         polynomial.refine(x, guess: guess, low: low, high: high)
@@ -140,9 +138,16 @@ struct BezierPolynomial: Sendable {
     @usableFromInline let by: Double
     @usableFromInline let cy: Double
 
-    @usableFromInline
-    init(ax: Double, bx: Double, cx: Double, ay: Double, by: Double, cy: Double) {
-        (self.ax, self.bx, self.cx, self.ay, self.by, self.cy) = (ax, bx, cx, ay, by, cy)
+    /// The coefficients for control points (x1, y1) and (x2, y2): x(t) =
+    /// ((ax·t + bx)·t + cx)·t with cx = 3·x1, bx = 3·(x2 − x1) − cx,
+    /// ax = 1 − cx − bx, and y(t) alike.
+    init(x1: Double, y1: Double, x2: Double, y2: Double) {
+        cx = 3.0 * x1
+        bx = 3.0 * (x2 - x1) - cx
+        ax = 1.0 - cx - bx
+        cy = 3.0 * y1
+        by = 3.0 * (y2 - y1) - cy
+        ay = 1.0 - cy - by
     }
 
     /// The safeguarded Newton iteration of the `fast` method: from `guess`
@@ -156,10 +161,10 @@ struct BezierPolynomial: Sendable {
         var high = high
         var t = guess
         for _ in 0 ..< 64 {
-            let f = ((ax * t + bx) * t + cx) * t - x
+            let f = self.x(at: t) - x
             if f == 0 { break }
             if f < 0 { low = t } else { high = t }
-            var next = t - f / ((3.0 * ax * t + 2.0 * bx) * t + cx)
+            var next = t - f / dxdt(at: t)
             if !(next > low && next < high) { next = (low + high) / 2 }
             let moved = Swift.abs(next - t)
             t = next
@@ -168,9 +173,21 @@ struct BezierPolynomial: Sendable {
         return t
     }
 
-    /// y(t), as ``UnitBezier/y(at:)``.
+    /// x(t) by Horner's rule.
+    @inlinable
+    func x(at t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
+
+    /// y(t) by Horner's rule.
     @inlinable
     func y(at t: Double) -> Double { ((ay * t + by) * t + cy) * t }
+
+    /// dx/dt.
+    @inlinable
+    func dxdt(at t: Double) -> Double { (3.0 * ax * t + 2.0 * bx) * t + cx }
+
+    /// dy/dt.
+    @inlinable
+    func dydt(at t: Double) -> Double { (3.0 * ay * t + 2.0 * by) * t + cy }
 }
 
 extension UnitBezier {

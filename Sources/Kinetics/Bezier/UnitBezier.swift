@@ -35,12 +35,8 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
     /// The second control point's y.
     public let y2: Double
 
-    @usableFromInline let ax: Double
-    @usableFromInline let bx: Double
-    @usableFromInline let cx: Double
-    @usableFromInline let ay: Double
-    @usableFromInline let by: Double
-    @usableFromInline let cy: Double
+    /// The power-form coefficients of x(t) and y(t).
+    @usableFromInline let polynomial: BezierPolynomial
     /// x(t) at t = i/16, the seed table of the `fast` method.
     @usableFromInline let seed: InlineArray<17, Double>
 
@@ -69,17 +65,9 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
         self.y1 = y1
         self.x2 = x2
         self.y2 = y2
-        cx = 3.0 * x1
-        bx = 3.0 * (x2 - x1) - cx
-        ax = 1.0 - cx - bx
-        cy = 3.0 * y1
-        by = 3.0 * (y2 - y1) - cy
-        ay = 1.0 - cy - by
-        let (a, b, c) = (ax, bx, cx)
-        seed = InlineArray { index in
-            let t = Double(index) / 16
-            return ((a * t + b) * t + c) * t
-        }
+        let polynomial = BezierPolynomial(x1: x1, y1: y1, x2: x2, y2: y2)
+        self.polynomial = polynomial
+        seed = InlineArray { index in polynomial.x(at: Double(index) / 16) }
     }
 
     /// `linear`: (0, 0, 1, 1).
@@ -120,19 +108,19 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
 
     /// x(t) by Horner's rule.
     @inlinable
-    public func x(at t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
+    public func x(at t: Double) -> Double { polynomial.x(at: t) }
 
     /// y(t) by Horner's rule.
     @inlinable
-    public func y(at t: Double) -> Double { ((ay * t + by) * t + cy) * t }
+    public func y(at t: Double) -> Double { polynomial.y(at: t) }
 
     /// dx/dt at t.
     @inlinable
-    public func dxdt(at t: Double) -> Double { (3.0 * ax * t + 2.0 * bx) * t + cx }
+    public func dxdt(at t: Double) -> Double { polynomial.dxdt(at: t) }
 
     /// dy/dt at t.
     @inlinable
-    public func dydt(at t: Double) -> Double { (3.0 * ay * t + 2.0 * by) * t + cy }
+    public func dydt(at t: Double) -> Double { polynomial.dydt(at: t) }
 
     /// Solves for y at `x` with the given method; `epsilon` is WebKit's
     /// x-tolerance and matters only for ``BezierMethod/webkit`` (Pop uses
