@@ -55,20 +55,27 @@ public enum ReferenceData {
         UnitBezier.named.map { ($0.name, [$0.curve.x1, $0.curve.y1, $0.curve.x2, $0.curve.y2]) }
         + [("overshoot", [0.34, 1.56, 0.64, 1]), ("flat-middle", [1, 0, 0, 1])]
 
+    /// GSL's samples of the reference motion `name`; a failure becomes a
+    /// ``VerificationError`` naming it.
+    private static func gsl(_ name: String, _ samples: () throws -> [ReferenceSample]) throws -> [ReferenceSample] {
+        do {
+            return try samples()
+        } catch {
+            throw VerificationError.reference("GSL failed on the reference \(name): \(error)")
+        }
+    }
+
     /// Every file, computed now with GSL.
     ///
     /// - Throws: ``VerificationError`` when GSL fails.
     public static func files() throws -> [File] {
         var files: [File] = []
         for entry in springs {
-            let times = (0 ... Int(entry.seconds * 60)).map { Double($0) / 60 }
-            let samples: [ReferenceSample]
-            do {
-                samples = try ReferenceODE.spring(
+            let times = frameTimes(fps: 60, seconds: entry.seconds)
+            let samples = try gsl("spring \(entry.name)") {
+                try ReferenceODE.spring(
                     tension: entry.tension, friction: entry.friction, mass: entry.mass,
                     displacement: -1, velocity: entry.velocity, times: times)
-            } catch {
-                throw VerificationError.reference("GSL failed on the reference spring \(entry.name): \(error)")
             }
             files.append(
                 File(
@@ -78,13 +85,10 @@ public enum ReferenceData {
                     contents: csv("time,displacement,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
         }
         for entry in decays {
-            let times = (0 ... 180).map { Double($0) / 60 }
-            let samples: [ReferenceSample]
-            do {
-                samples = try ReferenceODE.decay(
+            let times = frameTimes(fps: 60, seconds: 3)
+            let samples = try gsl("decay \(entry.name)") {
+                try ReferenceODE.decay(
                     deceleration: entry.deceleration, position: 0, velocity: entry.velocity, times: times)
-            } catch {
-                throw VerificationError.reference("GSL failed on the reference decay \(entry.name): \(error)")
             }
             files.append(
                 File(

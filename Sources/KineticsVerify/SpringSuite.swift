@@ -155,10 +155,4 @@ enum SpringSuite {
     }
 }
 
-/// The frame times `k/fps` for k = 0 … ⌊seconds·fps⌋.
-public func frameTimes(fps: Double, seconds: Double) -> [Double] {
-    let last = Int((seconds * fps * (1 + 1e-12)).rounded(.down))
-    return (0 ... last).map { Double($0) / fps }
-}
-
 func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : greatestCommonDivisor(b, a % b) }

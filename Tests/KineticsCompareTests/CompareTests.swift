@@ -63,8 +63,8 @@ struct CompareTests {
         var testDescription: String { rawValue }
         var times: [Double] {
             switch self {
-            case .hz60: return frames(fps: 60, seconds: 1.5, from: 1)
-            case .hz120: return frames(fps: 120, seconds: 1.5, from: 1)
+            case .hz60: return frameTimes(fps: 60, seconds: 1.5, from: 1)
+            case .hz120: return frameTimes(fps: 120, seconds: 1.5, from: 1)
             case .jittered:
                 var random = SplitMix64(seed: 11)
                 var time = 0.0
@@ -145,7 +145,7 @@ struct CompareTests {
         // motion's start (a fraction of a frame), the scale is 0.986 at 60 Hz
         // and 0.972 at 120 Hz.
         for (fps, expected) in [(60.0, 0.986), (120.0, 0.972)] {
-            let times = frames(fps: fps, seconds: 1.5, from: 1)
+            let times = frameTimes(fps: fps, seconds: 1.5, from: 1)
             let values = SpringStepper(parameters: Self.spring, method: .pop, value: 0.0, target: 1.0)
                 .values(at: times, start: 0)
             let comparison = try Comparison.spring(

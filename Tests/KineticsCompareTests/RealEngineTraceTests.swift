@@ -12,52 +12,45 @@ struct RealEngineTraceTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("data/traces/engines")
 
-    /// Every recorded trace, with the family `compare` must name (a prefix
-    /// of its verdict), the engine it must name, and the prefix every other
-    /// explaining candidate must share (variants of the same computation).
+    /// What `compare` must say of the traces whose names start with
+    /// `prefix`: the family it names (a prefix of its verdict), the engine
+    /// it names, and the prefix every other explaining candidate shares
+    /// (variants of the same computation).
+    static let schemes: [(prefix: String, family: String, engine: String, variants: String)] = [
+        (
+            "chipmunk-spring",
+            "position-first symplectic Euler, damping as an exponential factor e^(-c·h), 1 step per frame",
+            "Chipmunk2D's DampedSpring", "position-first symplectic Euler, damping as an exponential factor"
+        ),
+        (
+            "box2d-spring", "backward (implicit) Euler, 1 step per frame, single precision (float32)",
+            "Box2D's soft distance joint", "backward (implicit) Euler"
+        ),
+        (
+            "adwaita-spring", "exact closed form, time in whole milliseconds", "libadwaita's AdwSpringAnimation",
+            "exact closed form"
+        ),
+        (
+            "chipmunk-decay",
+            "position-first symplectic Euler, damping as an exponential factor e^(-λ·h), 1 step per frame",
+            "Chipmunk2D's space damping", "position-first symplectic Euler, damping as an exponential factor"
+        ),
+        (
+            "box2d-decay",
+            "velocity-first symplectic Euler, damping as a linear factor (1 - λ·h), 1 step per frame, single precision",
+            "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor"
+        ),
+        (
+            "chromium-bezier", "Chromium's gfx::CubicBezier", "Chromium, Blink's cubic-bezier() easing",
+            "Chromium's gfx::CubicBezier"
+        ),
+    ]
+
+    /// Every recorded trace with what `compare` must say of it.
     static let expected: [(file: String, family: String, engine: String, variants: String)] = {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.sorted().compactMap { file in
-            switch file {
-            case let name where name.hasPrefix("chipmunk-spring"):
-                let family =
-                    "position-first symplectic Euler, damping as an exponential factor e^(-c·h), 1 step per frame"
-                return (
-                    file, family, "Chipmunk2D's DampedSpring",
-                    "position-first symplectic Euler, damping as an exponential factor"
-                )
-            case let name where name.hasPrefix("box2d-spring"):
-                return (
-                    file, "backward (implicit) Euler, 1 step per frame, single precision (float32)",
-                    "Box2D's soft distance joint",
-                    "backward (implicit) Euler"
-                )
-            case let name where name.hasPrefix("adwaita-spring"):
-                return (
-                    file, "exact closed form, time in whole milliseconds", "libadwaita's AdwSpringAnimation",
-                    "exact closed form"
-                )
-            case let name where name.hasPrefix("chipmunk-decay"):
-                let family =
-                    "position-first symplectic Euler, damping as an exponential factor e^(-λ·h), 1 step per frame"
-                return (
-                    file, family, "Chipmunk2D's space damping",
-                    "position-first symplectic Euler, damping as an exponential factor"
-                )
-            case let name where name.hasPrefix("box2d-decay"):
-                return (
-                    file,
-                    "velocity-first symplectic Euler, damping as a linear factor (1 - λ·h), 1 step per frame, single precision",
-                    "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor"
-                )
-            case let name where name.hasPrefix("chromium-bezier"):
-                return (
-                    file, "Chromium's gfx::CubicBezier", "Chromium, Blink's cubic-bezier() easing",
-                    "Chromium's gfx::CubicBezier"
-                )
-            default:
-                return nil
-            }
+            schemes.first { file.hasPrefix($0.prefix) }.map { (file, $0.family, $0.engine, $0.variants) }
         }
     }()
 
@@ -80,10 +73,8 @@ struct RealEngineTraceTests {
     @Test("there are traces of all four engines")
     func recorded() {
         let files = Self.expected.map(\.file)
-        for engine in [
-            "chipmunk-spring", "chipmunk-decay", "box2d-spring", "box2d-decay", "adwaita-spring", "chromium-bezier",
-        ] {
-            #expect(files.contains { $0.hasPrefix(engine) }, "no \(engine) trace in \(Self.folder.path)")
+        for scheme in Self.schemes {
+            #expect(files.contains { $0.hasPrefix(scheme.prefix) }, "no \(scheme.prefix) trace in \(Self.folder.path)")
         }
         #expect(files.count == 24)
     }

@@ -1,13 +1,13 @@
 import Foundation
+import Kinetics
 import KineticsReference
-import KineticsTestSupport
 import Testing
 
 /// The reference itself against closed forms: if GSL or its wrapping drifts,
 /// these fail before any solver test trusts it.
 @Suite("GSL reference")
 struct ReferenceTests {
-    static let times = frames(fps: 120, seconds: 2)
+    static let times = frameTimes(fps: 120, seconds: 2)
 
     @Test("an undamped spring is cos(ωt) and -ω·sin(ωt), to 1e-12")
     func undamped() throws {

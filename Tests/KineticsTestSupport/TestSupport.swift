@@ -1,5 +1,5 @@
 // Helpers the test targets share (as swift-collections shares
-// _CollectionsTestSupport): frame times, spring trajectories from the
+// _CollectionsTestSupport): spring trajectories from the
 // stepper and from GSL, and scratch folders.
 
 import Foundation
@@ -9,11 +9,6 @@ import KineticsReference
 /// The package's seeded generator (SplitMix64), so that every random test
 /// is repeatable; the seed is printed in the failure context.
 package typealias SeededGenerator = SplitMix64
-
-/// The frame times `k/fps` for k = `first` … ⌊seconds·fps⌋.
-public func frames(fps: Double, seconds: Double, from first: Int = 0) -> [Double] {
-    (first ... Int((seconds * fps * (1 + 1e-12)).rounded(.down))).map { Double($0) / fps }
-}
 
 /// A path under the system's temporary folder that nothing holds yet: its
 /// name is `prefix`, a unique part and `name`; the caller removes the file.

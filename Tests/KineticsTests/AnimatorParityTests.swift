@@ -16,7 +16,7 @@ struct AnimatorParityTests {
         let property = animator.property("x", of: target, initial: from)
         let handle = try animator.add(animation, to: property, forKey: "x")
         var values = [animator[property]]
-        for time in times ?? frames(fps: fps, seconds: seconds).dropFirst().map({ $0 }) {
+        for time in times ?? frameTimes(fps: fps, seconds: seconds).dropFirst().map({ $0 }) {
             guard animator.phase(of: handle) == .running else { break }
             animator.tick(at: time)
             values.append(animator[property])
@@ -38,7 +38,8 @@ struct AnimatorParityTests {
                     animation.threshold = 1e-30
                     let animated = try Self.animate(animation, fps: fps, seconds: 2)
                     let reference = run(
-                        parameters, method, times: frames(fps: fps, seconds: 2), from: 0, to: to, velocity: velocity)
+                        parameters, method, times: frameTimes(fps: fps, seconds: 2), from: 0, to: to, velocity: velocity
+                    )
                     let amplitude = reference.values.map { abs($0 - to) }.max()!
                     #expect(
                         animated.count == reference.values.count, "\(method) \(fps) Hz ran \(animated.count) frames")
@@ -51,9 +52,9 @@ struct AnimatorParityTests {
 
     /// The clocks Pop's whole-frame path must match its step-by-step loop on.
     static let popClocks: [(name: String, times: [Double])] = {
-        var clocks = [30.0, 60, 90, 120, 144, 240].map { fps in ("\(Int(fps)) Hz", frames(fps: fps, seconds: 2)) }
+        var clocks = [30.0, 60, 90, 120, 144, 240].map { fps in ("\(Int(fps)) Hz", frameTimes(fps: fps, seconds: 2)) }
         // Frames under a step (0.67 ms): most frames take no step at all.
-        clocks.append(("1500 Hz", frames(fps: 1_500, seconds: 1)))
+        clocks.append(("1500 Hz", frameTimes(fps: 1_500, seconds: 1)))
         // Frames of exactly 17 of Pop's steps: the leftover is 0 every frame.
         clocks.append(("17 steps", (0 ... 120).map { Double($0) * 17 * SpringMethod.popStep }))
         // Frames of several seconds, under the 30 s shutdown.

@@ -41,7 +41,7 @@ struct DecayTests {
     func continuousMatchesGSL() throws {
         for d in Self.decelerations {
             for velocity in [-20_000.0, 1.0, 1_500.0] {
-                let times = frames(fps: 60, seconds: 3)
+                let times = frameTimes(fps: 60, seconds: 3)
                 let computed = run(.continuous, d, times: times, velocity: velocity)
                 let exact = try ReferenceODE.decay(deceleration: d, position: 0, velocity: velocity, times: times)
                 let scale = abs(
@@ -59,7 +59,7 @@ struct DecayTests {
         // v/λ·(1 - d^n): the same shape, a constant factor apart.
         for d in Self.decelerations {
             let velocity = 3_000.0
-            let times = frames(fps: 144, seconds: 3)
+            let times = frameTimes(fps: 144, seconds: 3)
             let computed = run(.exact, d, times: times, velocity: velocity)
             let exact = try ReferenceODE.decay(deceleration: d, position: 0, velocity: velocity, times: times)
             let lambda = -1000 * log(d)
@@ -73,7 +73,7 @@ struct DecayTests {
     @Test("pop is within its single-precision bound of exact over 10 s")
     func popAgainstExact() {
         for d in Self.decelerations {
-            let times = frames(fps: 60, seconds: 10)
+            let times = frameTimes(fps: 60, seconds: 10)
             let pop = run(.pop, d, times: times, velocity: 5_000).values
             let exact = run(.exact, d, times: times, velocity: 5_000).values
             let scale = try! DecayParameters(deceleration: d).totalThrow(velocity: 5_000, method: .exact)
@@ -96,7 +96,7 @@ struct DecayTests {
         #expect(abs(decay.totalThrow(velocity: 1, method: .continuous) - 1 / (-1000 * log(0.998))) < 1e-15)
         #expect(abs(decay.totalThrow(velocity: 1, method: .continuous) - 0.4995) < 1e-4)
         // A 60 s run comes within 1e-9 of the total.
-        let times = frames(fps: 60, seconds: 60)
+        let times = frameTimes(fps: 60, seconds: 60)
         let end = run(.exact, 0.998, times: times, velocity: 1000).values.last!
         #expect(abs(end - 499) < 1e-9)
     }

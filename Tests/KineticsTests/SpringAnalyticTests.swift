@@ -36,7 +36,7 @@ struct SpringAnalyticTests {
     @Test("matches GSL to 1e-12 of the amplitude", arguments: cases)
     func matchesGSL(name: String, parameters: SpringParameters) throws {
         for (from, velocity) in [(0.0, 0.0), (0.0, 25.0), (2.0, -40.0)] {
-            let times = frames(fps: 60, seconds: 2)
+            let times = frameTimes(fps: 60, seconds: 2)
             let computed = run(parameters, .analytic, times: times, from: from, velocity: velocity)
             let exact = try reference(parameters, times: times, from: from, velocity: velocity)
             let amplitude = exact.values.map { abs($0 - 1) }.max()!

@@ -20,7 +20,7 @@ struct SpringStepperTests {
                 to: to, value: from, velocity: velocity)
             var stepper = SpringStepper(
                 parameters: parameters, method: .pop, value: from, velocity: velocity, target: to)
-            let times = frames(fps: fps, seconds: 10)
+            let times = frameTimes(fps: fps, seconds: 10)
             for k in times.indices.dropFirst() {
                 let dt = times[k] - times[k - 1]
                 plain.frame(dt)
@@ -58,8 +58,8 @@ struct SpringStepperTests {
 
     @Test("pop loses part of a step every frame: it depends on the frame rate")
     func popIsFrameRateDependent() {
-        let times120 = frames(fps: 120, seconds: 1)
-        let at60 = run(.popDefault, .pop, times: frames(fps: 60, seconds: 1)).values
+        let times120 = frameTimes(fps: 120, seconds: 1)
+        let at60 = run(.popDefault, .pop, times: frameTimes(fps: 60, seconds: 1)).values
         let at120 = run(.popDefault, .pop, times: times120).values
         // Common times: every second frame at 120 Hz.
         let common = stride(from: 0, to: times120.count, by: 2).map { at120[$0] }
@@ -91,7 +91,7 @@ struct SpringStepperTests {
     @Test("rk4 is within its error bound of GSL", arguments: [30.0, 60.0, 120.0, 144.0, 240.0])
     func rk4MatchesGSL(fps: Double) throws {
         for parameters in [SpringParameters.popDefault, spring(omega: 30, zeta: 0.1), spring(omega: 10, zeta: 20)] {
-            let times = frames(fps: fps, seconds: 2)
+            let times = frameTimes(fps: fps, seconds: 2)
             let computed = run(parameters, .rk4, times: times, velocity: 5)
             let exact = try reference(parameters, times: times, velocity: 5)
             let amplitude = exact.values.map { abs($0 - 1) }.max()!
@@ -118,7 +118,7 @@ struct SpringStepperTests {
     @Test("fixed is within RK4's bound plus the linear blend's h²ω²/8 of GSL", arguments: [30.0, 60.0, 120.0, 144.0])
     func fixedMatchesGSL(fps: Double) throws {
         let parameters = SpringParameters.popDefault
-        let times = frames(fps: fps, seconds: 2)
+        let times = frameTimes(fps: fps, seconds: 2)
         let computed = run(parameters, .fixed, times: times)
         let exact = try reference(parameters, times: times)
         // Linear interpolation between grid states misses the curve by at most
@@ -154,7 +154,7 @@ struct SpringStepperTests {
             spring(omega: 50, zeta: 30), spring(omega: 316, zeta: 1),
         ] {
             #expect(parameters.rk4MaximumStep < 0.001)
-            let times = frames(fps: 60, seconds: 3)
+            let times = frameTimes(fps: 60, seconds: 3)
             let computed = run(parameters, .rk4, times: times, velocity: 40)
             let exact = try reference(parameters, times: times, velocity: 40)
             let amplitude = exact.values.map { abs($0 - 1) }.max()!
@@ -172,7 +172,7 @@ struct SpringStepperTests {
         // motion itself; 60 Hz frames see it settled.
         let stiff = try! SpringParameters(tension: 1e9, friction: 10, mass: 1e-6)
         #expect(stiff.rk4MaximumStep < 1e-9)
-        for times in [(0 ... 100).map { Double($0) * 1e-8 }, frames(fps: 60, seconds: 0.5)] {
+        for times in [(0 ... 100).map { Double($0) * 1e-8 }, frameTimes(fps: 60, seconds: 0.5)] {
             let values = run(stiff, .rk4, times: times, velocity: 0).values
             for (time, value) in zip(times, values) {
                 let exact =
@@ -197,7 +197,7 @@ struct SpringStepperTests {
         ]
         for (method, bound) in tolerance {
             let series = [60.0, 120.0, 144.0].map { fps -> [Double] in
-                let times = frames(fps: fps, seconds: 2)
+                let times = frameTimes(fps: fps, seconds: 2)
                 let values = run(parameters, method, times: times, velocity: -3).values
                 let stride = Int(fps / 12)
                 return Swift.stride(from: 0, to: values.count, by: stride).map { values[$0] }

@@ -1,5 +1,5 @@
 import Foundation
-import KineticsTestSupport
+import Kinetics
 import KineticsVerify
 import Testing
 
@@ -12,7 +12,7 @@ struct MetricsTests {
 
     @Test("the time-scale fit recovers a known scale and offset")
     func recoversScale() {
-        let times = frames(fps: 60, seconds: 2)
+        let times = frameTimes(fps: 60, seconds: 2)
         for (scale, offset) in [(1.0, 0.0), (0.9797, -0.0008), (0.92, 0.001), (1.05, 0.0)] {
             let values = times.map { Self.motion(max(scale * $0 + offset, 0)).position }
             let fit = TimeScale(times: times, values: values, exact: Self.motion)

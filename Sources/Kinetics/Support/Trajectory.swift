@@ -50,3 +50,11 @@ extension MotionStepper {
 
 extension SpringStepper: MotionStepper {}
 extension DecayStepper: MotionStepper {}
+
+/// The frame times `k/fps` for k = `first` … ⌊seconds·fps⌋ (a relative
+/// 1e-12 of slack, so that 1.5 s at 60 Hz ends on frame 90 whatever the
+/// rounding of 1.5·60).
+public func frameTimes(fps: Double, seconds: Double, from first: Int = 0) -> [Double] {
+    let last = Int((seconds * fps * (1 + 1e-12)).rounded(.down))
+    return (first ... last).map { Double($0) / fps }
+}
