@@ -26,7 +26,7 @@ struct Words: RandomNumberGenerator {
 
 /// Drives an animator with random operations, from outside and from inside
 /// its callbacks, and records what each animation reported.
-final class Churn {
+final class Churn: RandomOperations {
     let animator = Animator()
     private var words: Words
     private var scalars: [PropertyHandle<Double>] = []
@@ -218,8 +218,11 @@ final class Churn {
         }
     }
 
+    /// One random operation from outside callbacks.
+    func step() { step(insideCallback: false) }
+
     /// One random operation; ticks only from outside callbacks.
-    func step(insideCallback: Bool = false) {
+    func step(insideCallback: Bool) {
         operations += 1
         // Word 0, where shrinking goes, is the mildest operation: a tick.
         let choice = 99 - word(100)
@@ -270,13 +273,7 @@ struct AnimatorPropertyTests {
     func shortSequences() async {
         await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 300)) { list in
             let churn = Churn(words: Words(list))
-            while churn.operations < list.count / 3 {
-                churn.step()
-                let problems = churn.animator.invariantViolations()
-                #expect(problems.isEmpty, "after \(churn.operations) operations: \(problems.prefix(3))")
-                if !problems.isEmpty { return }
-            }
-            #expect(churn.valuesAreFinite)
+            guard churn.stepChecked(until: list.count / 3) else { return }
             churn.finish()
             #expect(churn.animator.invariantViolations().isEmpty)
             #expect(churn.endProblems.isEmpty, "\(churn.endProblems.prefix(3))")

@@ -6,7 +6,7 @@ import Testing
 /// delayed with every fill mode, springs and curves, jumps, keyframe
 /// blocks, explicit animations and removals, with ticks in between, some
 /// of them from inside transaction completions.
-final class LayerChurn {
+final class LayerChurn: RandomOperations {
     let animator = Animator()
     let layer: ImplicitLayer
     private var words: Words
@@ -133,13 +133,7 @@ struct ImplicitPropertyTests {
     func randomChanges() async {
         await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 200)) { list in
             let churn = LayerChurn(words: Words(list))
-            while churn.operations < list.count / 2 {
-                churn.step()
-                let problems = churn.animator.invariantViolations()
-                #expect(problems.isEmpty, "after \(churn.operations) operations: \(problems.prefix(3))")
-                #expect(churn.valuesAreFinite)
-                if !problems.isEmpty { return }
-            }
+            guard churn.stepChecked(until: list.count / 2) else { return }
             churn.settle()
             #expect(churn.animator.animationCount == 0)
             #expect(churn.completions.allSatisfy { $0 == 1 }, "completions ran \(churn.completions) times")
