@@ -7,10 +7,7 @@ extension Animator {
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "pause") }
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
-            return false
-        }
+        guard let (index, box) = changeable(handle), status[index].phase == .running else { return false }
         status[index].phase = .paused
         records[index].pausedAt = time
         box.setPaused(self, handle, true)
@@ -21,10 +18,7 @@ extension Animator {
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "resume") }
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), status[index].phase == .paused, let box = records[index].box else {
-            return false
-        }
+        guard let (index, box) = changeable(handle), status[index].phase == .paused else { return false }
         status[index].phase = .running
         box.shiftStart(self, handle, by: time - records[index].pausedAt)
         box.setPaused(self, handle, false)
@@ -36,8 +30,7 @@ extension Animator {
     @discardableResult
     public func retarget<Value: AnimatableVector>(_ handle: AnimationHandle, to target: Value) -> Bool {
         defer { checkInternally(after: "retarget") }
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard target.isFinite, let index = liveIndex(handle), let box = records[index].box else { return false }
+        guard let (_, box) = changeable(handle), target.isFinite else { return false }
         return box.retarget(self, handle, to: target.packed)
     }
 
@@ -49,8 +42,7 @@ extension Animator {
     @discardableResult
     public func setSpringParameters(_ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         defer { checkInternally(after: "setSpringParameters") }
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), let box = records[index].box else { return false }
+        guard let (_, box) = changeable(handle) else { return false }
         return box.setSpringParameters(self, handle, parameters)
     }
 }

@@ -29,8 +29,7 @@ extension Animator {
     /// stop (as Core Animation and Pop do); running or paused → stop;
     /// finished and kept → no event (it already stopped once).
     func cancel(_ handle: AnimationHandle) {
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), let box = records[index].box else { return }
+        guard let (index, box) = changeable(handle) else { return }
         let recordPhase = status[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
         box.cancelChildren(self, handle)
@@ -93,6 +92,15 @@ extension Animator {
                 boxPools[type] = pool
             }
         }
+    }
+
+    /// The record index and box of a live `handle` about to be changed.
+    /// Changing the animator while its animations advance stops the process.
+    @inline(__always)
+    func changeable(_ handle: AnimationHandle) -> (index: Int, box: AnimationBox)? {
+        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        guard let index = liveIndex(handle), let box = records[index].box else { return nil }
+        return (index, box)
     }
 
     /// The record index of a live handle.
