@@ -131,13 +131,10 @@ struct BezierCompare: ParsableCommand {
         abstract: "Compare a timing-curve trace (x,y) with the exact curve.")
 
     @OptionGroup var options: CompareOptions
-    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
-    var curve: String
-
-    func validate() throws { _ = try parseCurve(curve) }
+    @OptionGroup var curve: CurveOption
 
     func run() throws {
-        let bezier = try parseCurve(curve)
+        let bezier = try curve.bezier()
         let trace = try options.read(.curve)
         let comparison = try Comparison.bezier(trace, curve: bezier)
         try options.finish(comparison, parameters: [("curve", "\(bezier.x1),\(bezier.y1),\(bezier.x2),\(bezier.y2)")])

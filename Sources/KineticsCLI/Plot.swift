@@ -78,28 +78,24 @@ struct BezierPlot: ParsableCommand {
         abstract: "Bezier methods over GSL's roots, and their errors in y on a log scale."
     )
 
-    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
-    var curve: String
+    @OptionGroup var curve: CurveOption
     @Option(help: "Methods (repeatable): webkit, precise, fast.")
     var method: [BezierMethod] = []
     @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive, 2 … 100,000.")
     var samples: Int = 401
-    @Option(parsing: .unconditional, help: "WebKit's x tolerance (webkit only); default Pop's for 0.4 s, 1/400.")
-    var epsilon: Double = 1.0 / 400
+    @OptionGroup var webkit: WebKitEpsilonOption
     @OptionGroup var output: PlotOutput
 
     func validate() throws {
-        _ = try parseCurve(curve)
         guard (2 ... 100_000).contains(samples) else {
             throw ValidationError("--samples must be a whole number in [2, 100000], got \(samples)")
         }
-        try OptionCheck.positive(epsilon, "--epsilon")
     }
 
     func run() throws {
         let figure = try Figures.bezier(
-            try parseCurve(curve), methods: method.isEmpty ? BezierMethod.allCases : method, samples: samples,
-            epsilon: epsilon)
+            try curve.bezier(), methods: method.isEmpty ? BezierMethod.allCases : method, samples: samples,
+            epsilon: webkit.epsilon)
         try output.write(figure)
     }
 }

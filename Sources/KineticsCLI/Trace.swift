@@ -171,23 +171,19 @@ struct BezierTrace: ParsableCommand {
         abstract: "Print y at evenly spaced x from 0 to 1 for a timing curve."
     )
 
-    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
-    var curve: String
+    @OptionGroup var curve: CurveOption
     @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive (>= 2).")
     var samples: Int = 1001
     @Option(help: "Solver: webkit, precise or fast.")
     var method: BezierMethod = .webkit
-    @Option(parsing: .unconditional, help: "WebKit's x tolerance (webkit only); default Pop's for 0.4 s, 1/400.")
-    var epsilon: Double = 1.0 / 400
+    @OptionGroup var webkit: WebKitEpsilonOption
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
 
     func validate() throws {
-        _ = try parseCurve(curve)
         guard samples >= 2, samples <= maximumFrameCount else {
             throw ValidationError("--samples must be a whole number in [2, \(maximumFrameCount)], got \(samples)")
         }
-        try OptionCheck.positive(epsilon, "--epsilon")
     }
 
     struct Point: Encodable {
@@ -204,10 +200,10 @@ struct BezierTrace: ParsableCommand {
     }
 
     func run() throws {
-        let bezier = try parseCurve(curve)
+        let bezier = try curve.bezier()
         let points = (0 ..< samples).map { index -> Point in
             let x = Double(index) / Double(samples - 1)
-            return Point(x: x, y: bezier.solve(x, method: method, epsilon: epsilon))
+            return Point(x: x, y: bezier.solve(x, method: method, epsilon: webkit.epsilon))
         }
         var output = StandardOutput()
         switch format {
@@ -219,10 +215,29 @@ struct BezierTrace: ParsableCommand {
                 try jsonText(
                     Document(
                         method: method, curve: [bezier.x1, bezier.y1, bezier.x2, bezier.y2],
-                        epsilon: method == .webkit ? epsilon : nil, samples: points)))
+                        epsilon: method == .webkit ? webkit.epsilon : nil, samples: points)))
         }
         output.flush()
     }
+}
+
+/// `--curve`: a named curve or its control points.
+struct CurveOption: ParsableArguments {
+    @Option(help: "A named curve (linear, default, ease-in, ease-out, ease-in-out) or x1,y1,x2,y2.")
+    var curve: String
+
+    func validate() throws { _ = try parseCurve(curve) }
+
+    /// The curve.
+    func bezier() throws -> UnitBezier { try parseCurve(curve) }
+}
+
+/// `--epsilon`: the x tolerance of the `webkit` solver.
+struct WebKitEpsilonOption: ParsableArguments {
+    @Option(parsing: .unconditional, help: "WebKit's x tolerance (webkit only); default Pop's for 0.4 s, 1/400.")
+    var epsilon: Double = 1.0 / 400
+
+    func validate() throws { try OptionCheck.positive(epsilon, "--epsilon") }
 }
 
 /// A curve name or `x1,y1,x2,y2`.
