@@ -178,7 +178,7 @@ let package = Package(
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),
         tests("KineticsCompareTests", ["KineticsCompare", "KineticsTestSupport"]),
         tests("KineticsPropertyTests", ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")]),
-        tests("KineticsPlotTests", ["KineticsPlot"]),
+        tests("KineticsPlotTests", ["KineticsPlot", "KineticsTestSupport"]),
         tests("KineticsBenchTests", ["Kinetics", "KineticsBench"]),
         tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsTestSupport"]),
     ]

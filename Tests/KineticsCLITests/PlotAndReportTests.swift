@@ -2,43 +2,6 @@ import Foundation
 import KineticsTestSupport
 import Testing
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// The names of the series (and rules) in an SVG document.
-final class SVGSeries: NSObject, XMLParserDelegate {
-    var series: [String] = []
-    var rules: [String] = []
-    var points: [String: Int] = [:]
-    private var current: String?
-
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        if name == "g", attributes["class"] == "series", let series = attributes["data-name"] {
-            self.series.append(series)
-            current = series
-        }
-        if name == "g", attributes["class"] == "rule", let rule = attributes["data-name"] { rules.append(rule) }
-        if name == "polyline", let current, let list = attributes["points"] {
-            points[current, default: 0] += list.split(separator: " ").count
-        }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "g" { current = nil }
-    }
-
-    static func parse(_ text: String) -> SVGSeries? {
-        let collector = SVGSeries()
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.delegate = collector
-        return parser.parse() ? collector : nil
-    }
-}
-
 @Suite("CLI: plot and report")
 struct PlotAndReportTests {
     static func temporary(_ name: String) -> URL {
@@ -52,15 +15,15 @@ struct PlotAndReportTests {
             "pop", "--method", "analytic")
         #expect(result.status == 0, "\(result.stderr)")
         let svg = try #require(SVGSeries.parse(result.stdout), "well-formed XML")
-        #expect(svg.series == ["GSL rk8pd", "pop", "analytic", "pop", "analytic"])
-        #expect(svg.points["pop"] ?? 0 >= 61, "61 frames drawn (the error panel drops exact zeros)")
+        #expect(svg.names == ["GSL rk8pd", "pop", "analytic", "pop", "analytic"])
+        #expect(svg.lines["pop"]?.count ?? 0 >= 61, "61 frames drawn (the error panel drops exact zeros)")
     }
 
     @Test("plot decay and plot bezier hold their methods; an existing output file is replaced")
     func decayAndBezier() throws {
         let decay = try kinetics("plot", "decay", "--velocity", "800", "--seconds", "1")
         #expect(
-            try #require(SVGSeries.parse(decay.stdout)).series == [
+            try #require(SVGSeries.parse(decay.stdout)).names == [
                 "GSL rk8pd (continuous law)", "pop", "exact", "continuous", "pop", "exact", "continuous",
             ])
         let file = Self.temporary("bezier.svg")
@@ -69,7 +32,7 @@ struct PlotAndReportTests {
         let bezier = try kinetics("plot", "bezier", "--curve", "ease-out", "--method", "webkit", "--output", file.path)
         #expect(bezier.status == 0 && bezier.stdout.isEmpty, "\(bezier.stderr)")
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(try #require(SVGSeries.parse(text)).series == ["GSL (cubic + brent)", "webkit", "webkit"])
+        #expect(try #require(SVGSeries.parse(text)).names == ["GSL (cubic + brent)", "webkit", "webkit"])
     }
 
     @Test("plot verify draws error against ζ, frame rate and steepness with the tolerance lines")
@@ -81,7 +44,7 @@ struct PlotAndReportTests {
         let result = try kinetics("plot", "verify", "--input", input.path)
         #expect(result.status == 0, "\(result.stderr)")
         let svg = try #require(SVGSeries.parse(result.stdout))
-        #expect(Set(svg.series) == ["analytic", "fixed", "pop", "rk4"])
+        #expect(Set(svg.names) == ["analytic", "fixed", "pop", "rk4"])
         #expect(svg.rules.contains("spring.rk4 = 1e-07") && svg.rules.contains("spring.analytic = 1e-10"))
     }
 
@@ -102,11 +65,11 @@ struct PlotAndReportTests {
             \.frameTimes)
         #expect(!frameTimes.isEmpty && frameTimes.allSatisfy { $0 > 10 && $0 < 1e9 }, "\(frameTimes.prefix(3))")
         let scaling = try #require(SVGSeries.parse(try kinetics("plot", "bench", "--input", input.path).stdout))
-        #expect(scaling.series.count == 2 && scaling.series.allSatisfy { $0.contains("(N^") })
+        #expect(scaling.names.count == 2 && scaling.names.allSatisfy { $0.contains("(N^") })
         #expect(scaling.rules == ["60 Hz budget (16.7 ms)", "120 Hz budget (8.3 ms)"])
         let frames = try kinetics(
             "plot", "bench", "--input", input.path, "--configuration", "batch 1000 spring steady 60 Hz pop")
-        let drawn = try #require(SVGSeries.parse(frames.stdout)).points["p50"]
+        let drawn = try #require(SVGSeries.parse(frames.stdout)).lines["p50"]?.count
         #expect(frames.status == 0 && drawn == 3, "\(frames.status): \(frames.stderr)")
         let unknown = try kinetics("plot", "bench", "--input", input.path, "--configuration", "nothing")
         #expect(unknown.status == 64 && unknown.stderr.contains("is not in \(input.path)"))

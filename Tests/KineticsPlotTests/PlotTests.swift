@@ -1,57 +1,8 @@
 import Foundation
+import KineticsTestSupport
 import Testing
 
 @testable import KineticsPlot
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// The series of an SVG document: name → the points of its polylines and
-/// markers, in pixels.
-final class SeriesCollector: NSObject, XMLParserDelegate {
-    var series: [String: [(Double, Double)]] = [:]
-    var rules: [String] = []
-    var elements = 0
-    private var current: String?
-
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        elements += 1
-        switch name {
-        case "g":
-            if attributes["class"] == "series" { current = attributes["data-name"] }
-            if attributes["class"] == "rule", let label = attributes["data-name"] { rules.append(label) }
-        case "polyline":
-            guard let current, let points = attributes["points"] else { return }
-            for pair in points.split(separator: " ") {
-                let xy = pair.split(separator: ",").compactMap { Double($0) }
-                series[current, default: []].append((xy[0], xy[1]))
-            }
-        case "circle":
-            guard let current, let x = attributes["cx"].flatMap(Double.init),
-                let y = attributes["cy"].flatMap(Double.init)
-            else { return }
-            series[current, default: []].append((x, y))
-        default:
-            break
-        }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "g" { current = nil }
-    }
-
-    /// Parses `svg`; nil when it is not well-formed XML.
-    static func parse(_ svg: String) -> SeriesCollector? {
-        let collector = SeriesCollector()
-        let parser = XMLParser(data: Data(svg.utf8))
-        parser.delegate = collector
-        return parser.parse() ? collector : nil
-    }
-}
 
 @Suite("Plot: scales and SVG")
 struct PlotTests {
@@ -112,8 +63,8 @@ struct PlotTests {
         let right = 800 - Figure.right
         let top = Figure.top
         let bottom = 500 - Figure.bottom
-        let collector = try #require(SeriesCollector.parse(figure.svg()))
-        let points = try #require(collector.series["line"])
+        let collector = try #require(SVGSeries.parse(figure.svg()))
+        let points = try #require(collector.lines["line"]) + (collector.markers["line"] ?? [])
         // Polyline then markers: the middle point at the middle of the area.
         #expect(points.count == 6)
         #expect(abs(points[1].0 - (left + right) / 2) < 0.01 && abs(points[1].1 - (top + bottom) / 2) < 0.01)
@@ -134,8 +85,8 @@ struct PlotTests {
                     ], rules: [Rule("tolerance", y: 1e-4)])
             ])
         let svg = figure.svg()
-        let collector = try #require(SeriesCollector.parse(svg), "well-formed XML")
-        #expect(collector.series["<odd> & \"name\""]?.count == 4, "two runs of two points; 0 and NaN left out")
+        let collector = try #require(SVGSeries.parse(svg), "well-formed XML")
+        #expect(collector.lines["<odd> & \"name\""]?.count == 4, "two runs of two points; 0 and NaN left out")
         #expect(svg.components(separatedBy: "<polyline").count - 1 == 2)
         #expect(collector.rules == ["tolerance"])
         #expect(
