@@ -31,29 +31,20 @@ public enum Figures {
         }
         let exact = try reference(times)
         let amplitude = max(abs(from - to), (try reference(fine)).map { abs($0 - to) }.max() ?? 0, 1e-300)
-        var values: [Series] = [
-            Series("GSL rk8pd", points: Array(zip(fine, try reference(fine))), style: .dashed, color: "#333333")
-        ]
-        var errors: [Series] = []
-        for method in methods {
-            let trajectory = SpringStepper(
-                parameters: parameters, method: method, value: from, velocity: velocity, target: to
-            ).values(at: times)
-            values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
-            errors.append(
-                Series(
-                    method.rawValue,
-                    points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / amplitude) }))
-        }
-        return Figure(
+        return motionFigure(
             title:
                 "Spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)), ζ = \(short(parameters.dampingRatio))) at \(short(fps)) Hz",
-            panels: [
-                Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
-                Panel(
-                    title: "|error| against GSL, over the amplitude", x: "time (s)", y: "relative error", yKind: .log,
-                    series: errors),
-            ])
+            reference: Series(
+                "GSL rk8pd", points: Array(zip(fine, try reference(fine))), style: .dashed, color: "#333333"),
+            times: times, exact: exact, scale: amplitude,
+            trajectories: methods.map { method in
+                (
+                    method.rawValue,
+                    SpringStepper(parameters: parameters, method: method, value: from, velocity: velocity, target: to)
+                        .values(at: times)
+                )
+            },
+            errorTitle: "|error| against GSL, over the amplitude")
     }
 
     /// Decay methods over GSL's continuous trajectory, and their errors over the throw.
@@ -69,29 +60,44 @@ public enum Figures {
         }
         let exact = try reference(times)
         let throwLength = max(abs((exact.last ?? from) - from), 1e-300)
-        var values: [Series] = [
-            Series(
-                "GSL rk8pd (continuous law)", points: Array(zip(fine, try reference(fine))), style: .dashed,
-                color: "#333333")
-        ]
-        var errors: [Series] = []
-        for method in methods {
-            let trajectory = DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
-                .values(at: times)
-            values.append(Series(method.rawValue, points: Array(zip(times, trajectory)), style: .lineAndMarkers))
-            errors.append(
-                Series(
-                    method.rawValue,
-                    points: times.indices.map { (times[$0], abs(trajectory[$0] - exact[$0]) / throwLength) }))
-        }
-        return Figure(
+        return motionFigure(
             title:
                 "Decay (deceleration \(short(deceleration)), thrown at \(short(velocity)) units/s) at \(short(fps)) Hz",
+            reference: Series(
+                "GSL rk8pd (continuous law)", points: Array(zip(fine, try reference(fine))), style: .dashed,
+                color: "#333333"),
+            times: times, exact: exact, scale: throwLength,
+            trajectories: methods.map { method in
+                (
+                    method.rawValue,
+                    DecayStepper(parameters: parameters, method: method, value: from, velocity: velocity)
+                        .values(at: times)
+                )
+            },
+            errorTitle: "|error| against the continuous law, over the throw")
+    }
+
+    /// Two panels: each trajectory's values at `times` over the `reference`
+    /// curve, and its distance from `exact` at those times over `scale`.
+    static func motionFigure(
+        title: String, reference: Series, times: [Double], exact: [Double], scale: Double,
+        trajectories: [(name: String, values: [Double])], errorTitle: String
+    ) -> Figure {
+        var values = [reference]
+        var errors: [Series] = []
+        for trajectory in trajectories {
+            values.append(
+                Series(trajectory.name, points: Array(zip(times, trajectory.values)), style: .lineAndMarkers))
+            errors.append(
+                Series(
+                    trajectory.name,
+                    points: times.indices.map { (times[$0], abs(trajectory.values[$0] - exact[$0]) / scale) }))
+        }
+        return Figure(
+            title: title,
             panels: [
                 Panel(title: "value", x: "time (s)", y: "value", series: values, weight: 1.2),
-                Panel(
-                    title: "|error| against the continuous law, over the throw", x: "time (s)", y: "relative error",
-                    yKind: .log, series: errors),
+                Panel(title: errorTitle, x: "time (s)", y: "relative error", yKind: .log, series: errors),
             ])
     }
 
