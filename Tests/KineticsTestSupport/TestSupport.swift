@@ -1,6 +1,6 @@
 // Helpers the test targets share (as swift-collections shares
-// _CollectionsTestSupport): spring trajectories from the
-// stepper and from GSL, and scratch folders.
+// _CollectionsTestSupport): spring trajectories from the stepper and from
+// GSL, scratch folders and animator fixtures; SVGSeries.swift reads figures.
 
 import Foundation
 import Kinetics
