@@ -1,6 +1,13 @@
 /// Pop's threshold for calling a basic animation done.
 let timeProgressThreshold = 1e-6
 
+/// The fraction of a timed animation (basic or keyframes) elapsed at `time`:
+/// Pop's `min(elapsed, duration)/duration`.
+@inline(__always)
+func timeFraction(at time: Double, start: Double, duration: Double) -> Double {
+    Swift.min(time - start, duration) / duration
+}
+
 /// The basic animations of one lane: from `from` to `to` along a timing
 /// function over a duration (Pop's `POPBasicAnimation`).
 final class BasicBatch<V: AnimatableVector>: ElementBatch {
@@ -31,8 +38,8 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
 
     /// The eased progress at `time` (Pop's progress of a basic animation).
     func progress(_ index: Int, at time: Double, timings: TimingTable) -> Double {
-        let length = duration[index]
-        return timings.evaluators[Int(timing[index])].evaluate(Swift.min(time - start[index], length) / length, timings)
+        let t = timeFraction(at: time, start: start[index], duration: duration[index])
+        return timings.evaluators[Int(timing[index])].evaluate(t, timings)
     }
 
     /// The (clamped, unrounded) value at `time`.
@@ -84,8 +91,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
         values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
-        let length = p.duration[index]
-        let t = Swift.min(context.time - p.start[index], length) / length
+        let t = timeFraction(at: context.time, start: p.start[index], duration: p.duration[index])
         let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
         let from = p.common.from[index]
         let value = from + (p.common.to[index] - from) * eased

@@ -158,7 +158,8 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {
             done = false
         }
-        // Clamped already: the element's own clamp changes nothing more.
-        common.endFrame(index, x, done: done, flags: bits, p, values: values, output: &output)
+        // Clamped above, so written as it is (endFrame would clamp again).
+        common.write(index, x, flags: bits, p, values: values)
+        common.report(index, done: done, flags: bits, owner: p.owner, values: values, output: &output)
     }
 }

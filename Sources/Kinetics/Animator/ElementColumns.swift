@@ -248,10 +248,11 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         }
     }
 
-    /// Ends element `index`'s frame for every kind but springs (whose rest
-    /// test reads the write): writes `value` (clamped when the element
-    /// clamps; rounded or added the slow way), then reports the element
-    /// finished when `done`, or its frame event when it wants events.
+    /// Ends a basic or keyframe element's frame (springs and decays clamp in
+    /// their own way and write and report themselves): writes `value`
+    /// (clamped when the element clamps; rounded or added the slow way), then
+    /// reports the element finished when `done`, or its frame event when it
+    /// wants events.
     @inline(__always)
     func endFrame(
         _ index: Int, _ value: V, done: Bool, flags bits: UInt8, _ p: Pointers, values: UnsafeMutablePointer<V>,

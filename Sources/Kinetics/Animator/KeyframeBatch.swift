@@ -30,7 +30,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
 
     /// The time fraction at `time`.
     func progress(_ index: Int, at time: Double) -> Double {
-        Swift.min(time - start[index], duration[index]) / duration[index]
+        timeFraction(at: time, start: start[index], duration: duration[index])
     }
 
     /// The columns as raw pointers, read once per frame.
@@ -79,8 +79,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
         values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
-        let length = p.duration[index]
-        let t = Swift.min(context.time - p.start[index], length) / length
+        let t = timeFraction(at: context.time, start: p.start[index], duration: p.duration[index])
         let value = p.tracks[Int(p.track[index])].value(
             at: t, cursor: &p.cursor[index], evaluators: p.evaluators, timings: timings)
         common.endFrame(
