@@ -108,6 +108,16 @@ struct ConvertAndErrorTests {
                 ["convert", "--tension", "100", "--friction", "10", "--epsilon", "0"],
                 "--epsilon must be a finite number > 0, got 0.0"
             ),
+            // --curve and --epsilon are shared by trace, plot and compare.
+            (
+                ["trace", "bezier", "--curve", "ease-in", "--epsilon", "0"],
+                "--epsilon must be a finite number > 0, got 0.0"
+            ),
+            (
+                ["plot", "bezier", "--curve", "ease-in", "--epsilon", "nan"],
+                "--epsilon must be a finite number > 0, got nan"
+            ),
+            (["plot", "bezier", "--curve", "0,0,1.5,1"], "--curve: x2 must be in [0.0, 1.0], got 1.5"),
             (
                 ["trace", "spring", "--tension", "1", "--friction", "1", "--fps", "1e6", "--seconds", "100"],
                 "--seconds × --fps must give at most 10000000 frames, got 100000000"
