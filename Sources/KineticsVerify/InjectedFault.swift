@@ -60,10 +60,3 @@ package struct InjectedFault: Sendable, Equatable {
         }
     }
 }
-
-/// Whether `candidate` is a worse error than `current`: NaN is the worst of
-/// all and stays the worst once found; otherwise the larger is worse.
-func isWorse(_ candidate: Double, than current: Double) -> Bool {
-    if current.isNaN { return false }
-    return candidate.isNaN || candidate > current
-}

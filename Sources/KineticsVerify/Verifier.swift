@@ -123,12 +123,9 @@ public enum Verifier {
             // steps, which grow without bound for springs outside RK4's
             // stability region (as Pop's own solver does). Every other
             // trajectory counts, NaN included.
-            var worst = (value: -1.0, location: "", parameters: [String: Double]())
-            var sumOfSquares = 0.0
-            var trajectories = 0
+            var worst = WorstCase()
             var leftOut = 0
-            var spread = (value: 0.0, location: "", parameters: [String: Double]())
-            var spreadCases = 0
+            var spread = WorstCase(startingAt: 0)
             for (springCase, measurement) in zip(springs, measurements) {
                 guard method.isStable(for: springCase.parameters) else {
                     leftOut += verificationFrameRates.count
@@ -136,23 +133,15 @@ public enum Verifier {
                 }
                 for (index, fps) in verificationFrameRates.enumerated() {
                     guard let error = measurement.errors[index][method] else { continue }
-                    trajectories += 1
-                    sumOfSquares += error.rmsError * error.rmsError
-                    if isWorse(error.maxError, than: worst.value) {
-                        worst = (
-                            error.maxError, "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            parameters(springCase, fps: fps)
-                        )
-                    }
+                    worst.consider(
+                        error.maxError, rms: error.rmsError,
+                        at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                        parameters(springCase, fps: fps))
                 }
                 if let caseSpread = measurement.frameRateSpread[method] {
-                    spreadCases += 1
-                    if isWorse(caseSpread.value, than: spread.value) {
-                        spread = (
-                            caseSpread.value, "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
-                            parameters(springCase, fps: caseSpread.fps)
-                        )
-                    }
+                    spread.consider(
+                        caseSpread.value, at: "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
+                        parameters(springCase, fps: caseSpread.fps))
                 }
             }
             let checked: String? =
@@ -167,9 +156,7 @@ public enum Verifier {
                 : nil
             report.rows.append(
                 row(
-                    "spring", method.rawValue, "error", trajectories, worst.value,
-                    rms: (sumOfSquares / Double(max(trajectories, 1))).squareRoot(),
-                    location: worst.location, parameters: worst.parameters, toleranceName: checked,
+                    "spring", method.rawValue, "error", worst, rms: true, toleranceName: checked,
                     tolerances: tolerances, note: note))
             let spreadTolerance: String? =
                 switch method {
@@ -179,9 +166,9 @@ public enum Verifier {
                 }
             report.rows.append(
                 row(
-                    "spring", method.rawValue, "frame-rate dependence", spreadCases, spread.value,
-                    location: spread.value == 0 ? "identical at every common time" : spread.location,
-                    parameters: spread.parameters, toleranceName: spreadTolerance, tolerances: tolerances))
+                    "spring", method.rawValue, "frame-rate dependence", spread,
+                    location: spread.value == 0 ? "identical at every common time" : nil,
+                    toleranceName: spreadTolerance, tolerances: tolerances))
             // Time scale.
             let fitted = scales.flatMap { $0[method] ?? [] }
             if method == .pop {
@@ -258,23 +245,17 @@ public enum Verifier {
             try DecaySuite.measure(decays[$0], methods: methods, fault: request.fault?.at(.decay, $0))
         }
         for method in methods {
-            var worst = (value: -1.0, location: "", parameters: [String: Double]())
-            var sumOfSquares = 0.0
-            var count = 0
+            var worst = WorstCase()
             for (decayCase, measurement) in zip(decays, measurements) {
                 for (index, fps) in verificationFrameRates.enumerated() {
                     let error = measurement[index][method]!
-                    count += 1
-                    sumOfSquares += error.rmsError * error.rmsError
-                    if isWorse(error.maxError, than: worst.value) {
-                        worst = (
-                            error.maxError, "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            [
-                                "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity,
-                                "fps": fps,
-                            ]
-                        )
-                    }
+                    worst.consider(
+                        error.maxError, rms: error.rmsError,
+                        at: "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                        [
+                            "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity,
+                            "fps": fps,
+                        ])
                 }
             }
             let checked: String? =
@@ -286,9 +267,7 @@ public enum Verifier {
             let check = method == .continuous ? "error vs continuous law" : "error vs discrete law"
             report.rows.append(
                 row(
-                    "decay", method.rawValue, check, count, worst.value,
-                    rms: (sumOfSquares / Double(max(count, 1))).squareRoot(),
-                    location: worst.location, parameters: worst.parameters, toleranceName: checked,
+                    "decay", method.rawValue, check, worst, rms: true, toleranceName: checked,
                     tolerances: request.tolerances))
         }
         for (decayCase, measurement) in zip(decays, measurements) {
@@ -321,19 +300,16 @@ public enum Verifier {
         }
         let regular = measurements.map(\.regularPoints).reduce(0, +)
         for method in methods {
-            var worst = (value: -1.0, location: "", parameters: [String: Double]())
+            var worst = WorstCase()
             var held = true
             var flatPoints = 0
             var worstFlat = 0.0
             var flatHeld = true
             for (curve, measurement) in zip(curves, measurements) {
                 let result = measurement.methods[method]!
-                if isWorse(result.maxRegular, than: worst.value) {
-                    worst = (
-                        result.maxRegular, "\(curveLabel(curve)) at x = \(brief(result.worstX))",
-                        ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX]
-                    )
-                }
+                worst.consider(
+                    result.maxRegular, at: "\(curveLabel(curve)) at x = \(brief(result.worstX))",
+                    ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
                 held = held && result.regularHeld
                 flatPoints += result.flatPoints
                 if isWorse(result.maxFlat, than: worstFlat) { worstFlat = result.maxFlat }
@@ -403,30 +379,35 @@ public enum Verifier {
                 throw VerificationError.reference("settling duration of \(subset[index].label): \(error)")
             }
         }
-        var worst = (value: -1.0, location: "", parameters: [String: Double]())
-        var count = 0
+        var worst = WorstCase()
         for (springCase, result) in zip(subset, results) {
             guard let result else { continue }
-            count += 1
-            let error = abs(result.0 - result.1) / max(result.1, 1e-300)
-            if !(error <= worst.value) {
-                worst = (
-                    error, "\(springCase.label): \(result.0) s vs \(result.1) s",
-                    [
-                        "tension": springCase.parameters.tension, "friction": springCase.parameters.friction,
-                        "mass": springCase.parameters.mass, "velocity": springCase.velocity,
-                    ]
-                )
-            }
+            let p = springCase.parameters
+            worst.consider(
+                abs(result.0 - result.1) / max(result.1, 1e-300),
+                at: "\(springCase.label): \(result.0) s vs \(result.1) s",
+                ["tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity])
         }
         report.rows.append(
             row(
-                "conversions", "settling duration", "vs GSL brent (relative)", count, worst.value,
-                location: worst.location, parameters: worst.parameters, toleranceName: "conversions.settling",
-                tolerances: request.tolerances, note: "band 1e-3 of a unit step; undamped springs left out"))
+                "conversions", "settling duration", "vs GSL brent (relative)", worst,
+                toleranceName: "conversions.settling", tolerances: request.tolerances,
+                note: "band 1e-3 of a unit step; undamped springs left out"))
     }
 
     // MARK: Rows
+
+    /// A row for the worst case over a suite's cases; `location` replaces
+    /// the worst case's own, `rms` adds the RMS over the cases.
+    static func row(
+        _ suite: String, _ mode: String, _ check: String, _ worst: WorstCase, rms: Bool = false,
+        location: String? = nil, toleranceName: String?, tolerances: Tolerances, note: String? = nil
+    ) -> VerificationRow {
+        row(
+            suite, mode, check, worst.count, worst.value, rms: rms ? worst.rms : nil,
+            location: location ?? worst.location, parameters: worst.parameters, toleranceName: toleranceName,
+            tolerances: tolerances, note: note)
+    }
 
     static func row(
         _ suite: String, _ mode: String, _ check: String, _ cases: Int, _ value: Double, rms: Double? = nil,
