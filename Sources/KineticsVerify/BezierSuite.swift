@@ -17,9 +17,10 @@ struct BezierMethodMeasurement: Sendable {
     var flatHeld = true
 }
 
-/// Everything measured for one curve.
-struct BezierCurveMeasurement: Sendable {
-    var methods: [BezierMethod: BezierMethodMeasurement]
+/// Everything measured for one curve, for each method (or engine) named by
+/// a `Key`.
+struct BezierCurveMeasurement<Key: Hashable & Sendable>: Sendable {
+    var methods: [Key: BezierMethodMeasurement]
     var regularPoints: Int
     /// The largest |t from the cubic formula - t after brent| where x(t) is not flat.
     var cubicVersusBrent: Double
@@ -33,15 +34,44 @@ enum BezierSuite {
 
     static func measure(
         _ curve: UnitBezier, samples: Int, methods: [BezierMethod], tolerances: Tolerances, fault: InjectedFault? = nil
-    ) throws -> BezierCurveMeasurement {
-        let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
-        let yScale = max(1, abs(curve.y1), abs(curve.y2))
-        var result = BezierCurveMeasurement(
-            methods: Dictionary(uniqueKeysWithValues: methods.map { ($0, BezierMethodMeasurement()) }),
-            regularPoints: 0, cubicVersusBrent: 0, steepness: 0)
+    ) throws -> BezierCurveMeasurement<BezierMethod> {
         // The animator evaluates `fast` from a table; both it and the
         // iteration it falls back on are held to the fast tolerance.
         let table = methods.contains(.fast) ? BezierTable(curve) : nil
+        return try measure(
+            curve, samples: samples, keys: methods,
+            tolerance: { method in
+                switch method {
+                case .webkit: nil
+                case .precise: tolerances["bezier.precise"]
+                case .fast: tolerances["bezier.fast"]
+                }
+            }
+        ) { method, index, x, exact in
+            var y = curve.solve(x, method: method, epsilon: 1.0 / 400)
+            if let fault, fault.method == method.rawValue, index == samples / 2 { fault.spoil(&y) }
+            if method == .fast, let table, case let tableY = table.solve(x),
+                isWorse(abs(tableY - exact), than: abs(y - exact))
+            {
+                y = tableY
+            }
+            return y
+        }
+    }
+
+    /// Measures y at `samples` evenly spaced x in [0, 1] against GSL's root:
+    /// `values(key, index, x, exact)` gives the key's y (for a key with two
+    /// ways of computing it, the one farther from `exact`), `tolerance(key)`
+    /// the key's tolerance, nil for one that is reported only.
+    static func measure<Key: Hashable & Sendable>(
+        _ curve: UnitBezier, samples: Int, keys: [Key], tolerance: (Key) -> Double?,
+        values: (Key, Int, Double, Double) throws -> Double
+    ) throws -> BezierCurveMeasurement<Key> {
+        let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
+        let yScale = max(1, abs(curve.y1), abs(curve.y2))
+        var result = BezierCurveMeasurement(
+            methods: Dictionary(uniqueKeysWithValues: keys.map { ($0, BezierMethodMeasurement()) }),
+            regularPoints: 0, cubicVersusBrent: 0, steepness: 0)
         var previous: (x: Double, y: Double)?
         for index in 0 ..< samples {
             let x = Double(index) / Double(samples - 1)
@@ -67,23 +97,11 @@ enum BezierSuite {
             // GSL evaluates x(t) in doubles: its t is uncertain by about 4 ulps
             // of x over x'(t), which moves y by |y'(t)| times that.
             let uncertainty = x == 0 || x == 1 ? 0 : abs(curve.dydt(at: t)) * 4 * Double.ulpOfOne / slope
-            for method in methods {
-                var y = curve.solve(x, method: method, epsilon: 1.0 / 400)
-                if let fault, fault.method == method.rawValue, index == samples / 2 { fault.spoil(&y) }
-                var error = abs(y - exact)
-                if method == .fast, let table, case let tableError = abs(table.solve(x) - exact),
-                    isWorse(tableError, than: error)
-                {
-                    error = tableError
-                }
+            for key in keys {
+                let error = abs(try values(key, index, x, exact) - exact)
                 let normalized = error / yScale
-                var measurement = result.methods[method]!
-                let tolerance: Double? =
-                    switch method {
-                    case .webkit: nil
-                    case .precise: tolerances["bezier.precise"]
-                    case .fast: tolerances["bezier.fast"]
-                    }
+                var measurement = result.methods[key]!
+                let tolerance = tolerance(key)
                 if regular {
                     if isWorse(normalized, than: measurement.maxRegular) {
                         measurement.maxRegular = normalized
@@ -97,7 +115,7 @@ enum BezierSuite {
                         measurement.flatHeld = false
                     }
                 }
-                result.methods[method] = measurement
+                result.methods[key] = measurement
             }
         }
         return result

@@ -11,17 +11,34 @@ struct DecayTrajectoryError: Sendable {
 
 enum DecaySuite {
     /// Every method on one case at every frame rate. `pop` and `exact` are
-    /// compared with the discrete law, `continuous` with the continuous one;
-    /// both come from GSL's trajectory of `x' = v, v' = -λv`, the discrete
-    /// one scaled by its constant factor `λd/(1000(1 - d))`.
+    /// compared with the discrete law, `continuous` with the continuous one.
     static func measure(
         _ decayCase: DecayCase, methods: [DecayMethod], fault: InjectedFault? = nil
     ) throws -> [[DecayMethod: DecayTrajectoryError]] {
+        try measure(decayCase, keys: methods, law: { $0 }) { method, _, times in
+            var values = DecayStepper(
+                parameters: decayCase.parameters, method: method, value: 0.0, velocity: decayCase.velocity
+            ).values(at: times)
+            if let fault, fault.method == method.rawValue, !values.isEmpty { fault.spoil(&values[times.count / 2]) }
+            return values
+        }
+    }
+
+    /// Measures the values that `values(key, rate index, times)` gives at
+    /// each frame rate (nil: none at that rate) against the law `law(key)`
+    /// names (`continuous`, or the discrete law of `pop` and `exact`), over
+    /// that law's total throw. Both laws come from GSL's trajectory of
+    /// `x' = v, v' = -λv`, the discrete one scaled by its constant factor
+    /// `λd/(1000(1 - d))`.
+    static func measure<Key: Hashable>(
+        _ decayCase: DecayCase, keys: [Key], law: (Key) -> DecayMethod,
+        values: (Key, Int, [Double]) throws -> [Double]?
+    ) throws -> [[Key: DecayTrajectoryError]] {
         let d = decayCase.parameters.deceleration
         let lambda = decayCase.parameters.rate
         let factor = lambda * d / (1000 * (1 - d))
-        var result: [[DecayMethod: DecayTrajectoryError]] = []
-        for fps in verificationFrameRates {
+        var result: [[Key: DecayTrajectoryError]] = []
+        for (rate, fps) in verificationFrameRates.enumerated() {
             let times = frameTimes(fps: fps, seconds: decayCase.seconds)
             let continuous: [Double]
             do {
@@ -31,30 +48,27 @@ enum DecaySuite {
             } catch {
                 throw VerificationError.reference("GSL failed on the decay \(decayCase.label): \(error)")
             }
-            var perMethod: [DecayMethod: DecayTrajectoryError] = [:]
-            for method in methods {
+            var perKey: [Key: DecayTrajectoryError] = [:]
+            for key in keys {
+                guard let computed = try values(key, rate, times) else { continue }
+                let method = law(key)
                 let reference = method == .continuous ? continuous : continuous.map { $0 * factor }
                 let scale = abs(decayCase.parameters.totalThrow(velocity: decayCase.velocity, method: method))
-                let values = DecayStepper(
-                    parameters: decayCase.parameters, method: method, value: 0.0, velocity: decayCase.velocity
-                ).values(at: times)
                 var worst = 0.0
                 var worstTime = 0.0
                 var sum = 0.0
                 for k in times.indices {
-                    var value = values[k]
-                    if let fault, fault.method == method.rawValue, k == times.count / 2 { fault.spoil(&value) }
-                    let error = abs(value - reference[k]) / scale
+                    let error = abs(computed[k] - reference[k]) / scale
                     if isWorse(error, than: worst) {
                         worst = error
                         worstTime = times[k]
                     }
                     sum += error * error
                 }
-                perMethod[method] = DecayTrajectoryError(
+                perKey[key] = DecayTrajectoryError(
                     maxError: worst, rmsError: (sum / Double(times.count)).squareRoot(), worstTime: worstTime)
             }
-            result.append(perMethod)
+            result.append(perKey)
         }
         return result
     }

@@ -12,13 +12,15 @@ struct SpringTrajectoryError: Sendable {
     var worstTime: Double
 }
 
-/// Everything measured for one spring case at every frame rate.
-struct SpringCaseMeasurement: Sendable {
-    /// Per frame rate (in ``verificationFrameRates`` order), per method.
-    var errors: [[SpringMethod: SpringTrajectoryError]]
-    /// Per method: the largest difference from the 60 Hz run at common times,
+/// Everything measured for one spring case at every frame rate, for each
+/// method (or engine) named by a `Key`.
+struct SpringCaseMeasurement<Key: Hashable & Sendable>: Sendable {
+    /// Per frame rate (in ``verificationFrameRates`` order), per key; a key
+    /// without values at a rate is absent there.
+    var errors: [[Key: SpringTrajectoryError]]
+    /// Per key: the largest difference from the 60 Hz run at common times,
     /// over the amplitude.
-    var frameRateSpread: [SpringMethod: (value: Double, fps: Double)]
+    var frameRateSpread: [Key: (value: Double, fps: Double)]
 }
 
 enum SpringSuite {
@@ -26,37 +28,49 @@ enum SpringSuite {
     /// `fault` (a test hook) spoils one method's values.
     static func measure(
         _ springCase: SpringCase, methods: [SpringMethod], fault: InjectedFault? = nil
-    ) throws -> SpringCaseMeasurement {
-        var errors: [[SpringMethod: SpringTrajectoryError]] = []
-        var runs: [[SpringMethod: [Double]]] = []
+    ) throws -> SpringCaseMeasurement<SpringMethod> {
+        try measure(springCase, keys: methods) { method, _, times in
+            var computed = springValues(springCase, method: method, times: times)
+            if let fault, fault.method == method.rawValue { fault.spoil(&computed) }
+            return computed
+        }
+    }
+
+    /// Measures the values that `values(key, rate index, times)` gives at
+    /// each frame rate (nil: none at that rate) against GSL, and each key's
+    /// dependence on the frame rate.
+    static func measure<Key: Hashable & Sendable>(
+        _ springCase: SpringCase, keys: [Key], values: (Key, Int, [Double]) throws -> [Double]?
+    ) throws -> SpringCaseMeasurement<Key> {
+        var errors: [[Key: SpringTrajectoryError]] = []
+        var runs: [[Key: [Double]]] = []
         var amplitudes: [Double] = []
-        for fps in verificationFrameRates {
+        for (rate, fps) in verificationFrameRates.enumerated() {
             let times = frameTimes(fps: fps, seconds: springCase.seconds)
             let reference = try springReference(springCase, times: times)
             let amplitude = max(reference.map { abs($0 - 1) }.max() ?? 1, 1e-300)
-            var perMethod: [SpringMethod: SpringTrajectoryError] = [:]
-            var values: [SpringMethod: [Double]] = [:]
-            for method in methods {
-                var computed = springValues(springCase, method: method, times: times)
-                if let fault, fault.method == method.rawValue { fault.spoil(&computed) }
-                values[method] = computed
-                perMethod[method] = trajectoryError(computed, reference, times: times, amplitude: amplitude)
+            var perKey: [Key: SpringTrajectoryError] = [:]
+            var run: [Key: [Double]] = [:]
+            for key in keys {
+                guard let computed = try values(key, rate, times) else { continue }
+                run[key] = computed
+                perKey[key] = trajectoryError(computed, reference, times: times, amplitude: amplitude)
             }
-            errors.append(perMethod)
-            runs.append(values)
+            errors.append(perKey)
+            runs.append(run)
             amplitudes.append(amplitude)
         }
         // Frame-rate dependence: each rate against 60 Hz at their common times.
         let base = verificationFrameRates.firstIndex(of: 60)!
-        var spread: [SpringMethod: (value: Double, fps: Double)] = [:]
-        for method in methods {
+        var spread: [Key: (value: Double, fps: Double)] = [:]
+        for key in keys {
+            guard let a = runs[base][key] else { continue }
             var worst = (value: 0.0, fps: 60.0)
             for (index, fps) in verificationFrameRates.enumerated() where index != base {
+                guard let b = runs[index][key] else { continue }
                 let common = greatestCommonDivisor(60, Int(fps))
                 let strideBase = 60 / common
                 let strideOther = Int(fps) / common
-                let a = runs[base][method]!
-                let b = runs[index][method]!
                 var k = 0
                 while k * strideBase < a.count && k * strideOther < b.count {
                     let difference = abs(a[k * strideBase] - b[k * strideOther]) / amplitudes[base]
@@ -64,7 +78,7 @@ enum SpringSuite {
                     k += 1
                 }
             }
-            spread[method] = worst
+            spread[key] = worst
         }
         return SpringCaseMeasurement(errors: errors, frameRateSpread: spread)
     }
