@@ -65,7 +65,7 @@ let package = Package(
 
         .target(
             name: "KineticsVerify",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsInput"],
+            dependencies: ["Kinetics", "KineticsReference", "KineticsInput", "KineticsCompare"],
             swiftSettings: swiftSettings
         ),
 

@@ -14,7 +14,14 @@ struct Verify: ParsableCommand {
             \(Tolerances.defaults.map(\.name).joined(separator: ", ")).
             Exit status: 0 every tolerance holds, 1 a tolerance failed (the failing rows are listed \
             on stderr), 64 usage error, 73 the output cannot be written.
-            """
+
+            An outside engine runs the same grids through --engine-command (the line protocol of \
+            docs/engines.md), or through --export-cases and --results for an engine that cannot be \
+            started as a process; --tolerance engine=VALUE gates it. Engine faults: 65 a bad answer, a \
+            crash or a hang (the answers read until then are reported), 66 the command or the results \
+            file is missing, 69 the command cannot be executed.
+            """,
+        subcommands: [Serve.self]
     )
 
     enum SuiteChoice: String, ExpressibleByArgument, CaseIterable {
@@ -41,6 +48,7 @@ struct Verify: ParsableCommand {
     var output: String?
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var engine: EngineOptions
     @Flag(
         name: .customLong("list-tolerances"),
         help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
@@ -51,6 +59,9 @@ struct Verify: ParsableCommand {
         var lines = ["| name | default | why |", "| --- | --- | --- |"]
         for tolerance in Tolerances.defaults {
             lines.append("| `\(tolerance.name)` | \(String(format: "%g", tolerance.value)) | \(tolerance.reason) |")
+        }
+        for gate in Tolerances.engineGates {
+            lines.append("| `\(gate.name)` | none | \(gate.reason) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -64,9 +75,10 @@ struct Verify: ParsableCommand {
                 "--method must be one of \(VerificationRequest.methodNames.joined(separator: ", ")), got '\(method)'")
         }
         _ = try makeTolerances()
+        try engine.validate(methods: methods, suite: suite)
     }
 
-    private func makeTolerances() throws -> Tolerances {
+    func makeTolerances() throws -> Tolerances {
         do {
             var overrides: [String: Double] = [:]
             for text in tolerances {
@@ -85,6 +97,10 @@ struct Verify: ParsableCommand {
             return
         }
         try checkWritable(output)
+        if engine.isUsed {
+            try runEngine()
+            return
+        }
         let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
         var request = VerificationRequest(
             suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
@@ -109,14 +125,23 @@ struct Verify: ParsableCommand {
             throw CLIError(message: error.description, status: CLIError.checkFailed)
         }
         bar.finish()
-        let text: String
+        try write(report)
+    }
+
+    /// The report in the chosen format.
+    func reportText(_ report: VerificationReport) throws -> String {
         switch format {
-        case .table: text = VerificationText.table(report)
-        case .markdown: text = VerificationText.markdown(report)
-        case .csv: text = VerificationText.csv(report)
-        case .json: text = try jsonText(report) + "\n"
+        case .table: VerificationText.table(report)
+        case .markdown: VerificationText.markdown(report)
+        case .csv: VerificationText.csv(report)
+        case .json: try jsonText(report) + "\n"
         }
-        try writeOutput(text, to: output)
+    }
+
+    /// Writes the report in the chosen format, lists the failed checks on
+    /// stderr, and exits 1 if any failed.
+    func write(_ report: VerificationReport) throws {
+        try writeOutput(try reportText(report), to: output)
         for failure in report.failures {
             warnLine("check failed: \(VerificationText.describe(failure))")
         }

@@ -108,9 +108,17 @@ public struct VerificationReport: Codable, Sendable {
     public var decayCases: [DecayCaseResult]
     /// Per-curve bezier errors.
     public var bezierCases: [BezierCaseResult]
+    /// For an engine run: the engine's name, nil for the built-in methods.
+    public var engine: String?
+    /// For an engine run: what stopped the engine before it answered every
+    /// case; the rows cover the answers read up to it.
+    public var fault: EngineFault?
+    /// For an engine run: the measures of every case, from which the rows
+    /// are computed (and shards merged).
+    public var engineMeasures: EngineMeasures?
 
-    /// Whether every checked row held.
-    public var passed: Bool { rows.allSatisfy { $0.passed != false } }
+    /// Whether every checked row held and no engine fault stopped the run.
+    public var passed: Bool { fault == nil && rows.allSatisfy { $0.passed != false } }
 
     /// The rows that failed.
     public var failures: [VerificationRow] { rows.filter { $0.passed == false } }

@@ -83,7 +83,23 @@ public struct Tolerances: Sendable, Equatable {
         ),
     ]
 
+    /// Gates for an engine under verification (`kinetics verify
+    /// --engine-command`): none has a default, because how close an outside
+    /// engine must be is its author's decision. Without one, its errors are
+    /// reported, not checked. `engine` holds for every suite; a suite's own
+    /// name overrides it there.
+    public static let engineGates: [(name: String, reason: String)] = [
+        ("engine", "an engine's error against GSL in every suite it runs; no default: set it to gate CI"),
+        ("engine.spring", "an engine's spring error over the amplitude; overrides `engine` for springs"),
+        (
+            "engine.decay",
+            "an engine's decay error against the continuous law, over the total throw; overrides `engine`"
+        ),
+        ("engine.bezier", "an engine's bezier error over max(1, |y1|, |y2|); overrides `engine` for curves"),
+    ]
+
     private var values: [String: Double]
+    private var gates: [String: Double] = [:]
 
     /// The defaults, with `overrides` replacing some of them.
     ///
@@ -91,17 +107,28 @@ public struct Tolerances: Sendable, Equatable {
     ///   not finite and > 0.
     public init(overrides: [String: Double] = [:]) throws(VerificationError) {
         var values = Dictionary(uniqueKeysWithValues: Self.defaults.map { ($0.name, $0.value) })
+        var gates: [String: Double] = [:]
         for (name, value) in overrides {
-            guard values[name] != nil else {
-                let names = Self.defaults.map(\.name).joined(separator: ", ")
+            let isGate = Self.engineGates.contains { $0.name == name }
+            guard values[name] != nil || isGate else {
+                let names = (Self.defaults.map(\.name) + Self.engineGates.map(\.name)).joined(separator: ", ")
                 throw .usage("unknown tolerance '\(name)'; the names are \(names)")
             }
             guard value.isFinite, value > 0 else {
                 throw .usage("tolerance \(name) must be a finite number > 0, got \(value)")
             }
-            values[name] = value
+            if isGate { gates[name] = value } else { values[name] = value }
         }
         self.values = values
+        self.gates = gates
+    }
+
+    /// The engine gate for `suite` (`engine.spring`, else `engine`) and its
+    /// name, or nil when none was set.
+    public func engineGate(_ suite: VerificationSuite) -> (name: String, value: Double)? {
+        let own = "engine.\(suite.rawValue)"
+        if let value = gates[own] { return (own, value) }
+        return gates["engine"].map { ("engine", $0) }
     }
 
     /// The value of the tolerance `name` (one of ``defaults``).

@@ -75,8 +75,7 @@ public enum Verifier {
         let start = Date()
         var report = VerificationReport(
             grid: request.grid.rawValue, suites: request.suites.map(\.rawValue),
-            reference:
-                "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent",
+            reference: referenceDescription,
             seconds: 0, rows: [], springCases: [], decayCases: [], bezierCases: [])
         let springs = VerificationGrids.springs(request.grid)
         for suite in request.suites {
@@ -91,6 +90,11 @@ public enum Verifier {
         return report
     }
 
+    /// What the checks compare with.
+    static var referenceDescription: String {
+        "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent"
+    }
+
     // MARK: Springs
 
     private static func runSprings(
@@ -100,10 +104,7 @@ public enum Verifier {
         let methods = SpringMethod.allCases.filter { request.keeps($0.rawValue) }
         guard !methods.isEmpty else { return }
         // Time scales and RK4's order on a few well-conditioned springs at rest.
-        let sample = springs.filter {
-            $0.velocity == 0 && (0.1 ... 1.5).contains($0.parameters.dampingRatio)
-                && (5 ... 60).contains($0.parameters.naturalFrequency)
-        }.prefix(request.grid == .full ? 12 : 4)
+        let sample = springs.filter(isTimeScaleSample).prefix(request.grid == .full ? 12 : 4)
         let total = springs.count + sample.count
         let fault = request.fault
         let measurements = try parallelMap(
@@ -223,7 +224,7 @@ public enum Verifier {
         }
     }
 
-    private static func parameters(_ springCase: SpringCase, fps: Double) -> [String: Double] {
+    static func parameters(_ springCase: SpringCase, fps: Double) -> [String: Double] {
         let p = springCase.parameters
         return [
             "tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity,
@@ -404,9 +405,18 @@ public enum Verifier {
         location: String? = nil, toleranceName: String?, tolerances: Tolerances, note: String? = nil
     ) -> VerificationRow {
         row(
+            suite, mode, check, worst, rms: rms, location: location,
+            gate: toleranceName.map { ($0, tolerances[$0]) }, note: note)
+    }
+
+    /// A row for the worst case, checked against `gate` (a name and a value) if given.
+    static func row(
+        _ suite: String, _ mode: String, _ check: String, _ worst: WorstCase, rms: Bool = false,
+        location: String? = nil, gate: (name: String, value: Double)?, note: String? = nil
+    ) -> VerificationRow {
+        row(
             suite, mode, check, worst.count, worst.value, rms: rms ? worst.rms : nil,
-            location: location ?? worst.location, parameters: worst.parameters, toleranceName: toleranceName,
-            tolerances: tolerances, note: note)
+            location: location ?? worst.location, parameters: worst.parameters, gate: gate, note: note)
     }
 
     static func row(
@@ -414,7 +424,18 @@ public enum Verifier {
         location: String, parameters: [String: Double] = [:], toleranceName: String?, tolerances: Tolerances,
         note: String? = nil
     ) -> VerificationRow {
-        let tolerance = toleranceName.map { tolerances[$0] }
+        row(
+            suite, mode, check, cases, value, rms: rms, location: location, parameters: parameters,
+            gate: toleranceName.map { ($0, tolerances[$0]) }, note: note)
+    }
+
+    static func row(
+        _ suite: String, _ mode: String, _ check: String, _ cases: Int, _ value: Double, rms: Double? = nil,
+        location: String, parameters: [String: Double] = [:], gate: (name: String, value: Double)?,
+        note: String? = nil
+    ) -> VerificationRow {
+        let toleranceName = gate?.name
+        let tolerance = gate?.value
         // A check that compared nothing has not held.
         if tolerance != nil && cases == 0 {
             return VerificationRow(
@@ -431,7 +452,7 @@ public enum Verifier {
 
 extension Array where Element == Double {
     /// The median of a sorted array.
-    fileprivate var middle: Double? {
+    var middle: Double? {
         guard !isEmpty else { return nil }
         return count % 2 == 1 ? self[count / 2] : (self[count / 2 - 1] + self[count / 2]) / 2
     }

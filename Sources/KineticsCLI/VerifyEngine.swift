@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import Kinetics
+import KineticsVerify
+
+/// The options that verify an outside engine instead of Kinetics' own methods.
+struct EngineOptions: ParsableArguments {
+    @Option(
+        name: .customLong("engine-command"),
+        help: ArgumentHelp(
+            "Verify the engine this shell command starts (the line protocol of docs/engines.md).",
+            valueName: "command"))
+    var command: String?
+    @Option(name: .customLong("engine-name"), help: "The engine's name in the report.")
+    var name: String = "engine"
+    @Option(
+        name: .customLong("case-timeout"),
+        help: "Seconds an engine may go without reading a case or giving an answer before it is stopped.")
+    var caseTimeout: Double = 60
+    @Option(
+        name: .customLong("export-cases"),
+        help: ArgumentHelp(
+            "Write the cases an engine is asked, one JSON line each, to FILE and stop.", valueName: "file"))
+    var exportCases: String?
+    @Option(
+        name: .customLong("results"),
+        help: ArgumentHelp("Verify an engine's recorded answers (JSON lines) to the exported cases.", valueName: "file")
+    )
+    var results: String?
+    @Option(
+        help: ArgumentHelp(
+            "Run only part i of n of the grid (each spring, decay and curve in one part).", valueName: "i/n"))
+    var shard: String?
+
+    /// Whether any engine route is asked for.
+    var isUsed: Bool { command != nil || exportCases != nil || results != nil }
+
+    func validate(methods: [String], suite: Verify.SuiteChoice) throws {
+        let routes = [command, exportCases, results].compactMap { $0 }
+        guard routes.count <= 1 else {
+            throw ValidationError("--engine-command, --export-cases and --results are alternatives; give one")
+        }
+        if shard != nil && routes.isEmpty {
+            throw ValidationError("--shard splits an engine run; give --engine-command, --export-cases or --results")
+        }
+        guard isUsed else { return }
+        if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
+        if suite == .conversions {
+            throw ValidationError(
+                "--suite conversions checks Kinetics' own mappings; an engine runs spring, decay, bezier")
+        }
+        do {
+            _ = try shard.map { text throws(VerificationError) in try VerificationShard(text) }
+            if let command { _ = try EngineCommand(command, caseTimeout: caseTimeout) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard !name.isEmpty, name.count <= 40, !name.contains(where: { $0.isNewline || $0 == "," }) else {
+            throw ValidationError(
+                "--engine-name must be 1 to 40 characters without commas or line breaks, got '\(name)'")
+        }
+    }
+
+    /// The cases of the chosen suites, grid and shard.
+    func caseSet(_ suite: Verify.SuiteChoice, grid: VerificationGrid) throws -> EngineCaseSet {
+        let suites: [VerificationSuite] =
+            suite == .all ? [.spring, .decay, .bezier] : [VerificationSuite(rawValue: suite.rawValue)!]
+        do throws(VerificationError) {
+            let part = try shard.map { text throws(VerificationError) in try VerificationShard(text) }
+            return try EngineCaseSet(grid: grid, suites: suites, shard: part)
+        } catch {
+            throw CLIError.usage(error.description)
+        }
+    }
+}
+
+extension Verify {
+    /// The largest results file read: 4 GiB, room for the full grid's answers.
+    static let resultsSizeLimit = 4 << 30
+
+    /// `--engine-command`, `--export-cases` or `--results`.
+    func runEngine() throws {
+        let set = try engine.caseSet(suite, grid: grid)
+        if let path = engine.exportCases {
+            try checkWritable(path)
+            let encoder = JSONEncoder()
+            var text = ""
+            for engineCase in set.cases {
+                text += String(decoding: try encoder.encode(engineCase), as: UTF8.self) + "\n"
+            }
+            try writeOutput(text, to: path)
+            warnLine("wrote \(set.cases.count) cases to \(path)")
+            return
+        }
+        let start = Date()
+        let tolerances = try makeTolerances()
+        var answers = EngineAnswers(for: set.cases)
+        var fault: EngineFault?
+        if let command = engine.command {
+            let bar = ProgressBar()
+            let run = try EngineCommand(command, caseTimeout: engine.caseTimeout).run(set.cases) {
+                bar.update("engine", $0, set.cases.count)
+            }
+            bar.finish()
+            (answers, fault) = (run.answers, run.fault)
+        } else if let path = engine.results {
+            let data = try readInput(path, limit: Self.resultsSizeLimit, what: "a results file")
+            var number = 0
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+                number += 1
+                do { try answers.take(line: line, number: number) } catch {
+                    fault = EngineFault(error.kind, "\(path): \(error.message)")
+                    break
+                }
+            }
+            if fault == nil && !answers.isComplete {
+                fault = EngineFault(
+                    .ended,
+                    "\(path) answers \(set.cases.count - answers.missingCount) of \(set.cases.count) cases; no answer for case \(answers.firstMissing ?? "?") (are --grid, --suite and --shard those of the export?)"
+                )
+            }
+        }
+        let bar = ProgressBar()
+        let report: VerificationReport
+        do {
+            report = try Verifier.report(
+                set, answers: answers.answers, engine: engine.name, tolerances: tolerances, fault: fault, jobs: jobs,
+                start: start
+            ) { suite, done, total in bar.update(suite, done, total) }
+        } catch {
+            bar.finish()
+            throw CLIError(message: "\(error)", status: CLIError.checkFailed)
+        }
+        bar.finish()
+        if let fault {
+            // The answers read until the fault are reported all the same.
+            try? writeOutput(try reportText(report), to: output)
+            throw CLIError(message: fault.message, status: Self.status(of: fault))
+        }
+        try write(report)
+    }
+
+    static func status(of fault: EngineFault) -> Int32 {
+        switch fault.kind {
+        case .notFound: CLIError.missingInput
+        case .notExecutable: 69
+        case .ended, .timedOut, .badAnswer, .refused, .threw: CLIError.badData
+        }
+    }
+
+    /// `kinetics verify serve`: Kinetics' own methods as an engine on the line protocol.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer engine cases (JSON lines on stdin) with Kinetics' own methods, on stdout.",
+            discussion: """
+                The example engine of the protocol: `kinetics verify --engine-command 'kinetics verify serve \
+                --spring rk4'` gives the numbers of the built-in rk4 method exactly.
+                """
+        )
+
+        @Option(help: "Spring method: pop, fixed, rk4 or analytic.")
+        var spring: SpringMethod = .rk4
+        @Option(help: "Decay method: pop, exact or continuous.")
+        var decay: DecayMethod = .exact
+        @Option(help: "Bezier method: webkit, precise or fast.")
+        var bezier: BezierMethod = .precise
+
+        func run() throws {
+            let engine = MethodEngine(spring: spring, decay: decay, bezier: bezier)
+            let decoder = JSONDecoder()
+            let encoder = JSONEncoder()
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            var output = StandardOutput()
+            while let line = readLine(strippingNewline: true) {
+                guard line.contains(where: { !$0.isWhitespace }) else { continue }
+                let answer: ServedAnswer
+                do {
+                    let engineCase = try decoder.decode(EngineCase.self, from: Data(line.utf8))
+                    let result = engine.answer(engineCase)
+                    answer = ServedAnswer(id: engineCase.id, values: result.values, velocities: result.velocities)
+                } catch {
+                    let id = (try? decoder.decode(CaseID.self, from: Data(line.utf8)))?.id ?? "?"
+                    answer = ServedAnswer(id: id, error: "\(error)")
+                }
+                output.line(String(decoding: try encoder.encode(answer), as: UTF8.self))
+            }
+            output.flush()
+        }
+
+        private struct CaseID: Decodable { var id: String }
+
+        private struct ServedAnswer: Encodable {
+            var id: String
+            var values: [Double]?
+            var velocities: [Double]?
+            var error: String?
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// One trajectory's error against GSL.
+public struct EngineTrajectoryMeasure: Codable, Sendable, Equatable {
+    /// The largest error over the scale (the amplitude, the total throw);
+    /// NaN when a value was not a number.
+    public var maxError: Double
+    /// The RMS error over the scale.
+    public var rmsError: Double
+    /// Where the largest error (or the first NaN) is, in seconds.
+    public var worstTime: Double
+}
+
+/// What was measured on one spring of the grid: the rows of an engine run
+/// are computed from these, and so are those of merged shards.
+public struct EngineSpringMeasure: Codable, Sendable, Equatable {
+    /// The spring's position in the grid.
+    public var position: Int
+    /// Per frame rate of ``verificationFrameRates``: the error, nil where
+    /// the case was not answered.
+    public var errors: [EngineTrajectoryMeasure?]
+    /// The largest difference from the 60 Hz run at common times, over the
+    /// amplitude, and the rate where it is.
+    public var spread: Double?
+    /// See ``spread``.
+    public var spreadFPS: Double?
+    /// The 60 Hz trace's fitted time scale and lag (seconds), as `compare`
+    /// fits them.
+    public var timeScale: Double?
+    /// See ``timeScale``.
+    public var lag: Double?
+    /// The scheme that explains the 60 Hz trace (a candidate of `compare`),
+    /// `none` when no candidate does, `diverged` when it holds a value
+    /// that is not a number; nil when unanswered.
+    public var scheme: String?
+}
+
+/// What was measured on one decay of the grid.
+public struct EngineDecayMeasure: Codable, Sendable, Equatable {
+    /// The decay's position in the grid.
+    public var position: Int
+    /// Per frame rate: the error against the continuous law over its throw.
+    public var errors: [EngineTrajectoryMeasure?]
+    /// Per frame rate: the error against Pop's discrete law over its throw.
+    public var discreteErrors: [EngineTrajectoryMeasure?]
+    /// The scheme that explains the 60 Hz trace, `none` or `diverged`.
+    public var scheme: String?
+}
+
+/// What was measured on one curve of the grid.
+public struct EngineCurveMeasure: Codable, Sendable, Equatable {
+    /// The curve's position in the grid.
+    public var position: Int
+    /// Points where x'(t) >= 1e-3, the largest error there over the y scale,
+    /// and the x where it is.
+    public var regularPoints: Int
+    /// See ``regularPoints``.
+    public var maxRegular: Double
+    /// See ``regularPoints``.
+    public var worstX: Double
+    /// Whether every regular point held the gate (plus GSL's own
+    /// uncertainty there); nil without a gate.
+    public var regularHeld: Bool?
+    /// Points where x(t) is flat, their largest error, and whether each held
+    /// the gate plus the spread of y there; nil without a gate.
+    public var flatPoints: Int
+    /// See ``flatPoints``.
+    public var maxFlat: Double
+    /// See ``flatPoints``.
+    public var flatHeld: Bool?
+    /// The largest |dy/dx| between neighbouring samples.
+    public var steepness: Double
+    /// The solver that explains the curve's values, `none` or `diverged`.
+    public var scheme: String?
+}
+
+/// Everything measured on an engine's answers, case by case.
+public struct EngineMeasures: Codable, Sendable, Equatable {
+    /// The engine's name in the rows.
+    public var engine: String
+    /// The shard the measures come from, nil for a whole run.
+    public var shard: VerificationShard?
+    /// How many cases were asked, and how many answered.
+    public var casesAsked: Int
+    /// See ``casesAsked``.
+    public var casesAnswered: Int
+    /// Per spring of the grid (of the shard).
+    public var springs: [EngineSpringMeasure] = []
+    /// Per decay.
+    public var decays: [EngineDecayMeasure] = []
+    /// Per curve.
+    public var curves: [EngineCurveMeasure] = []
+}
