@@ -83,11 +83,8 @@ extension Verify {
         let set = try engine.caseSet(suite, grid: grid)
         if let path = engine.exportCases {
             try checkWritable(path)
-            let encoder = JSONEncoder()
             var text = ""
-            for engineCase in set.cases {
-                text += String(decoding: try encoder.encode(engineCase), as: UTF8.self) + "\n"
-            }
+            for engineCase in set.cases { text += engineCase.line() + "\n" }
             try writeOutput(text, to: path)
             warnLine("wrote \(set.cases.count) cases to \(path)")
             return

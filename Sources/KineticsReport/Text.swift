@@ -18,7 +18,15 @@ public func csvNumber(_ value: Double) -> String { value.description }
 /// The human forms of a verification report.
 public enum VerificationText {
     public static func header(_ report: VerificationReport) -> String {
-        "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
+        var text =
+            "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
+        if let engine = report.engine, let measures = report.engineMeasures {
+            text +=
+                "\nEngine: \(engine), \(measures.casesAnswered) of \(measures.casesAsked) cases answered"
+                + (measures.shard.map { ", shard \($0)" } ?? "") + "."
+        }
+        if let fault = report.fault { text += "\nThe engine stopped: \(fault.message)." }
+        return text
     }
 
     public static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
@@ -50,7 +58,9 @@ public enum VerificationText {
         let verdict =
             report.passed
             ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
-            : "\(report.failures.count) checks FAILED."
+            : report.fault != nil && report.failures.isEmpty
+                ? "Incomplete: the engine stopped before answering every case."
+                : "\(report.failures.count) checks FAILED."
         return ([header(report), ""] + aligned(columns, rows) + ["", verdict]).joined(separator: "\n") + "\n"
     }
 

@@ -139,6 +139,19 @@ public struct EngineAnswer: Sendable, Equatable {
 // MARK: - The wire form
 
 extension EngineCase: Codable {
+    /// The case as one line of the protocol (without the newline): keys
+    /// sorted, slashes unescaped, numbers that read back to the same double.
+    public func line() -> String {
+        // Encoding a case of finite numbers cannot fail.
+        String(decoding: try! Self.encoder.encode(self), as: UTF8.self)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     private enum Keys: String, CodingKey {
         case `protocol`, id, kind
         case tension, friction, mass, stiffness, damping, dampingRatio, naturalFrequency

@@ -227,7 +227,6 @@ public struct EngineCommand: Sendable {
     /// and closes the pipe, which is the engine's end of input.
     private static func write(_ cases: [EngineCase], to fd: Int32, counting written: Written) {
         defer { close(fd) }
-        let encoder = JSONEncoder()
         var block: [UInt8] = []
         block.reserveCapacity(1 << 17)
         func flush() -> Bool {
@@ -245,8 +244,7 @@ public struct EngineCommand: Sendable {
             return true
         }
         for engineCase in cases {
-            guard let line = try? encoder.encode(engineCase) else { return }
-            block.append(contentsOf: line)
+            block.append(contentsOf: engineCase.line().utf8)
             block.append(UInt8(ascii: "\n"))
             if block.count >= 1 << 16, !flush() { return }
         }

@@ -1,0 +1,180 @@
+import Foundation
+import Kinetics
+import Testing
+
+@testable import KineticsVerify
+
+@Suite("Verifier: engines")
+struct EngineVerificationTests {
+    /// The built-in rows that an engine computing the same values must
+    /// reproduce exactly (not within a tolerance: the same doubles go
+    /// through the same code), by check, for each method combination.
+    @Test(
+        "Kinetics' own methods as an engine reproduce the built-in verify numbers exactly",
+        arguments: [
+            (SpringMethod.rk4, DecayMethod.exact, BezierMethod.precise, "error vs discrete law"),
+            (SpringMethod.analytic, DecayMethod.continuous, BezierMethod.webkit, "error vs continuous law"),
+        ])
+    func reproducesBuiltIn(spring: SpringMethod, decay: DecayMethod, bezier: BezierMethod, decayCheck: String) throws {
+        let builtIn = try Verifier.run(
+            VerificationRequest(
+                suites: [.spring, .decay, .bezier], grid: .quick,
+                methods: [spring.rawValue, decay.rawValue, bezier.rawValue], tolerances: Tolerances()))
+        let engine = try Verifier.run(
+            MethodEngine(spring: spring, decay: decay, bezier: bezier), named: "own",
+            on: EngineCaseSet(grid: .quick), tolerances: Tolerances())
+        #expect(engine.fault == nil && engine.engineMeasures?.casesAnswered == engine.engineMeasures?.casesAsked)
+        func row(_ report: VerificationReport, _ suite: String, _ mode: String, _ check: String) throws
+            -> VerificationRow
+        {
+            try #require(report.rows.first { $0.suite == suite && $0.mode == mode && $0.check == check })
+        }
+        for (suite, mode, check) in [
+            ("spring", spring.rawValue, "error"), ("spring", spring.rawValue, "frame-rate dependence"),
+            ("decay", decay.rawValue, decayCheck), ("bezier", bezier.rawValue, "error where x'(t) >= 1e-3"),
+            ("bezier", bezier.rawValue, "error where x(t) is flat"),
+        ] {
+            let expected = try row(builtIn, suite, mode, check)
+            let actual = try row(engine, suite, "own", check)
+            #expect(actual.value == expected.value, "\(suite) \(check)")
+            #expect(actual.rms == expected.rms, "\(suite) \(check)")
+            #expect(actual.cases == expected.cases, "\(suite) \(check)")
+            #expect(actual.location == expected.location, "\(suite) \(check)")
+            #expect(actual.parameters == expected.parameters, "\(suite) \(check)")
+        }
+        // Per-case errors, for plots, are the built-in method's too.
+        #expect(engine.springCases.map { $0.errors["own"] } == builtIn.springCases.map { $0.errors[spring.rawValue] })
+    }
+
+    @Test("an engine's scheme is named per case: Kinetics' analytic springs are the exact closed form")
+    func schemes() throws {
+        let report = try Verifier.run(
+            MethodEngine(spring: .analytic, decay: .exact, bezier: .precise), named: "own",
+            on: EngineCaseSet(grid: .quick, suites: [.spring, .decay], shard: VerificationShard(index: 2, count: 4)),
+            tolerances: Tolerances())
+        let springs = try #require(report.rows.first { $0.suite == "spring" && $0.check == "scheme at 60 Hz" })
+        #expect(springs.location.hasPrefix("exact closed form in "), "\(springs.location)")
+        // The rest are overdamped springs (ζ up to 790) that compare's own
+        // closed form evaluates with other rounding, above the noise these
+        // smooth traces show; none of them is a different scheme.
+        #expect(springs.value > 0.8, "\(springs.location)")
+        let measures = try #require(report.engineMeasures)
+        for spring in measures.springs where spring.scheme != "exact closed form" {
+            #expect(spring.scheme == "none")
+            #expect(spring.errors.allSatisfy { ($0?.maxError ?? 1) < 1e-12 }, "spring \(spring.position)")
+        }
+        let decays = try #require(report.rows.first { $0.suite == "decay" && $0.check == "scheme at 60 Hz" })
+        #expect(decays.value == 1, "\(decays.location)")
+    }
+
+    @Test("--tolerance engine= gates every suite; engine.SUITE overrides it; without either nothing is checked")
+    func gates() throws {
+        // A quarter of the grid keeps the test short; the gates are per row.
+        let set = try EngineCaseSet(
+            grid: .quick, suites: [.spring, .decay], shard: VerificationShard(index: 1, count: 4))
+        // Analytic springs are within 1e-10 of GSL; Pop's decay is its
+        // discrete law, about 1e-3 of the throw from the continuous one.
+        let engine = MethodEngine(spring: .analytic, decay: .pop)
+        let open = try Verifier.run(engine, named: "own", on: set, tolerances: Tolerances())
+        #expect(open.passed && open.rows.allSatisfy { $0.passed == nil })
+        let gated = try Verifier.run(engine, named: "own", on: set, tolerances: Tolerances(overrides: ["engine": 1e-6]))
+        #expect(!gated.passed)
+        #expect(gated.failures.map(\.suite) == ["decay"], "\(gated.failures)")
+        let loose = try Verifier.run(
+            engine, named: "own", on: set, tolerances: Tolerances(overrides: ["engine": 1e-6, "engine.decay": 0.1]))
+        #expect(loose.passed, "\(loose.failures)")
+        #expect(
+            loose.rows.first { $0.suite == "decay" && $0.check == "error vs continuous law" }?.toleranceName
+                == "engine.decay")
+        #expect(loose.rows.first { $0.suite == "spring" && $0.check == "error" }?.toleranceName == "engine")
+    }
+
+    @Test("an engine that throws stops at that case: a fault naming it, the other answers still reported")
+    func throwingEngine() throws {
+        struct Failing: VerifiableEngine {
+            func answer(_ engineCase: EngineCase) throws -> EngineAnswer {
+                if engineCase.id == "spring/4/60" { throw CocoaError(.featureUnsupported) }
+                return MethodEngine().answer(engineCase)
+            }
+        }
+        let set = try EngineCaseSet(grid: .quick, suites: [.spring], shard: VerificationShard(index: 1, count: 4))
+        let report = try Verifier.run(Failing(), named: "failing", on: set, tolerances: Tolerances())
+        let fault = try #require(report.fault)
+        #expect(fault.kind == .threw && fault.message.contains("case spring/4/60"))
+        #expect(!report.passed)
+        #expect(report.engineMeasures?.casesAnswered == set.cases.count - 1)
+        #expect(report.rows.first { $0.check == "error" }?.cases == set.cases.count - 1)
+    }
+
+    @Test("shards split the grid: every case in exactly one of n shards, all frame rates of a spring together")
+    func shards() throws {
+        let whole = try EngineCaseSet(grid: .quick)
+        var seen: [String] = []
+        for index in 1 ... 3 {
+            let part = try EngineCaseSet(grid: .quick, shard: VerificationShard(index: index, count: 3))
+            seen += part.cases.map(\.id)
+            let springs = Set(part.cases.filter { $0.kind == "spring" }.map { $0.id.split(separator: "/")[1] })
+            #expect(part.cases.count { $0.kind == "spring" } == springs.count * verificationFrameRates.count)
+        }
+        #expect(seen.sorted() == whole.cases.map(\.id).sorted())
+        #expect(throws: VerificationError.self) { try VerificationShard("0/3") }
+        #expect(throws: VerificationError.self) { try VerificationShard("4/3") }
+        #expect(throws: VerificationError.self) { try VerificationShard("a/b") }
+        #expect(throws: VerificationError.self) { try EngineCaseSet(grid: .quick, suites: [.conversions]) }
+    }
+
+    @Test("a case reads back from its line unchanged, every number to the bit")
+    func caseRoundTrip() throws {
+        let set = try EngineCaseSet(grid: .quick)
+        for engineCase in set.cases.prefix(50) + set.cases.suffix(5) {
+            let read = try JSONDecoder().decode(EngineCase.self, from: Data(engineCase.line().utf8))
+            #expect(read == engineCase)
+        }
+        let line = set.cases[0].line()
+        #expect(
+            line.hasPrefix("{\"bounce\":") && line.contains("\"protocol\":1") && line.contains("\"id\":\"spring/0/30\"")
+        )
+        let future = line.replacingOccurrences(of: "\"protocol\":1", with: "\"protocol\":2")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(EngineCase.self, from: Data(future.utf8)) }
+    }
+
+    @Test(
+        "answer lines: each fault is named, with the case",
+        arguments: [
+            (#"{"id":"spring/0/30","values":[1,2]}"#, "the engine gave 2 values for"),
+            (#"{"id":"nope","values":[]}"#, "unknown case 'nope'"),
+            (#"{"id":"spring/0/30","values":["a"]}"#, "values[0] is not a number or null"),
+            (#"{"id":"spring/0/30","error":"cannot"}"#, "the engine refused case spring/0/30: cannot"),
+            (#"{"id":"spring/0/30"}"#, "has neither values nor an error"),
+            ("not json", "line 1 of the engine's output is not an answer"),
+            (#"["id"]"#, "is not an answer"),
+        ])
+    func answerFaults(line: String, message: String) throws {
+        let set = try EngineCaseSet(grid: .quick, suites: [.spring])
+        var answers = EngineAnswers(for: set.cases)
+        #expect {
+            try answers.take(line: line, number: 1)
+        } throws: { error in
+            (error as? EngineFault)?.message.contains(message) == true
+        }
+        #expect(answers.answers.isEmpty)
+    }
+
+    @Test("null, NaN, Infinity (bare, as Python writes them, or quoted) read as values that are not numbers")
+    func nonFiniteValues() throws {
+        let set = try EngineCaseSet(grid: .quick, suites: [.bezier])
+        let count = set.cases[0].valueCount
+        var answers = EngineAnswers(for: set.cases)
+        let values = ["null", "NaN", "Infinity", "-Infinity", "\"NaN\""] + Array(repeating: "0.5", count: count - 5)
+        try answers.take(line: "{\"id\":\"bezier/0\",\"values\":[\(values.joined(separator: ","))]}", number: 1)
+        let read = try #require(answers.answers["bezier/0"]).values
+        #expect(read[0].isNaN && read[1].isNaN && read[2] == .infinity && read[3] == -.infinity && read[4].isNaN)
+        #expect(read[5] == 0.5)
+        // A case answered twice is a fault, the first answer kept.
+        #expect(throws: EngineFault.self) {
+            try answers.take(line: "{\"id\":\"bezier/0\",\"values\":[\(values.joined(separator: ","))]}", number: 2)
+        }
+        #expect(
+            EngineAnswers.quotingNonFiniteTokens(#"{"id":"NaN","values":[NaN]}"#) == #"{"id":"NaN","values":["NaN"]}"#)
+    }
+}
