@@ -39,7 +39,7 @@ struct VerifyCommandTests {
     func listTolerances() throws {
         let result = try kinetics("verify", "--list-tolerances")
         #expect(result.status == 0 && result.stderr.isEmpty)
-        #expect(result.lines.count == 2 + 14, "\(result.stdout)")
+        #expect(result.lines.count == 2 + 14 + 4, "\(result.stdout)")
         #expect(result.lines.dropFirst(2).allSatisfy { $0.hasPrefix("| `") && $0.hasSuffix(" |") })
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/verify.md")

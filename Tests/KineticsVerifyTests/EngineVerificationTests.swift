@@ -143,7 +143,7 @@ struct EngineVerificationTests {
         arguments: [
             (#"{"id":"spring/0/30","values":[1,2]}"#, "the engine gave 2 values for"),
             (#"{"id":"nope","values":[]}"#, "unknown case 'nope'"),
-            (#"{"id":"spring/0/30","values":["a"]}"#, "values[0] is not a number or null"),
+            (#"{"id":"spring/0/30","values":["a"]}"#, "line 1, case spring/0/30: values[0] is not a number or null"),
             (#"{"id":"spring/0/30","error":"cannot"}"#, "the engine refused case spring/0/30: cannot"),
             (#"{"id":"spring/0/30"}"#, "has neither values nor an error"),
             ("not json", "line 1 of the engine's output is not an answer"),

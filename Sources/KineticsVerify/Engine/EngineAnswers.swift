@@ -91,9 +91,13 @@ public struct EngineAnswers: Sendable {
     public mutating func take(line: some StringProtocol, number: Int) throws(EngineFault) {
         guard line.contains(where: { !$0.isWhitespace }) else { return }
         let wire: WireAnswer
+        let data = Data(Self.quotingNonFiniteTokens(line).utf8)
         do {
-            wire = try Self.decoder.decode(WireAnswer.self, from: Data(Self.quotingNonFiniteTokens(line).utf8))
+            wire = try Self.decoder.decode(WireAnswer.self, from: data)
         } catch {
+            if let id = try? Self.decoder.decode(WireID.self, from: data).id {
+                throw EngineFault(.badAnswer, "line \(number), case \(Self.clipped(id)): \(Self.reason(error))")
+            }
             throw EngineFault(
                 .badAnswer,
                 "line \(number) of the engine's output is not an answer (\(Self.reason(error))): \(Self.clipped(String(line)))"
@@ -112,6 +116,8 @@ public struct EngineAnswers: Sendable {
     }
 
     // MARK: The wire
+
+    private struct WireID: Decodable { var id: String }
 
     private struct WireAnswer: Decodable {
         var id: String

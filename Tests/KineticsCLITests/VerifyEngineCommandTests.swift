@@ -1,0 +1,217 @@
+import Foundation
+import KineticsTestSupport
+import Testing
+
+/// `kinetics verify --engine-command`, `--export-cases` and `--results`, with
+/// the example engines and with engines that misbehave on purpose.
+@Suite("CLI: verify an engine")
+struct VerifyEngineCommandTests {
+    /// The repository's root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A Python engine that answers like the example (zeros would do; the
+    /// faults are what matter) and misbehaves as `mode` says from the
+    /// `after`-th case on.
+    static let faultyEngine = """
+        import json, sys, time
+        mode, after = sys.argv[1], int(sys.argv[2])
+        for index, line in enumerate(sys.stdin):
+            case = json.loads(line)
+            values = [0.5] * len(case.get("times") or case.get("x"))
+            answer = {"id": case["id"], "values": values}
+            if index >= after:
+                if mode == "crash":
+                    sys.stderr.write("faulty engine: giving up\\n")
+                    sys.exit(3)
+                if mode == "hang":
+                    sys.stdout.flush()
+                    time.sleep(600)
+                if mode == "twice":
+                    print(json.dumps(answer))
+                if mode == "unknown":
+                    answer["id"] = "spring/99999/60"
+                if mode == "few":
+                    answer["values"] = values[:3]
+                if mode == "nan":
+                    answer["values"] = [float("nan")] + values[1:]
+                if mode == "text":
+                    answer["values"] = ["zero"] + values[1:]
+                if mode == "refuse":
+                    answer = {"id": case["id"], "error": "cannot do curves"}
+            print(json.dumps(answer), flush=True)
+        """
+
+    static func faulty(_ mode: String, after: Int) throws -> String {
+        let folder = try temporaryFolder("engine")
+        let script = folder.appendingPathComponent("faulty.py")
+        try faultyEngine.write(to: script, atomically: true, encoding: .utf8)
+        return "python3 \(script.path) \(mode) \(after)"
+    }
+
+    @Test(
+        "an engine's faults exit 65 with one line naming the case; the answers before it are still reported",
+        arguments: [
+            ("crash", "the engine exited with status 3 after answering 5 of 25 cases; no answer for case bezier/5"),
+            ("twice", "the engine answered case bezier/5 twice"),
+            ("unknown", "the engine answered an unknown case 'spring/99999/60'"),
+            ("few", "case bezier/5: the engine gave 3 values for 1001 x values"),
+            ("text", "line 6, case bezier/5: values[0] is not a number or null"),
+            ("refuse", "the engine refused case bezier/5: cannot do curves"),
+        ])
+    func faults(mode: String, message: String) throws {
+        let result = try kinetics("verify", "--suite", "bezier", "--engine-command", try Self.faulty(mode, after: 5))
+        #expect(result.status == 65, "\(mode): \(result.stderr)")
+        #expect(result.stderr.hasSuffix("kinetics: error: \(message)\n"), "\(mode): \(result.stderr)")
+        // A case answered twice was answered once before the fault.
+        let answered = mode == "twice" ? 6 : 5
+        #expect(
+            result.stdout.contains("Engine: engine, \(answered) of 25 cases answered."), "\(mode): \(result.stdout)")
+        #expect(result.stdout.contains("The engine stopped: "), "\(mode)")
+        if mode == "crash" {
+            #expect(result.stderr.contains("faulty engine: giving up\n"), "the engine's stderr passes")
+        }
+    }
+
+    @Test("an engine that stops answering is stopped after --case-timeout, naming the outstanding case")
+    func hang() throws {
+        let result = try kinetics(
+            "verify", "--suite", "bezier", "--case-timeout", "1", "--engine-command", try Self.faulty("hang", after: 2))
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("gave no answer and read no case for 1 s; it was stopped while case bezier/2"))
+        #expect(result.stdout.contains("2 of 25 cases answered"))
+    }
+
+    @Test("a value that is not a number is a diverged case: reported as NaN, and failing any gate, naming the curve")
+    func notANumber() throws {
+        let engine = try Self.faulty("nan", after: 3)
+        let open = try kinetics("verify", "--suite", "bezier", "--engine-command", engine)
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(open.stdout.contains("diverged 22"), "\(open.stdout)")
+        let gated = try kinetics("verify", "--suite", "bezier", "--tolerance", "engine=10", "--engine-command", engine)
+        #expect(gated.status == 1, "\(gated.stderr)")
+        #expect(gated.stderr.contains("check failed: bezier engine error where x'(t) >= 1e-3: nan exceeds engine"))
+        #expect(gated.stderr.contains("cubic-bezier("))
+    }
+
+    @Test("a missing command exits 66, one that cannot be executed 69")
+    func missingCommand() throws {
+        let missing = try kinetics("verify", "--suite", "bezier", "--engine-command", "kinetics-no-such-engine")
+        #expect(missing.status == 66)
+        #expect(
+            missing.stderr.hasSuffix("kinetics: error: the engine command was not found: kinetics-no-such-engine\n"))
+        let file = temporaryPath("engine", "not-executable")
+        try "echo".write(to: file, atomically: true, encoding: .utf8)
+        let denied = try kinetics("verify", "--suite", "bezier", "--engine-command", file.path)
+        #expect(denied.status == 69, "\(denied.stderr)")
+        #expect(denied.stderr.contains("cannot be executed"))
+    }
+
+    @Test(
+        "engine options that do not fit exit 64 naming the option",
+        arguments: [
+            (["--engine-command", "x", "--method", "rk4"], "--method picks built-in methods"),
+            (["--shard", "1/2"], "--shard splits an engine run"),
+            (["--engine-command", "x", "--suite", "conversions"], "--suite conversions"),
+            (["--engine-command", "x", "--case-timeout", "0"], "--case-timeout must be in (0, 86400]"),
+            (["--engine-command", " "], "--engine-command needs a command"),
+            (["--engine-command", "x", "--shard", "3/2"], "a shard is i/n with 1 <= i <= n <= 10000"),
+            (["--engine-command", "x", "--results", "y"], "are alternatives"),
+            (["--engine-command", "x", "--tolerance", "engine=-1"], "tolerance engine must be a finite number > 0"),
+        ])
+    func usage(arguments: [String], message: String) throws {
+        let result = try kinetics(["verify"] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+
+    @Test("the Python example engine runs the whole quick grid; its springs are named velocity-first symplectic Euler")
+    func pythonExample() throws {
+        let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
+        let result = try kinetics("verify", "--engine-command", "python3 \(script)", "--engine-name", "python")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Engine: python, 1183 of 1183 cases answered."))
+        let scheme = try #require(result.lines.first { $0.hasPrefix("spring  python  scheme at 60 Hz") })
+        #expect(
+            scheme.contains("velocity-first symplectic Euler, damping as a force, 1 step per frame in "), "\(scheme)")
+        let curves = try #require(result.lines.first { $0.hasPrefix("bezier  python  scheme") })
+        #expect(curves.contains("WebKit's UnitBezier at ε = 1e-07 in x in 25 of 25"), "\(curves)")
+    }
+
+    @Test("the C example engine builds and runs; its springs are named backward Euler, every one")
+    func cExample() throws {
+        let folder = try temporaryFolder("engine")
+        let binary = folder.appendingPathComponent("backward_euler").path
+        let source = Self.root.appendingPathComponent("Examples/engines/backward_euler.c").path
+        let compiler = try shell("cc -O2 -Wall -Werror -o '\(binary)' '\(source)'")
+        #expect(compiler.status == 0, "cc: \(compiler.stderr)")
+        let result = try kinetics("verify", "--suite", "spring", "--engine-command", binary, "--engine-name", "c")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("backward (implicit) Euler, 1 step per frame in 153 of 153"), "\(result.stdout)")
+        // It answers springs only, and says so for any other case.
+        let refused = try kinetics("verify", "--suite", "decay", "--engine-command", binary)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("refused case decay/0/30: this engine answers springs only"))
+    }
+
+    @Test("kinetics verify serve through the protocol gives the built-in rk4, exact and precise rows exactly")
+    func serveReproducesBuiltIn() throws {
+        let binary = try kineticsBinary().path
+        struct Report: Decodable {
+            struct Row: Decodable, Equatable {
+                let suite: String
+                let check: String
+                let cases: Int
+                let value: Double
+                let location: String
+            }
+            let rows: [Row]
+        }
+        let engine = try kinetics(
+            "verify", "--format", "json", "--engine-command",
+            "\(binary) verify serve --spring rk4 --decay exact --bezier precise")
+        #expect(engine.status == 0, "\(engine.stderr)")
+        let builtIn = try kinetics(
+            "verify", "--format", "json", "--method", "rk4", "--method", "exact", "--method", "precise")
+        let engineRows = try decodeJSON(Report.self, engine.stdout).rows
+        let builtInRows = try decodeJSON(Report.self, builtIn.stdout).rows
+        for (suite, check) in [
+            ("spring", "error"), ("spring", "frame-rate dependence"), ("decay", "error vs discrete law"),
+            ("bezier", "error where x'(t) >= 1e-3"), ("bezier", "error where x(t) is flat"),
+        ] {
+            let expected = try #require(builtInRows.first { $0.suite == suite && $0.check == check })
+            #expect(engineRows.first { $0.suite == suite && $0.check == check } == expected, "\(suite) \(check)")
+        }
+    }
+
+    @Test("--export-cases then --results verifies recorded answers as --engine-command does; a gap is named")
+    func exportAndResults() throws {
+        let folder = try temporaryFolder("engine")
+        let cases = folder.appendingPathComponent("cases.jsonl")
+        let answers = folder.appendingPathComponent("answers.jsonl")
+        let export = try kinetics("verify", "--suite", "bezier", "--export-cases", cases.path)
+        #expect(export.status == 0 && export.stderr.contains("wrote 25 cases to"))
+        let lines = try String(contentsOf: cases, encoding: .utf8).split(separator: "\n")
+        #expect(
+            lines.count == 25
+                && lines.allSatisfy { $0.hasPrefix("{\"id\":\"bezier/") || $0.contains("\"kind\":\"bezier\"") })
+        let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
+        let engine = try shell("python3 '\(script)' < '\(cases.path)' > '\(answers.path)'")
+        #expect(engine.status == 0, "\(engine.stderr)")
+        let recorded = try kinetics("verify", "--suite", "bezier", "--results", answers.path)
+        let live = try kinetics("verify", "--suite", "bezier", "--engine-command", "python3 \(script)")
+        #expect(recorded.status == 0 && live.status == 0, "\(recorded.stderr) \(live.stderr)")
+        // The same rows, but for the header's run time.
+        #expect(recorded.lines.dropFirst(1) == live.lines.dropFirst(1))
+        // One answer short.
+        let short = folder.appendingPathComponent("short.jsonl")
+        try String(contentsOf: answers, encoding: .utf8).split(separator: "\n").dropLast().joined(separator: "\n")
+            .write(to: short, atomically: true, encoding: .utf8)
+        let gap = try kinetics("verify", "--suite", "bezier", "--results", short.path)
+        #expect(gap.status == 65)
+        #expect(gap.stderr.contains("answers 24 of 25 cases; no answer for case bezier/24"), "\(gap.stderr)")
+        let missing = try kinetics(
+            "verify", "--suite", "bezier", "--results", folder.appendingPathComponent("none").path)
+        #expect(missing.status == 66 && missing.stderr.contains("no such file"))
+    }
+}
