@@ -21,7 +21,7 @@ struct Verify: ParsableCommand {
             crash or a hang (the answers read until then are reported), 66 the command or the results \
             file is missing, 69 the command cannot be executed.
             """,
-        subcommands: [Serve.self]
+        subcommands: [Serve.self, Merge.self]
     )
 
     enum SuiteChoice: String, ExpressibleByArgument, CaseIterable {
@@ -32,8 +32,16 @@ struct Verify: ParsableCommand {
         case table, json, csv, markdown
     }
 
-    @Option(help: "Suite to run.")
-    var suite: SuiteChoice = .all
+    @Option(name: .customLong("suite"), help: "Suite to run (repeatable; default all).")
+    var suiteChoices: [SuiteChoice] = []
+
+    /// The suites chosen, in the order of `VerificationSuite`; an engine has
+    /// no conversions suite, so `all` means spring, decay and bezier there.
+    func suites(engine: Bool) -> [VerificationSuite] {
+        let all = engine ? [VerificationSuite.spring, .decay, .bezier] : VerificationSuite.allCases
+        if suiteChoices.isEmpty || suiteChoices.contains(.all) { return all }
+        return VerificationSuite.allCases.filter { suite in suiteChoices.contains { $0.rawValue == suite.rawValue } }
+    }
     @Option(help: "Grid: quick (seconds) or full (10,000 springs; minutes).")
     var grid: VerificationGrid = .quick
     @Option(
@@ -42,10 +50,7 @@ struct Verify: ParsableCommand {
     var methods: [String] = []
     @Option(name: .customLong("tolerance"), help: "Override a tolerance: NAME=VALUE (repeatable).")
     var tolerances: [String] = []
-    @Option(help: "Output: table, json, csv or markdown.")
-    var format: ReportFormat = .table
-    @Option(help: "Write the output to FILE instead of standard output.")
-    var output: String?
+    @OptionGroup var destination: ReportDestination
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var engine: EngineOptions
@@ -75,7 +80,7 @@ struct Verify: ParsableCommand {
                 "--method must be one of \(VerificationRequest.methodNames.joined(separator: ", ")), got '\(method)'")
         }
         _ = try makeTolerances()
-        try engine.validate(methods: methods, suite: suite)
+        try engine.validate(methods: methods, suites: suiteChoices)
     }
 
     func makeTolerances() throws -> Tolerances {
@@ -96,14 +101,14 @@ struct Verify: ParsableCommand {
             print(Self.toleranceTable, terminator: "")
             return
         }
-        try checkWritable(output)
+        try checkWritable(destination.output)
         if engine.isUsed {
             try runEngine()
             return
         }
-        let suites = suite == .all ? VerificationSuite.allCases : [VerificationSuite(rawValue: suite.rawValue)!]
         var request = VerificationRequest(
-            suites: suites, grid: grid, methods: Set(methods), tolerances: try makeTolerances(), jobs: jobs)
+            suites: suites(engine: false), grid: grid, methods: Set(methods), tolerances: try makeTolerances(),
+            jobs: jobs)
         #if DEBUG
             // The test hook that shows a check can fail (see InjectedFault);
             // release builds have no such variable.
@@ -125,11 +130,19 @@ struct Verify: ParsableCommand {
             throw CLIError(message: error.description, status: CLIError.checkFailed)
         }
         bar.finish()
-        try write(report)
+        try destination.write(report)
     }
+}
+
+/// Where a verification report goes, and in which format.
+struct ReportDestination: ParsableArguments {
+    @Option(help: "Output: table, json, csv or markdown.")
+    var format: Verify.ReportFormat = .table
+    @Option(help: "Write the output to FILE instead of standard output.")
+    var output: String?
 
     /// The report in the chosen format.
-    func reportText(_ report: VerificationReport) throws -> String {
+    func text(_ report: VerificationReport) throws -> String {
         switch format {
         case .table: VerificationText.table(report)
         case .markdown: VerificationText.markdown(report)
@@ -138,10 +151,14 @@ struct Verify: ParsableCommand {
         }
     }
 
-    /// Writes the report in the chosen format, lists the failed checks on
-    /// stderr, and exits 1 if any failed.
+    /// Writes the report; then an engine fault exits 65 (66 or 69 for a
+    /// command that is missing or cannot run), failed checks exit 1, each
+    /// listed on stderr.
     func write(_ report: VerificationReport) throws {
-        try writeOutput(try reportText(report), to: output)
+        try writeOutput(try text(report), to: output)
+        if let fault = report.fault {
+            throw CLIError(message: fault.message, status: Self.status(of: fault))
+        }
         for failure in report.failures {
             warnLine("check failed: \(VerificationText.describe(failure))")
         }
@@ -149,6 +166,14 @@ struct Verify: ParsableCommand {
             throw CLIError(
                 message: "\(report.failures.count) of \(report.rows.filter { $0.passed != nil }.count) checks failed",
                 status: CLIError.checkFailed)
+        }
+    }
+
+    static func status(of fault: EngineFault) -> Int32 {
+        switch fault.kind {
+        case .notFound: CLIError.missingInput
+        case .notExecutable: 69
+        case .ended, .timedOut, .badAnswer, .refused, .threw: CLIError.badData
         }
     }
 }

@@ -35,7 +35,7 @@ struct EngineOptions: ParsableArguments {
     /// Whether any engine route is asked for.
     var isUsed: Bool { command != nil || exportCases != nil || results != nil }
 
-    func validate(methods: [String], suite: Verify.SuiteChoice) throws {
+    func validate(methods: [String], suites: [Verify.SuiteChoice]) throws {
         let routes = [command, exportCases, results].compactMap { $0 }
         guard routes.count <= 1 else {
             throw ValidationError("--engine-command, --export-cases and --results are alternatives; give one")
@@ -45,7 +45,7 @@ struct EngineOptions: ParsableArguments {
         }
         guard isUsed else { return }
         if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
-        if suite == .conversions {
+        if suites.contains(.conversions) {
             throw ValidationError(
                 "--suite conversions checks Kinetics' own mappings; an engine runs spring, decay, bezier")
         }
@@ -61,10 +61,8 @@ struct EngineOptions: ParsableArguments {
         }
     }
 
-    /// The cases of the chosen suites, grid and shard.
-    func caseSet(_ suite: Verify.SuiteChoice, grid: VerificationGrid) throws -> EngineCaseSet {
-        let suites: [VerificationSuite] =
-            suite == .all ? [.spring, .decay, .bezier] : [VerificationSuite(rawValue: suite.rawValue)!]
+    /// The cases of `suites` on `grid`, in the chosen shard.
+    func caseSet(_ suites: [VerificationSuite], grid: VerificationGrid) throws -> EngineCaseSet {
         do throws(VerificationError) {
             let part = try shard.map { text throws(VerificationError) in try VerificationShard(text) }
             return try EngineCaseSet(grid: grid, suites: suites, shard: part)
@@ -80,7 +78,7 @@ extension Verify {
 
     /// `--engine-command`, `--export-cases` or `--results`.
     func runEngine() throws {
-        let set = try engine.caseSet(suite, grid: grid)
+        let set = try engine.caseSet(suites(engine: true), grid: grid)
         if let path = engine.exportCases {
             try checkWritable(path)
             var text = ""
@@ -129,19 +127,53 @@ extension Verify {
             throw CLIError(message: "\(error)", status: CLIError.checkFailed)
         }
         bar.finish()
-        if let fault {
-            // The answers read until the fault are reported all the same.
-            try? writeOutput(try reportText(report), to: output)
-            throw CLIError(message: fault.message, status: Self.status(of: fault))
-        }
-        try write(report)
+        // The answers read until a fault are reported all the same.
+        try destination.write(report)
     }
 
-    static func status(of fault: EngineFault) -> Int32 {
-        switch fault.kind {
-        case .notFound: CLIError.missingInput
-        case .notExecutable: 69
-        case .ended, .timedOut, .badAnswer, .refused, .threw: CLIError.badData
+    /// `kinetics verify merge`: the shards of an engine run, as one report.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Combine the JSON reports of an engine run's shards into the whole run's report.",
+            discussion: """
+                Each file is the --format json report of `kinetics verify --engine-command … --shard i/n`, \
+                for i = 1 … n of one n. The rows are computed again from every case's measures, so the \
+                merged report equals what one unsharded run gives. Exit status as for verify; 65 for \
+                reports that are not the shards of one run.
+                """
+        )
+
+        @Argument(help: "The shard reports (JSON).")
+        var reports: [String]
+        @OptionGroup var destination: ReportDestination
+
+        func validate() throws {
+            guard !reports.isEmpty else { throw ValidationError("merge needs the JSON reports of a run's shards") }
+        }
+
+        func run() throws {
+            try checkWritable(destination.output)
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            var parts: [VerificationReport] = []
+            for path in reports {
+                let data = try readInput(path, limit: Verify.resultsSizeLimit, what: "a verify report")
+                do {
+                    parts.append(try decoder.decode(VerificationReport.self, from: data))
+                } catch {
+                    throw CLIError(
+                        message: "\(path): not a verify report in JSON (kinetics verify --format json)",
+                        status: CLIError.badData)
+                }
+            }
+            let merged: VerificationReport
+            do {
+                merged = try Verifier.merge(parts)
+            } catch {
+                throw CLIError(message: error.description, status: CLIError.badData)
+            }
+            try destination.write(merged)
         }
     }
 

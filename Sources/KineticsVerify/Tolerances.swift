@@ -123,6 +123,9 @@ public struct Tolerances: Sendable, Equatable {
         self.gates = gates
     }
 
+    /// The engine gates that were set, by name.
+    public var engineGateValues: [String: Double] { gates }
+
     /// The engine gate for `suite` (`engine.spring`, else `engine`) and its
     /// name, or nil when none was set.
     public func engineGate(_ suite: VerificationSuite) -> (name: String, value: Double)? {

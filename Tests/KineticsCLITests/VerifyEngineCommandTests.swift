@@ -214,4 +214,28 @@ struct VerifyEngineCommandTests {
             "verify", "--suite", "bezier", "--results", folder.appendingPathComponent("none").path)
         #expect(missing.status == 66 && missing.stderr.contains("no such file"))
     }
+
+    @Test("kinetics verify merge: the JSON reports of every shard give the unsharded report; others exit 65 or 66")
+    func merge() throws {
+        let folder = try temporaryFolder("engine")
+        let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
+        let common = ["verify", "--suite", "decay", "--engine-command", "python3 \(script)", "--format", "json"]
+        var paths: [String] = []
+        for index in 1 ... 2 {
+            let path = folder.appendingPathComponent("shard\(index).json").path
+            let shard = try kinetics(common + ["--shard", "\(index)/2", "--output", path])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            paths.append(path)
+        }
+        let whole = try kinetics(["verify", "--suite", "decay", "--engine-command", "python3 \(script)"])
+        let merged = try kinetics(["verify", "merge"] + paths)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.lines.dropFirst(1) == whole.lines.dropFirst(1))
+        let incomplete = try kinetics("verify", "merge", paths[0])
+        #expect(incomplete.status == 65 && incomplete.stderr.contains("the shards are incomplete: 2/2 missing"))
+        let notReport = try kinetics("verify", "merge", script)
+        #expect(notReport.status == 65 && notReport.stderr.contains("not a verify report in JSON"))
+        let missing = try kinetics("verify", "merge", folder.appendingPathComponent("none.json").path)
+        #expect(missing.status == 66)
+    }
 }

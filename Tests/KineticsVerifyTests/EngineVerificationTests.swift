@@ -123,6 +123,34 @@ struct EngineVerificationTests {
         #expect(throws: VerificationError.self) { try EngineCaseSet(grid: .quick, suites: [.conversions]) }
     }
 
+    @Test("merged shards give the report of the unsharded run, and only complete shards of one run merge")
+    func mergeShards() throws {
+        let engine = MethodEngine(spring: .rk4, decay: .pop, bezier: .webkit)
+        let tolerances = try Tolerances(overrides: ["engine": 1e-3])
+        let whole = try Verifier.run(
+            engine, named: "own", on: EngineCaseSet(grid: .quick, suites: [.decay, .bezier]), tolerances: tolerances)
+        let shards = try (1 ... 3).map { index in
+            try Verifier.run(
+                engine, named: "own",
+                on: EngineCaseSet(
+                    grid: .quick, suites: [.decay, .bezier], shard: VerificationShard(index: index, count: 3)),
+                tolerances: tolerances)
+        }
+        let merged = try Verifier.merge([shards[2], shards[0], shards[1]])
+        #expect(merged.rows == whole.rows)
+        #expect(merged.decayCases == whole.decayCases && merged.bezierCases == whole.bezierCases)
+        #expect(merged.engineMeasures == whole.engineMeasures)
+        #expect(merged.passed == whole.passed)
+        #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[1]]) }
+        #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[0], shards[1], shards[2]]) }
+        #expect(throws: VerificationError.self) { try Verifier.merge([whole]) }
+        let other = try Verifier.run(
+            engine, named: "other",
+            on: EngineCaseSet(grid: .quick, suites: [.decay, .bezier], shard: VerificationShard(index: 2, count: 3)),
+            tolerances: tolerances)
+        #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], other, shards[2]]) }
+    }
+
     @Test("a case reads back from its line unchanged, every number to the bit")
     func caseRoundTrip() throws {
         let set = try EngineCaseSet(grid: .quick)

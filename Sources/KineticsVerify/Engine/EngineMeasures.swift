@@ -80,6 +80,9 @@ public struct EngineMeasures: Codable, Sendable, Equatable {
     public var engine: String
     /// The shard the measures come from, nil for a whole run.
     public var shard: VerificationShard?
+    /// The engine gates the run was held to (`engine`, `engine.spring`, …),
+    /// so that merged shards are held to the same.
+    public var gates: [String: Double] = [:]
     /// How many cases were asked, and how many answered.
     public var casesAsked: Int
     /// See ``casesAsked``.

@@ -13,7 +13,7 @@ extension Verifier {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: @escaping Progress = { _, _, _ in }
     ) throws -> EngineMeasures {
         var measures = EngineMeasures(
-            engine: engine, shard: set.shard, casesAsked: set.cases.count,
+            engine: engine, shard: set.shard, gates: tolerances.engineGateValues, casesAsked: set.cases.count,
             casesAnswered: set.cases.count { answers[$0.id] != nil })
         let rates = verificationFrameRates
         measures.springs = try parallelMap(
