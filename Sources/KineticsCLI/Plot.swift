@@ -112,15 +112,7 @@ struct VerifyPlot: ParsableCommand {
     @OptionGroup var output: PlotOutput
 
     func run() throws {
-        let data = try readInput(input)
-        let report: VerificationReport
-        do {
-            report = try JSONDecoder().decode(VerificationReport.self, from: data)
-        } catch {
-            throw CLIError(
-                message: "\(input): not a kinetics verify report (\(decodingProblem(error)))", status: CLIError.badData)
-        }
-        try output.write(Figures.verify(report))
+        try output.write(Figures.verify(try readVerificationReport(input)))
     }
 }
 

@@ -32,6 +32,11 @@ struct Verify: ParsableCommand {
         case table, json, csv, markdown
     }
 
+    /// A verification report's formats: a bench's, and an HTML page.
+    enum VerificationFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv, markdown, html
+    }
+
     @Option(name: .customLong("suite"), help: "Suite to run (repeatable; default all).")
     var suiteChoices: [SuiteChoice] = []
 
@@ -136,8 +141,8 @@ struct Verify: ParsableCommand {
 
 /// Where a verification report goes, and in which format.
 struct ReportDestination: ParsableArguments {
-    @Option(help: "Output: table, json, csv or markdown.")
-    var format: Verify.ReportFormat = .table
+    @Option(help: "Output: table, json, csv, markdown or html (a page with the table and the plot of every case).")
+    var format: Verify.VerificationFormat = .table
     @Option(help: "Write the output to FILE instead of standard output.")
     var output: String?
 
@@ -148,6 +153,7 @@ struct ReportDestination: ParsableArguments {
         case .markdown: VerificationText.markdown(report)
         case .csv: VerificationText.csv(report)
         case .json: try jsonText(report) + "\n"
+        case .html: QuickReport.html(report)
         }
     }
 

@@ -72,6 +72,23 @@ struct EngineOptions: ParsableArguments {
     }
 }
 
+/// Reads the JSON of `kinetics verify --format json` (whose numbers that
+/// are not numbers are the strings "nan", "inf" and "-inf"): exit 66 for a
+/// missing file, 65 for one that is not such a report.
+func readVerificationReport(_ path: String) throws -> VerificationReport {
+    let data = try readInput(path, limit: Verify.resultsSizeLimit, what: "a verify report")
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    do {
+        return try decoder.decode(VerificationReport.self, from: data)
+    } catch {
+        throw CLIError(
+            message: "\(path): not a kinetics verify report in JSON (\(decodingProblem(error)))",
+            status: CLIError.badData)
+    }
+}
+
 extension Verify {
     /// The largest results file read: 4 GiB, room for the full grid's answers.
     static let resultsSizeLimit = 4 << 30
@@ -153,20 +170,7 @@ extension Verify {
 
         func run() throws {
             try checkWritable(destination.output)
-            let decoder = JSONDecoder()
-            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            var parts: [VerificationReport] = []
-            for path in reports {
-                let data = try readInput(path, limit: Verify.resultsSizeLimit, what: "a verify report")
-                do {
-                    parts.append(try decoder.decode(VerificationReport.self, from: data))
-                } catch {
-                    throw CLIError(
-                        message: "\(path): not a verify report in JSON (kinetics verify --format json)",
-                        status: CLIError.badData)
-                }
-            }
+            let parts = try reports.map { try readVerificationReport($0) }
             let merged: VerificationReport
             do {
                 merged = try Verifier.merge(parts)

@@ -208,11 +208,42 @@ public struct QuickReport: Sendable {
             reproduce.append(.li(.text(command.what + ": "), .code(.text(command.command))))
         }
         body += [.h2("Reproduce"), .ul(.group(reproduce))]
-        let page = HTML(
+        return Self.page("Kinetics report", body)
+    }
+
+    /// A verification report (built-in methods or an engine) as one
+    /// self-contained HTML page: its header, its table and the plot of
+    /// every case's error.
+    public static func html(_ verification: VerificationReport) -> String {
+        let title = verification.engine.map { "Kinetics verify: \($0)" } ?? "Kinetics verify"
+        let failed = !verification.passed
+        let checked = verification.rows.filter { $0.passed != nil }.count
+        let verdict =
+            verification.fault.map { "The engine stopped: \($0.message)." }
+            ?? (failed
+                ? "\(verification.failures.count) of \(checked) checks FAILED."
+                : "Every tolerance held (\(checked) checks).")
+        let body: [Node<HTML.BodyContext>] = [
+            .h1(.text(title)),
+            .pre(.text(VerificationText.header(verification))),
+            .ul(.class("verdict " + (failed ? "failed" : "passed")), .li(.text(verdict))),
+            table(VerificationText.columns, verification.rows.map(VerificationText.cells)),
+            .element(
+                named: "figure",
+                nodes: [
+                    .element(named: "figcaption", text: "Every case's error against GSL"),
+                    .raw(Figures.verify(verification).svg(standalone: false)),
+                ]),
+        ]
+        return page(title, body)
+    }
+
+    private static func page(_ title: String, _ body: [Node<HTML.BodyContext>]) -> String {
+        HTML(
             .lang(.english),
-            .head(.encoding(.utf8), .element(named: "title", text: "Kinetics report"), .style(Self.css)),
-            .body(.group(body)))
-        return page.render() + "\n"
+            .head(.encoding(.utf8), .element(named: "title", text: title), .style(css)),
+            .body(.group(body))
+        ).render() + "\n"
     }
 
     private static func item(_ text: String) -> Node<HTML.ListContext> { .li(.text(text)) }

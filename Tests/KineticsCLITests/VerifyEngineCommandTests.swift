@@ -92,6 +92,26 @@ struct VerifyEngineCommandTests {
         #expect(gated.status == 1, "\(gated.stderr)")
         #expect(gated.stderr.contains("check failed: bezier engine error where x'(t) >= 1e-3: nan exceeds engine"))
         #expect(gated.stderr.contains("cubic-bezier("))
+        // The report with its NaN goes to JSON, to the plot and to an HTML page.
+        let folder = try temporaryFolder("engine")
+        let json = folder.appendingPathComponent("nan.json").path
+        let html = folder.appendingPathComponent("nan.html").path
+        let svg = folder.appendingPathComponent("nan.svg").path
+        #expect(
+            try kinetics(
+                "verify", "--suite", "bezier", "--engine-command", engine, "--format", "json", "--output", json
+            )
+            .status == 0)
+        let plot = try kinetics("plot", "verify", "--input", json, "--output", svg)
+        #expect(plot.status == 0, "\(plot.stderr)")
+        let page = try kinetics(
+            "verify", "--suite", "bezier", "--engine-command", engine, "--engine-name", "faulty<nan>", "--format",
+            "html",
+            "--output", html)
+        #expect(page.status == 0, "\(page.stderr)")
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(text.contains("<title>Kinetics verify: faulty&lt;nan&gt;</title>") && text.contains("<svg"))
+        #expect(text.contains("Engine: faulty&lt;nan&gt;, 25 of 25 cases answered."))
     }
 
     @Test("a missing command exits 66, one that cannot be executed 69")
@@ -234,7 +254,7 @@ struct VerifyEngineCommandTests {
         let incomplete = try kinetics("verify", "merge", paths[0])
         #expect(incomplete.status == 65 && incomplete.stderr.contains("the shards are incomplete: 2/2 missing"))
         let notReport = try kinetics("verify", "merge", script)
-        #expect(notReport.status == 65 && notReport.stderr.contains("not a verify report in JSON"))
+        #expect(notReport.status == 65 && notReport.stderr.contains("not a kinetics verify report in JSON"))
         let missing = try kinetics("verify", "merge", folder.appendingPathComponent("none.json").path)
         #expect(missing.status == 66)
     }

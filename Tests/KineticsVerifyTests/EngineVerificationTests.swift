@@ -166,6 +166,30 @@ struct EngineVerificationTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(EngineCase.self, from: Data(future.utf8)) }
     }
 
+    @Test("data/schema/engine-case.schema.json lists exactly the keys of each kind's lines, and requires them")
+    func caseSchema() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("data/schema/engine-case.schema.json"))
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let common = try #require(schema["properties"] as? [String: Any]).keys
+        let branches = try #require(schema["oneOf"] as? [[String: Any]])
+        let set = try EngineCaseSet(grid: .quick)
+        for kind in ["spring", "decay", "bezier"] {
+            let engineCase = try #require(set.cases.first { $0.kind == kind })
+            let line = try #require(
+                try JSONSerialization.jsonObject(with: Data(engineCase.line().utf8)) as? [String: Any])
+            let branch = try #require(
+                branches.first {
+                    (($0["properties"] as? [String: Any])?["kind"] as? [String: Any])?["const"] as? String == kind
+                })
+            let properties = Set(try #require(branch["properties"] as? [String: Any]).keys).union(common)
+            let required = Set(try #require(branch["required"] as? [String]))
+            #expect(Set(line.keys) == properties, "\(kind)")
+            #expect(required.isSubset(of: Set(line.keys)), "\(kind)")
+        }
+    }
+
     @Test(
         "answer lines: each fault is named, with the case",
         arguments: [
