@@ -127,6 +127,13 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "VerifyBenchmarks",
+            dependencies: ["KineticsVerify", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/VerifyBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
 
         // MARK: - Pictures and the report
 

@@ -18,7 +18,8 @@ case "${1:-}" in
         directory=.build/allocation-gate
         rm -rf "$directory"
         mkdir -p "$directory"
-        swift package --allow-writing-to-directory "$directory" benchmark --metric mallocCountTotal \
+        swift package --allow-writing-to-directory "$directory" benchmark --target KineticsBenchmarks \
+            --metric mallocCountTotal \
             --format histogramPercentiles --path "$directory" --no-progress >"$directory.log" 2>&1 \
             || { tail -20 "$directory.log" >&2; exit 1; }
         ;;
