@@ -32,8 +32,19 @@ func kinetics(_ arguments: String...) throws -> CLIResult {
 }
 
 func kinetics(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    try runProcess(try kineticsBinary(), arguments, environment: environment)
+}
+
+/// Runs `command` with /bin/sh and waits for it.
+func shell(_ command: String) throws -> CLIResult {
+    try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
+}
+
+private func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> CLIResult
+{
     let process = Process()
-    process.executableURL = try kineticsBinary()
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe()
@@ -55,22 +66,4 @@ func kinetics(_ arguments: [String], environment: [String: String] = [:]) throws
 /// (Foundation's JSONSerialization on Linux can be off by an ulp).
 func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
     try JSONDecoder().decode(type, from: Data(text.utf8))
-}
-
-/// Runs `command` with /bin/sh and waits for it.
-func shell(_ command: String) throws -> CLIResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CLIResult(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
 }

@@ -88,26 +88,26 @@ public struct EngineCaseSet: Sendable {
         let samples = VerificationGrids.bezierSamples(grid)
         self.samples = samples
         var cases: [EngineCase] = []
-        for (position, springCase) in springs {
+        /// One case per frame rate of a spring or decay at `position`.
+        func atEveryRate(_ kind: String, _ position: Int, seconds: Double, _ problem: ([Double]) -> EngineCase.Problem)
+        {
             for fps in verificationFrameRates {
                 cases.append(
                     EngineCase(
-                        id: Self.id("spring", position, fps: fps),
-                        problem: .spring(
-                            SpringProblem(
-                                parameters: springCase.parameters, from: 0, to: 1, velocity: springCase.velocity,
-                                times: frameTimes(fps: fps, seconds: springCase.seconds)))))
+                        id: Self.id(kind, position, fps: fps), problem: problem(frameTimes(fps: fps, seconds: seconds)))
+                )
+            }
+        }
+        for (position, springCase) in springs {
+            atEveryRate("spring", position, seconds: springCase.seconds) {
+                .spring(
+                    SpringProblem(
+                        parameters: springCase.parameters, from: 0, to: 1, velocity: springCase.velocity, times: $0))
             }
         }
         for (position, decayCase) in decays {
-            for fps in verificationFrameRates {
-                cases.append(
-                    EngineCase(
-                        id: Self.id("decay", position, fps: fps),
-                        problem: .decay(
-                            DecayProblem(
-                                parameters: decayCase.parameters, from: 0, velocity: decayCase.velocity,
-                                times: frameTimes(fps: fps, seconds: decayCase.seconds)))))
+            atEveryRate("decay", position, seconds: decayCase.seconds) {
+                .decay(DecayProblem(parameters: decayCase.parameters, from: 0, velocity: decayCase.velocity, times: $0))
             }
         }
         let x = (0 ..< samples).map { Double($0) / Double(samples - 1) }

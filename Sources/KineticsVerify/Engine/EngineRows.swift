@@ -46,10 +46,7 @@ extension Verifier {
             for (rate, fps) in verificationFrameRates.enumerated() {
                 guard let error = measure.errors[rate] else { continue }
                 if error.maxError.isNaN { diverged += 1 }
-                worst.consider(
-                    error.maxError, rms: error.rmsError,
-                    at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                    parameters(springCase, fps: fps))
+                worst.consider(error, of: springCase.label, fps: fps, parameters(springCase, fps: fps))
                 let p = springCase.parameters
                 report.springCases.append(
                     SpringCaseResult(
@@ -104,18 +101,14 @@ extension Verifier {
                     "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity, "fps": fps,
                 ]
                 if let error = measure.errors[rate] {
-                    continuous.consider(
-                        error.maxError, rms: error.rmsError,
-                        at: "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s", parameters)
+                    continuous.consider(error, of: decayCase.label, fps: fps, parameters)
                     report.decayCases.append(
                         DecayCaseResult(
                             deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
                             errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
                 }
                 if let error = measure.discreteErrors[rate] {
-                    discrete.consider(
-                        error.maxError, rms: error.rmsError,
-                        at: "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s", parameters)
+                    discrete.consider(error, of: decayCase.label, fps: fps, parameters)
                 }
             }
         }
@@ -199,5 +192,17 @@ extension Verifier {
             value: answered.isEmpty ? .nan : Double(top) / Double(answered.count),
             location: parts.isEmpty ? "nothing was answered" : parts.joined(separator: "; "),
             note: "the candidates of `kinetics compare`; the value is the share of the commonest named scheme")
+    }
+}
+
+extension WorstCase {
+    /// Takes one trajectory's error into account, located as `label at
+    /// 60 Hz, t = 0.25 s`.
+    fileprivate mutating func consider(
+        _ error: EngineTrajectoryMeasure, of label: String, fps: Double, _ parameters: [String: Double]
+    ) {
+        consider(
+            error.maxError, rms: error.rmsError, at: "\(label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+            parameters)
     }
 }
