@@ -59,6 +59,11 @@ struct Verify: ParsableCommand {
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var engine: EngineOptions
+    @Option(
+        help: ArgumentHelp(
+            "Run only part i of n of the grid (each spring, decay and curve in one part); kinetics verify merge joins them.",
+            valueName: "i/n"))
+    var shard: String?
     @Flag(
         name: .customLong("list-tolerances"),
         help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
@@ -86,6 +91,16 @@ struct Verify: ParsableCommand {
         }
         _ = try makeTolerances()
         try engine.validate(methods: methods, suites: suiteChoices)
+        _ = try part()
+    }
+
+    /// The shard asked for, if any.
+    func part() throws -> VerificationShard? {
+        do {
+            return try shard.map { text throws(VerificationError) in try VerificationShard(text) }
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func makeTolerances() throws -> Tolerances {
@@ -113,7 +128,7 @@ struct Verify: ParsableCommand {
         }
         var request = VerificationRequest(
             suites: suites(engine: false), grid: grid, methods: Set(methods), tolerances: try makeTolerances(),
-            jobs: jobs)
+            jobs: jobs, shard: try part())
         #if DEBUG
             // The test hook that shows a check can fail (see InjectedFault);
             // release builds have no such variable.

@@ -27,10 +27,6 @@ struct EngineOptions: ParsableArguments {
         help: ArgumentHelp("Verify an engine's recorded answers (JSON lines) to the exported cases.", valueName: "file")
     )
     var results: String?
-    @Option(
-        help: ArgumentHelp(
-            "Run only part i of n of the grid (each spring, decay and curve in one part).", valueName: "i/n"))
-    var shard: String?
 
     /// Whether any engine route is asked for.
     var isUsed: Bool { command != nil || exportCases != nil || results != nil }
@@ -40,9 +36,6 @@ struct EngineOptions: ParsableArguments {
         guard routes.count <= 1 else {
             throw ValidationError("--engine-command, --export-cases and --results are alternatives; give one")
         }
-        if shard != nil && routes.isEmpty {
-            throw ValidationError("--shard splits an engine run; give --engine-command, --export-cases or --results")
-        }
         guard isUsed else { return }
         if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
         if suites.contains(.conversions) {
@@ -50,7 +43,6 @@ struct EngineOptions: ParsableArguments {
                 "--suite conversions checks Kinetics' own mappings; an engine runs spring, decay, bezier")
         }
         do {
-            _ = try shard.map { text throws(VerificationError) in try VerificationShard(text) }
             if let command { _ = try EngineCommand(command, caseTimeout: caseTimeout) }
         } catch {
             throw ValidationError(error.description)
@@ -61,11 +53,12 @@ struct EngineOptions: ParsableArguments {
         }
     }
 
-    /// The cases of `suites` on `grid`, in the chosen shard.
-    func caseSet(_ suites: [VerificationSuite], grid: VerificationGrid) throws -> EngineCaseSet {
-        do throws(VerificationError) {
-            let part = try shard.map { text throws(VerificationError) in try VerificationShard(text) }
-            return try EngineCaseSet(grid: grid, suites: suites, shard: part)
+    /// The cases of `suites` on `grid`, in `shard`.
+    func caseSet(_ suites: [VerificationSuite], grid: VerificationGrid, shard: VerificationShard?) throws
+        -> EngineCaseSet
+    {
+        do {
+            return try EngineCaseSet(grid: grid, suites: suites, shard: shard)
         } catch {
             throw CLIError.usage(error.description)
         }
@@ -76,7 +69,7 @@ struct EngineOptions: ParsableArguments {
 /// are not numbers are the strings "nan", "inf" and "-inf"): exit 66 for a
 /// missing file, 65 for one that is not such a report.
 func readVerificationReport(_ path: String) throws -> VerificationReport {
-    let data = try readInput(path, limit: Verify.resultsSizeLimit, what: "a verify report")
+    let data = try readInput(path, limit: Verify.reportSizeLimit, what: "a verify report")
     let decoder = JSONDecoder()
     decoder.nonConformingFloatDecodingStrategy = .convertFromString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -92,10 +85,13 @@ func readVerificationReport(_ path: String) throws -> VerificationReport {
 extension Verify {
     /// The largest results file read: 4 GiB, room for the full grid's answers.
     static let resultsSizeLimit = 4 << 30
+    /// The largest verify report read (`plot verify`, `merge`): 256 MiB, room
+    /// for the full grid's per-case measures.
+    static let reportSizeLimit = 256 << 20
 
     /// `--engine-command`, `--export-cases` or `--results`.
     func runEngine() throws {
-        let set = try engine.caseSet(suites(engine: true), grid: grid)
+        let set = try engine.caseSet(suites(engine: true), grid: grid, shard: try part())
         if let path = engine.exportCases {
             try checkWritable(path)
             var text = ""
@@ -148,15 +144,15 @@ extension Verify {
         try destination.write(report)
     }
 
-    /// `kinetics verify merge`: the shards of an engine run, as one report.
+    /// `kinetics verify merge`: the shards of a run, as one report.
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Combine the JSON reports of an engine run's shards into the whole run's report.",
+            abstract: "Combine the JSON reports of a verify run's shards into the whole run's report.",
             discussion: """
-                Each file is the --format json report of `kinetics verify --engine-command … --shard i/n`, \
-                for i = 1 … n of one n. The rows are computed again from every case's measures, so the \
-                merged report equals what one unsharded run gives. Exit status as for verify; 65 for \
-                reports that are not the shards of one run.
+                Each file is the --format json report of `kinetics verify … --shard i/n` (built-in methods \
+                or an engine), for i = 1 … n of one n. The rows are computed again from every case's \
+                measures, so the merged report equals what one unsharded run gives. Exit status as for \
+                verify; 65 for reports that are not the shards of one run.
                 """
         )
 

@@ -3,7 +3,7 @@ import Kinetics
 import KineticsReference
 
 /// One bezier method's result on one curve.
-struct BezierMethodMeasurement: Sendable {
+struct BezierMethodMeasurement: Sendable, Codable, Equatable {
     /// The largest error over the y scale where x(t) is not flat.
     var maxRegular = 0.0
     var worstX = 0.0
@@ -19,7 +19,7 @@ struct BezierMethodMeasurement: Sendable {
 
 /// Everything measured for one curve, for each method (or engine) named by
 /// a `Key`.
-struct BezierCurveMeasurement<Key: Hashable & Sendable>: Sendable {
+struct BezierCurveMeasurement<Key: Hashable & Sendable & Codable>: Sendable, Codable, Equatable {
     var methods: [Key: BezierMethodMeasurement]
     var regularPoints: Int
     /// The largest |t from the cubic formula - t after brent| where x(t) is not flat.
@@ -63,7 +63,7 @@ enum BezierSuite {
     /// `values(key, index, x, exact)` gives the key's y (for a key with two
     /// ways of computing it, the one farther from `exact`), `tolerance(key)`
     /// the key's tolerance, nil for one that is reported only.
-    static func measure<Key: Hashable & Sendable>(
+    static func measure<Key: Hashable & Sendable & Codable>(
         _ curve: UnitBezier, samples: Int, keys: [Key], tolerance: (Key) -> Double?,
         values: (Key, Int, Double, Double) throws -> Double
     ) throws -> BezierCurveMeasurement<Key> {

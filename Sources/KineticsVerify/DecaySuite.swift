@@ -3,7 +3,7 @@ import Kinetics
 import KineticsReference
 
 /// One decay method's worst error on one trajectory, over the throw.
-struct DecayTrajectoryError: Sendable {
+struct DecayTrajectoryError: Sendable, Codable, Equatable {
     var maxError: Double
     var rmsError: Double
     var worstTime: Double

@@ -108,6 +108,9 @@ public struct VerificationReport: Codable, Sendable {
     public var decayCases: [DecayCaseResult]
     /// Per-curve bezier errors.
     public var bezierCases: [BezierCaseResult]
+    /// For a shard of a run of Kinetics' own methods: what it measured, case
+    /// by case, for ``Verifier/merge(_:)``.
+    public var methodMeasures: MethodMeasures?
     /// For an engine run: the engine's name, nil for the built-in methods.
     public var engine: String?
     /// For an engine run: what stopped the engine before it answered every

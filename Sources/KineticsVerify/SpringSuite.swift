@@ -3,7 +3,7 @@ import Kinetics
 import KineticsReference
 
 /// One spring method's result on one trajectory.
-struct SpringTrajectoryError: Sendable {
+struct SpringTrajectoryError: Sendable, Codable, Equatable {
     /// The largest error over the amplitude: NaN when a value was not a
     /// number (or the error overflowed), the worst outcome of all.
     var maxError: Double
@@ -14,13 +14,19 @@ struct SpringTrajectoryError: Sendable {
 
 /// Everything measured for one spring case at every frame rate, for each
 /// method (or engine) named by a `Key`.
-struct SpringCaseMeasurement<Key: Hashable & Sendable>: Sendable {
+struct SpringCaseMeasurement<Key: Hashable & Sendable & Codable>: Sendable, Codable, Equatable {
+    /// The largest difference from the 60 Hz run, and the rate where it is.
+    struct Spread: Sendable, Codable, Equatable {
+        var value: Double
+        var fps: Double
+    }
+
     /// Per frame rate (in ``verificationFrameRates`` order), per key; a key
     /// without values at a rate is absent there.
     var errors: [[Key: SpringTrajectoryError]]
     /// Per key: the largest difference from the 60 Hz run at common times,
     /// over the amplitude.
-    var frameRateSpread: [Key: (value: Double, fps: Double)]
+    var frameRateSpread: [Key: Spread]
 }
 
 enum SpringSuite {
@@ -39,7 +45,7 @@ enum SpringSuite {
     /// Measures the values that `values(key, rate index, times)` gives at
     /// each frame rate (nil: none at that rate) against GSL, and each key's
     /// dependence on the frame rate.
-    static func measure<Key: Hashable & Sendable>(
+    static func measure<Key: Hashable & Sendable & Codable>(
         _ springCase: SpringCase, keys: [Key], values: (Key, Int, [Double]) throws -> [Double]?
     ) throws -> SpringCaseMeasurement<Key> {
         var errors: [[Key: SpringTrajectoryError]] = []
@@ -62,10 +68,10 @@ enum SpringSuite {
         }
         // Frame-rate dependence: each rate against 60 Hz at their common times.
         let base = verificationFrameRates.firstIndex(of: 60)!
-        var spread: [Key: (value: Double, fps: Double)] = [:]
+        var spread: [Key: SpringCaseMeasurement<Key>.Spread] = [:]
         for key in keys {
             guard let a = runs[base][key] else { continue }
-            var worst = (value: 0.0, fps: 60.0)
+            var worst = SpringCaseMeasurement<Key>.Spread(value: 0, fps: 60)
             for (index, fps) in verificationFrameRates.enumerated() where index != base {
                 guard let b = runs[index][key] else { continue }
                 let common = greatestCommonDivisor(60, Int(fps))
@@ -74,7 +80,7 @@ enum SpringSuite {
                 var k = 0
                 while k * strideBase < a.count && k * strideOther < b.count {
                     let difference = abs(a[k * strideBase] - b[k * strideOther]) / amplitudes[base]
-                    if isWorse(difference, than: worst.value) { worst = (difference, fps) }
+                    if isWorse(difference, than: worst.value) { worst = .init(value: difference, fps: fps) }
                     k += 1
                 }
             }

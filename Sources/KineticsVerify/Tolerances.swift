@@ -123,6 +123,16 @@ public struct Tolerances: Sendable, Equatable {
         self.gates = gates
     }
 
+    /// The tolerances that differ from their defaults, and the engine gates
+    /// that were set, by name: `Tolerances(overrides: t.overrides) == t`.
+    public var overrides: [String: Double] {
+        var result = gates
+        for tolerance in Self.defaults where values[tolerance.name] != tolerance.value {
+            result[tolerance.name] = values[tolerance.name]
+        }
+        return result
+    }
+
     /// The engine gates that were set, by name.
     public var engineGateValues: [String: Double] { gates }
 

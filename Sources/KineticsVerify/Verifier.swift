@@ -26,14 +26,19 @@ public struct VerificationRequest: Sendable {
     public var tolerances: Tolerances
     /// Worker threads.
     public var jobs: Int
+    /// The shard, if the run is one part of a larger one (see
+    /// ``Verifier/merge(_:)``).
+    public var shard: VerificationShard?
     /// A deliberate fault, for tests that show a check can fail.
     package var fault: InjectedFault?
 
     /// Creates a request.
     public init(
         suites: [VerificationSuite] = VerificationSuite.allCases, grid: VerificationGrid = .quick,
-        methods: Set<String> = [], tolerances: Tolerances, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        methods: Set<String> = [], tolerances: Tolerances, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        shard: VerificationShard? = nil
     ) {
+        self.shard = shard
         self.suites = suites
         self.grid = grid
         self.methods = methods
@@ -73,20 +78,29 @@ public enum Verifier {
             )
         }
         let start = Date()
+        let measures = try measure(request, progress: progress)
+        var report = report(measures, grid: request.grid, suites: request.suites, tolerances: request.tolerances)
+        // Only a shard keeps its measures: merging needs them, a whole run does not.
+        if request.shard != nil { report.methodMeasures = measures }
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// The rows of a run of Kinetics' own methods, from its measures.
+    static func report(
+        _ measures: MethodMeasures, grid: VerificationGrid, suites: [VerificationSuite], tolerances: Tolerances
+    ) -> VerificationReport {
         var report = VerificationReport(
-            grid: request.grid.rawValue, suites: request.suites.map(\.rawValue),
-            reference: referenceDescription,
-            seconds: 0, rows: [], springCases: [], decayCases: [], bezierCases: [])
-        let springs = VerificationGrids.springs(request.grid)
-        for suite in request.suites {
+            grid: grid.rawValue, suites: suites.map(\.rawValue), reference: referenceDescription, seconds: 0, rows: [],
+            springCases: [], decayCases: [], bezierCases: [])
+        for suite in suites {
             switch suite {
-            case .spring: try runSprings(springs, request, &report, progress)
-            case .decay: try runDecays(request, &report, progress)
-            case .bezier: try runBeziers(request, &report, progress)
-            case .conversions: try runConversions(springs, request, &report, progress)
+            case .spring: springRows(measures, grid: grid, tolerances: tolerances, into: &report)
+            case .decay: decayRows(measures, grid: grid, tolerances: tolerances, into: &report)
+            case .bezier: bezierRows(measures, grid: grid, tolerances: tolerances, into: &report)
+            case .conversions: report.rows += measures.conversions ?? []
             }
         }
-        report.seconds = Date().timeIntervalSince(start)
         return report
     }
 
@@ -97,27 +111,15 @@ public enum Verifier {
 
     // MARK: Springs
 
-    private static func runSprings(
-        _ springs: [SpringCase], _ request: VerificationRequest, _ report: inout VerificationReport,
-        _ progress: @escaping Progress
-    ) throws {
-        let methods = SpringMethod.allCases.filter { request.keeps($0.rawValue) }
+    private static func springRows(
+        _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
+        into report: inout VerificationReport
+    ) {
+        let methods = SpringMethod.allCases.filter { measures.keeps($0.rawValue) }
         guard !methods.isEmpty else { return }
-        // Time scales and RK4's order on a few well-conditioned springs at rest.
-        let sample = springs.filter(isTimeScaleSample).prefix(request.grid == .full ? 12 : 4)
-        let total = springs.count + sample.count
-        let fault = request.fault
-        let measurements = try parallelMap(
-            count: springs.count, jobs: request.jobs, progress: { progress("spring", $0, total) }
-        ) {
-            try SpringSuite.measure(springs[$0], methods: methods, fault: fault?.at(.spring, $0))
-        }
-        let scales = try parallelMap(
-            count: sample.count, jobs: request.jobs, progress: { progress("spring", springs.count + $0, total) }
-        ) {
-            SpringSuite.timeScales(sample[sample.startIndex + $0], methods: methods)
-        }
-        let tolerances = request.tolerances
+        let springs = VerificationGrids.springs(grid)
+        let cases = measures.springs.map { (springs[$0.position], $0.value) }
+        let scales = measures.samples.map(\.value.scales)
         for method in methods {
             // Which trajectories are left out is decided from the parameters,
             // never from the results: `pop` and `fixed` take fixed 1 ms RK4
@@ -127,7 +129,7 @@ public enum Verifier {
             var worst = WorstCase()
             var leftOut = 0
             var spread = WorstCase(startingAt: 0)
-            for (springCase, measurement) in zip(springs, measurements) {
+            for (springCase, measurement) in cases {
                 guard method.isStable(for: springCase.parameters) else {
                     leftOut += verificationFrameRates.count
                     continue
@@ -191,12 +193,13 @@ public enum Verifier {
                 report.rows.append(
                     row(
                         "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
-                        location: "over \(sample.count) springs × \(verificationFrameRates.count) frame rates",
+                        location:
+                            "over \(measures.samples.count) springs × \(verificationFrameRates.count) frame rates",
                         toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
                         tolerances: tolerances))
             }
             if method == .rk4 {
-                let orders = sample.map { SpringSuite.rk4Order($0.parameters) }.sorted()
+                let orders = measures.samples.compactMap(\.value.rk4Order).sorted()
                 if let median = orders.middle {
                     let tolerance = tolerances["spring.rk4.order"]
                     report.rows.append(
@@ -209,7 +212,7 @@ public enum Verifier {
                 }
             }
         }
-        for (springCase, measurement) in zip(springs, measurements) {
+        for (springCase, measurement) in cases {
             for (index, fps) in verificationFrameRates.enumerated() {
                 var errors: [String: Double] = [:]
                 for (method, error) in measurement.errors[index] where method.isStable(for: springCase.parameters) {
@@ -234,20 +237,17 @@ public enum Verifier {
 
     // MARK: Decays
 
-    private static func runDecays(
-        _ request: VerificationRequest, _ report: inout VerificationReport, _ progress: @escaping Progress
-    ) throws {
-        let methods = DecayMethod.allCases.filter { request.keeps($0.rawValue) }
+    private static func decayRows(
+        _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
+        into report: inout VerificationReport
+    ) {
+        let methods = DecayMethod.allCases.filter { measures.keeps($0.rawValue) }
         guard !methods.isEmpty else { return }
-        let decays = VerificationGrids.decays(request.grid)
-        let measurements = try parallelMap(
-            count: decays.count, jobs: request.jobs, progress: { progress("decay", $0, decays.count) }
-        ) {
-            try DecaySuite.measure(decays[$0], methods: methods, fault: request.fault?.at(.decay, $0))
-        }
+        let decays = VerificationGrids.decays(grid)
+        let cases = measures.decays.map { (decays[$0.position], $0.value) }
         for method in methods {
             var worst = WorstCase()
-            for (decayCase, measurement) in zip(decays, measurements) {
+            for (decayCase, measurement) in cases {
                 for (index, fps) in verificationFrameRates.enumerated() {
                     let error = measurement[index][method]!
                     worst.consider(
@@ -269,9 +269,9 @@ public enum Verifier {
             report.rows.append(
                 row(
                     "decay", method.rawValue, check, worst, rms: true, toleranceName: checked,
-                    tolerances: request.tolerances))
+                    tolerances: tolerances))
         }
-        for (decayCase, measurement) in zip(decays, measurements) {
+        for (decayCase, measurement) in cases {
             for (index, fps) in verificationFrameRates.enumerated() {
                 report.decayCases.append(
                     DecayCaseResult(
@@ -284,21 +284,15 @@ public enum Verifier {
 
     // MARK: Beziers
 
-    private static func runBeziers(
-        _ request: VerificationRequest, _ report: inout VerificationReport, _ progress: @escaping Progress
-    ) throws {
-        let methods = BezierMethod.allCases.filter { request.keeps($0.rawValue) }
+    private static func bezierRows(
+        _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
+        into report: inout VerificationReport
+    ) {
+        let methods = BezierMethod.allCases.filter { measures.keeps($0.rawValue) }
         guard !methods.isEmpty else { return }
-        let curves = VerificationGrids.curves(request.grid)
-        let samples = VerificationGrids.bezierSamples(request.grid)
-        let tolerances = request.tolerances
-        let measurements = try parallelMap(
-            count: curves.count, jobs: request.jobs, progress: { progress("bezier", $0, curves.count) }
-        ) {
-            try BezierSuite.measure(
-                curves[$0], samples: samples, methods: methods, tolerances: tolerances,
-                fault: request.fault?.at(.bezier, $0))
-        }
+        let curves = VerificationGrids.curves(grid)
+        let cases = measures.curves.map { (curves[$0.position], $0.value) }
+        let measurements = cases.map(\.1)
         let regular = measurements.map(\.regularPoints).reduce(0, +)
         for method in methods {
             var worst = WorstCase()
@@ -306,7 +300,7 @@ public enum Verifier {
             var flatPoints = 0
             var worstFlat = 0.0
             var flatHeld = true
-            for (curve, measurement) in zip(curves, measurements) {
+            for (curve, measurement) in cases {
                 let result = measurement.methods[method]!
                 worst.consider(
                     result.maxRegular, at: "\(curveLabel(curve)) at x = \(brief(result.worstX))",
@@ -341,14 +335,14 @@ public enum Verifier {
                             ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
             }
         }
-        if let worst = zip(curves, measurements).max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
+        if let worst = cases.max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
             report.rows.append(
                 VerificationRow(
                     suite: "bezier", mode: "reference", check: "|t cubic - t brent|", cases: regular,
                     value: worst.1.cubicVersusBrent, location: curveLabel(worst.0),
                     note: "gsl_poly_solve_cubic against brent's polish, where x'(t) >= 1e-3"))
         }
-        for (curve, measurement) in zip(curves, measurements) {
+        for (curve, measurement) in cases {
             report.bezierCases.append(
                 BezierCaseResult(
                     curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measurement.steepness,
@@ -363,12 +357,13 @@ public enum Verifier {
 
     // MARK: Conversions
 
-    private static func runConversions(
-        _ springs: [SpringCase], _ request: VerificationRequest, _ report: inout VerificationReport,
-        _ progress: @escaping Progress
-    ) throws {
-        report.rows += ConversionsSuite.popRows(request.grid, springs: springs, tolerances: request.tolerances)
-        report.rows += ConversionsSuite.swiftUIRows(springs: springs, tolerances: request.tolerances)
+    /// The conversion checks' rows: they check mappings over the whole
+    /// grid at once, so a sharded run makes them in its first shard.
+    static func conversionRows(
+        _ springs: [SpringCase], _ request: VerificationRequest, _ progress: @escaping Progress
+    ) throws -> [VerificationRow] {
+        var rows = ConversionsSuite.popRows(request.grid, springs: springs, tolerances: request.tolerances)
+        rows += ConversionsSuite.swiftUIRows(springs: springs, tolerances: request.tolerances)
         let subset = Array(springs.prefix(request.grid == .full ? 2_000 : 60))
         let results = try parallelMap(
             count: subset.count, jobs: request.jobs, progress: { progress("conversions", $0, subset.count) }
@@ -389,11 +384,12 @@ public enum Verifier {
                 at: "\(springCase.label): \(result.0) s vs \(result.1) s",
                 ["tension": p.tension, "friction": p.friction, "mass": p.mass, "velocity": springCase.velocity])
         }
-        report.rows.append(
+        rows.append(
             row(
                 "conversions", "settling duration", "vs GSL brent (relative)", worst,
                 toleranceName: "conversions.settling", tolerances: request.tolerances,
                 note: "band 1e-3 of a unit step; undamped springs left out"))
+        return rows
     }
 
     // MARK: Rows

@@ -15,7 +15,8 @@ struct InputLimitTests {
     static let readers: [(arguments: [String], limit: Int)] = [
         (["animate", "FILE"], 16 << 20),
         (["bench", "--baseline", "FILE", "--animations", "1000", "--mix", "spring"], 64 << 20),
-        (["plot", "verify", "--input", "FILE"], 64 << 20),
+        (["plot", "verify", "--input", "FILE"], 256 << 20),
+        (["verify", "merge", "FILE"], 256 << 20),
         (["plot", "bench", "--input", "FILE"], 64 << 20),
         (["compare", "spring", "FILE", "--tension", "300", "--friction", "12"], 64 << 20),
     ]

@@ -131,7 +131,7 @@ struct VerifyEngineCommandTests {
         "engine options that do not fit exit 64 naming the option",
         arguments: [
             (["--engine-command", "x", "--method", "rk4"], "--method picks built-in methods"),
-            (["--shard", "1/2"], "--shard splits an engine run"),
+            (["--shard", "0/2"], "a shard is i/n with 1 <= i <= n <= 10000, got 0/2"),
             (["--engine-command", "x", "--suite", "conversions"], "--suite conversions"),
             (["--engine-command", "x", "--case-timeout", "0"], "--case-timeout must be in (0, 86400]"),
             (["--engine-command", " "], "--engine-command needs a command"),

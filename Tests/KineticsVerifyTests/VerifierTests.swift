@@ -28,6 +28,33 @@ struct VerifierTests {
         #expect(report.bezierCases.count == VerificationGrids.curves(.quick).count)
     }
 
+    @Test("the shards of a run merge into the unsharded run's report, conversions and all")
+    func shardsMerge() throws {
+        let whole = try Verifier.run(VerificationRequest(grid: .quick, tolerances: Tolerances()))
+        let shards = try (1 ... 2).map {
+            try Verifier.run(
+                VerificationRequest(
+                    grid: .quick, tolerances: Tolerances(), shard: VerificationShard(index: $0, count: 2)))
+        }
+        #expect(whole.methodMeasures == nil, "a whole run keeps no measures")
+        #expect(shards[1].rows.allSatisfy { $0.suite != "conversions" }, "conversions run in the first shard")
+        let merged = try Verifier.merge([shards[1], shards[0]])
+        #expect(merged.rows == whole.rows)
+        #expect(merged.springCases == whole.springCases)
+        #expect(merged.decayCases == whole.decayCases && merged.bezierCases == whole.bezierCases)
+        // A tightened tolerance travels with the shards and fails the merged run.
+        let tight = try Tolerances(overrides: ["spring.rk4": 1e-12])
+        let strict = try (1 ... 2).map {
+            try Verifier.run(
+                VerificationRequest(
+                    suites: [.spring], grid: .quick, methods: ["rk4"], tolerances: tight,
+                    shard: VerificationShard(index: $0, count: 2)))
+        }
+        let mergedStrict = try Verifier.merge(strict)
+        #expect(!mergedStrict.passed && mergedStrict.failures.map(\.check) == ["error"])
+        #expect(throws: VerificationError.self) { try Verifier.merge([strict[0], shards[1]]) }
+    }
+
     @Test(
         "a fault in one case of a checked method fails its row and names that case",
         arguments: [

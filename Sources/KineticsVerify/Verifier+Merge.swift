@@ -1,0 +1,122 @@
+import Foundation
+
+extension Verifier {
+    /// Combines the reports of the shards of one engine run into the report
+    /// the whole run would have given: the measures of every case gathered
+    /// in grid order and the rows computed from them again, held to the
+    /// gates the shards were held to. A fault in a shard is kept (the first,
+    /// naming its shard).
+    ///
+    /// - Throws: ``VerificationError/usage(_:)`` unless the reports are
+    ///   engine runs of the same engine, grid, suites and gates, and their
+    ///   shards are 1 … n of the same n, each once.
+    public static func merge(_ reports: [VerificationReport]) throws(VerificationError) -> VerificationReport {
+        guard let first = reports.first else { throw .usage("merge needs the reports of a run's shards") }
+        if first.methodMeasures != nil { return try mergeMethods(reports) }
+        var parts: [(shard: VerificationShard, measures: EngineMeasures, fault: EngineFault?)] = []
+        for (index, report) in reports.enumerated() {
+            guard let measures = report.engineMeasures, let shard = measures.shard else {
+                throw .usage(
+                    "report \(index + 1) is not a shard of an engine run (verify --engine-command … --shard i/n)")
+            }
+            let firstMeasures = first.engineMeasures!
+            let differences = [
+                measures.engine != firstMeasures.engine ? "engine \(measures.engine) vs \(firstMeasures.engine)" : nil,
+                report.grid != first.grid ? "grid \(report.grid) vs \(first.grid)" : nil,
+                report.suites != first.suites ? "suites \(report.suites) vs \(first.suites)" : nil,
+                measures.gates != firstMeasures.gates ? "gates \(measures.gates) vs \(firstMeasures.gates)" : nil,
+                shard.count != firstMeasures.shard?.count
+                    ? "\(shard.count) shards vs \(firstMeasures.shard?.count ?? 0)" : nil,
+            ].compactMap { $0 }
+            guard differences.isEmpty else {
+                throw .usage(
+                    "report \(index + 1) is of another run than report 1: \(differences.joined(separator: ", "))")
+            }
+            parts.append((shard, measures, report.fault))
+        }
+        try checkComplete(parts.map(\.shard))
+        let (grid, suites) = try gridAndSuites(first)
+        var merged = EngineMeasures(
+            engine: parts[0].measures.engine, shard: nil, gates: parts[0].measures.gates,
+            casesAsked: parts.map(\.measures.casesAsked).reduce(0, +),
+            casesAnswered: parts.map(\.measures.casesAnswered).reduce(0, +))
+        merged.springs = parts.flatMap(\.measures.springs).sorted { $0.position < $1.position }
+        merged.decays = parts.flatMap(\.measures.decays).sorted { $0.position < $1.position }
+        merged.curves = parts.flatMap(\.measures.curves).sorted { $0.position < $1.position }
+        let fault = parts.sorted { $0.shard.index < $1.shard.index }.first { $0.fault != nil }.map { part in
+            EngineFault(part.fault!.kind, "shard \(part.shard): \(part.fault!.message)")
+        }
+        return report(
+            merged, grid: grid, suites: suites, tolerances: try Tolerances(overrides: merged.gates), fault: fault,
+            seconds: reports.map(\.seconds).reduce(0, +))
+    }
+
+    /// Merges shards of a run of Kinetics' own methods.
+    private static func mergeMethods(_ reports: [VerificationReport]) throws(VerificationError) -> VerificationReport {
+        let first = reports[0]
+        let firstMeasures = first.methodMeasures!
+        var shards: [VerificationShard] = []
+        for (index, report) in reports.enumerated() {
+            guard let measures = report.methodMeasures, let shard = measures.shard else {
+                throw .usage("report \(index + 1) is not a shard of a run of Kinetics' methods (verify --shard i/n)")
+            }
+            let differences = [
+                report.grid != first.grid ? "grid \(report.grid) vs \(first.grid)" : nil,
+                report.suites != first.suites ? "suites \(report.suites) vs \(first.suites)" : nil,
+                measures.methods != firstMeasures.methods
+                    ? "methods \(measures.methods) vs \(firstMeasures.methods)" : nil,
+                measures.overrides != firstMeasures.overrides
+                    ? "tolerances \(measures.overrides) vs \(firstMeasures.overrides)" : nil,
+                shard.count != firstMeasures.shard?.count
+                    ? "\(shard.count) shards vs \(firstMeasures.shard?.count ?? 0)" : nil,
+            ].compactMap { $0 }
+            guard differences.isEmpty else {
+                throw .usage(
+                    "report \(index + 1) is of another run than report 1: \(differences.joined(separator: ", "))")
+            }
+            shards.append(shard)
+        }
+        try checkComplete(shards)
+        let (grid, suites) = try gridAndSuites(first)
+        let parts = reports.map { $0.methodMeasures! }
+        var merged = MethodMeasures(shard: nil, methods: firstMeasures.methods, overrides: firstMeasures.overrides)
+        merged.springs = parts.flatMap(\.springs).sorted { $0.position < $1.position }
+        merged.samples = parts.flatMap(\.samples).sorted { $0.position < $1.position }
+        merged.decays = parts.flatMap(\.decays).sorted { $0.position < $1.position }
+        merged.curves = parts.flatMap(\.curves).sorted { $0.position < $1.position }
+        merged.conversions = parts.compactMap(\.conversions).first
+        var report = report(
+            merged, grid: grid, suites: suites, tolerances: try Tolerances(overrides: merged.overrides))
+        report.seconds = reports.map(\.seconds).reduce(0, +)
+        return report
+    }
+
+    /// Shards 1 … n of one n, each once.
+    private static func checkComplete(_ shards: [VerificationShard]) throws(VerificationError) {
+        let count = shards[0].count
+        let indices = shards.map(\.index)
+        if let twice = Set(indices).first(where: { index in indices.count { $0 == index } > 1 }) {
+            throw .usage("shard \(twice)/\(count) is given twice")
+        }
+        let missing = (1 ... count).filter { !indices.contains($0) }
+        guard missing.isEmpty else {
+            throw .usage(
+                "the shards are incomplete: \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing")
+        }
+    }
+
+    private static func gridAndSuites(
+        _ report: VerificationReport
+    ) throws(VerificationError) -> (VerificationGrid, [VerificationSuite]) {
+        guard let grid = VerificationGrid(rawValue: report.grid) else {
+            throw .usage("report 1 names an unknown grid '\(report.grid)'")
+        }
+        let suites = try report.suites.map { name throws(VerificationError) in
+            guard let suite = VerificationSuite(rawValue: name) else {
+                throw .usage("report 1 names an unknown suite '\(name)'")
+            }
+            return suite
+        }
+        return (grid, suites)
+    }
+}
