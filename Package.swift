@@ -187,6 +187,6 @@ let package = Package(
         tests("KineticsPropertyTests", ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")]),
         tests("KineticsPlotTests", ["KineticsPlot", "KineticsTestSupport"]),
         tests("KineticsBenchTests", ["Kinetics", "KineticsBench"]),
-        tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsTestSupport"]),
+        tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsVerify", "KineticsTestSupport"]),
     ]
 )

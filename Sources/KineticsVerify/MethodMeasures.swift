@@ -32,7 +32,10 @@ public struct MethodMeasures: Codable, Sendable, Equatable {
     /// The conversion rows, made whole in the first shard (or the only run).
     var conversions: [VerificationRow]?
 
-    func keeps(_ name: String) -> Bool { methods.isEmpty || methods.contains(name) }
+    /// The methods of a kind that the run kept, in their order.
+    func kept<Method: CaseIterable & RawRepresentable<String>>(_: Method.Type) -> [Method] {
+        Method.allCases.filter { methods.isEmpty || methods.contains($0.rawValue) }
+    }
 }
 
 extension Verifier {
@@ -43,10 +46,22 @@ extension Verifier {
         let shard = request.shard
         let springs = VerificationGrids.springs(request.grid)
         func kept(_ count: Int) -> [Int] { (0 ..< count).filter { shard?.keeps($0) ?? true } }
+        /// `body` at each position, in parallel, progress told as `suite`
+        /// from `done` of `total`.
+        func each<Value: Sendable>(
+            _ suite: String, _ positions: [Int], done: Int = 0, total: Int? = nil,
+            _ body: @escaping @Sendable (Int) throws -> Value
+        ) throws -> [MethodMeasures.Positioned<Value>] {
+            try parallelMap(
+                count: positions.count, jobs: request.jobs,
+                progress: { progress(suite, done + $0, total ?? positions.count) }
+            ) { .init(position: positions[$0], value: try body(positions[$0])) }
+        }
+        let fault = request.fault
         for suite in request.suites {
             switch suite {
             case .spring:
-                let methods = SpringMethod.allCases.filter { request.keeps($0.rawValue) }
+                let methods = request.kept(SpringMethod.self)
                 guard !methods.isEmpty else { continue }
                 // Time scales and RK4's order on a few well-conditioned springs at rest.
                 let sample = Set(
@@ -54,56 +69,31 @@ extension Verifier {
                 let positions = kept(springs.count)
                 let samplePositions = positions.filter(sample.contains)
                 let total = positions.count + samplePositions.count
-                let fault = request.fault
-                measures.springs = try parallelMap(
-                    count: positions.count, jobs: request.jobs, progress: { progress("spring", $0, total) }
-                ) {
-                    let position = positions[$0]
-                    return .init(
-                        position: position,
-                        value: try SpringSuite.measure(
-                            springs[position], methods: methods, fault: fault?.at(.spring, position)))
+                measures.springs = try each("spring", positions, total: total) {
+                    try SpringSuite.measure(springs[$0], methods: methods, fault: fault?.at(.spring, $0))
                 }
-                measures.samples = try parallelMap(
-                    count: samplePositions.count, jobs: request.jobs,
-                    progress: { progress("spring", positions.count + $0, total) }
-                ) {
-                    let springCase = springs[samplePositions[$0]]
-                    return .init(
-                        position: samplePositions[$0],
-                        value: MethodMeasures.Sample(
-                            scales: SpringSuite.timeScales(springCase, methods: methods),
-                            rk4Order: methods.contains(.rk4) ? SpringSuite.rk4Order(springCase.parameters) : nil))
+                measures.samples = try each("spring", samplePositions, done: positions.count, total: total) {
+                    MethodMeasures.Sample(
+                        scales: SpringSuite.timeScales(springs[$0], methods: methods),
+                        rk4Order: methods.contains(.rk4) ? SpringSuite.rk4Order(springs[$0].parameters) : nil)
                 }
             case .decay:
-                let methods = DecayMethod.allCases.filter { request.keeps($0.rawValue) }
+                let methods = request.kept(DecayMethod.self)
                 guard !methods.isEmpty else { continue }
                 let decays = VerificationGrids.decays(request.grid)
-                let positions = kept(decays.count)
-                measures.decays = try parallelMap(
-                    count: positions.count, jobs: request.jobs, progress: { progress("decay", $0, positions.count) }
-                ) {
-                    let position = positions[$0]
-                    return .init(
-                        position: position,
-                        value: try DecaySuite.measure(
-                            decays[position], methods: methods, fault: request.fault?.at(.decay, position)))
+                measures.decays = try each("decay", kept(decays.count)) {
+                    try DecaySuite.measure(decays[$0], methods: methods, fault: fault?.at(.decay, $0))
                 }
             case .bezier:
-                let methods = BezierMethod.allCases.filter { request.keeps($0.rawValue) }
+                let methods = request.kept(BezierMethod.self)
                 guard !methods.isEmpty else { continue }
                 let curves = VerificationGrids.curves(request.grid)
                 let samples = VerificationGrids.bezierSamples(request.grid)
-                let positions = kept(curves.count)
-                measures.curves = try parallelMap(
-                    count: positions.count, jobs: request.jobs, progress: { progress("bezier", $0, positions.count) }
-                ) {
-                    let position = positions[$0]
-                    return .init(
-                        position: position,
-                        value: try BezierSuite.measure(
-                            curves[position], samples: samples, methods: methods, tolerances: request.tolerances,
-                            fault: request.fault?.at(.bezier, position)))
+                let tolerances = request.tolerances
+                measures.curves = try each("bezier", kept(curves.count)) {
+                    try BezierSuite.measure(
+                        curves[$0], samples: samples, methods: methods, tolerances: tolerances,
+                        fault: fault?.at(.bezier, $0))
                 }
             case .conversions:
                 if (shard?.index ?? 1) == 1 { measures.conversions = try conversionRows(springs, request, progress) }

@@ -91,6 +91,28 @@ extension Verifier {
         return report
     }
 
+    /// Throws unless report `index` is of the same run as the first: the
+    /// same grid, suites and number of shards, and no `differences`.
+    private static func sameRun(
+        _ index: Int, _ report: VerificationReport, _ first: VerificationReport,
+        shards: (VerificationShard, VerificationShard?), _ differences: [String?]
+    ) throws(VerificationError) {
+        let all =
+            [
+                difference("grid", report.grid, first.grid), difference("suites", report.suites, first.suites),
+                difference("shards", shards.0.count, shards.1?.count ?? 0),
+            ] + differences
+        let found = all.compactMap { $0 }
+        guard found.isEmpty else {
+            throw .usage("report \(index + 1) is of another run than report 1: \(found.joined(separator: ", "))")
+        }
+    }
+
+    /// `grid full vs quick`, or nil when the two are equal.
+    private static func difference<Value: Equatable>(_ name: String, _ value: Value, _ first: Value) -> String? {
+        value == first ? nil : "\(name) \(value) vs \(first)"
+    }
+
     /// Shards 1 … n of one n, each once.
     private static func checkComplete(_ shards: [VerificationShard]) throws(VerificationError) {
         let count = shards[0].count

@@ -57,7 +57,10 @@ public struct VerificationRequest: Sendable {
         return names
     }()
 
-    func keeps(_ name: String) -> Bool { methods.isEmpty || methods.contains(name) }
+    /// The methods of a kind that the request keeps, in their order.
+    func kept<Method: CaseIterable & RawRepresentable<String>>(_: Method.Type) -> [Method] {
+        Method.allCases.filter { methods.isEmpty || methods.contains($0.rawValue) }
+    }
 }
 
 /// Runs the verification suites and gathers their rows.
@@ -109,16 +112,22 @@ public enum Verifier {
         "GSL \(GSL.version): gsl_odeiv2 rk8pd at epsabs = epsrel = 1e-13; gsl_poly_solve_cubic polished by gsl_root_fsolver_brent"
     }
 
+    /// Each measure with the grid entry it measured.
+    private static func gridCases<Case, Value>(
+        _ grid: [Case], _ measures: [MethodMeasures.Positioned<Value>]
+    ) -> [(Case, Value)] {
+        measures.map { (grid[$0.position], $0.value) }
+    }
+
     // MARK: Springs
 
     private static func springRows(
         _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
         into report: inout VerificationReport
     ) {
-        let methods = SpringMethod.allCases.filter { measures.keeps($0.rawValue) }
+        let methods = measures.kept(SpringMethod.self)
         guard !methods.isEmpty else { return }
-        let springs = VerificationGrids.springs(grid)
-        let cases = measures.springs.map { (springs[$0.position], $0.value) }
+        let cases = gridCases(VerificationGrids.springs(grid), measures.springs)
         let scales = measures.samples.map(\.value.scales)
         for method in methods {
             // Which trajectories are left out is decided from the parameters,
@@ -241,10 +250,9 @@ public enum Verifier {
         _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
         into report: inout VerificationReport
     ) {
-        let methods = DecayMethod.allCases.filter { measures.keeps($0.rawValue) }
+        let methods = measures.kept(DecayMethod.self)
         guard !methods.isEmpty else { return }
-        let decays = VerificationGrids.decays(grid)
-        let cases = measures.decays.map { (decays[$0.position], $0.value) }
+        let cases = gridCases(VerificationGrids.decays(grid), measures.decays)
         for method in methods {
             var worst = WorstCase()
             for (decayCase, measurement) in cases {
@@ -288,10 +296,9 @@ public enum Verifier {
         _ measures: MethodMeasures, grid: VerificationGrid, tolerances: Tolerances,
         into report: inout VerificationReport
     ) {
-        let methods = BezierMethod.allCases.filter { measures.keeps($0.rawValue) }
+        let methods = measures.kept(BezierMethod.self)
         guard !methods.isEmpty else { return }
-        let curves = VerificationGrids.curves(grid)
-        let cases = measures.curves.map { (curves[$0.position], $0.value) }
+        let cases = gridCases(VerificationGrids.curves(grid), measures.curves)
         let measurements = cases.map(\.1)
         let regular = measurements.map(\.regularPoints).reduce(0, +)
         for method in methods {

@@ -42,7 +42,6 @@ extension Verifier {
         var lags: [Double] = []
         for measure in measures.springs {
             let springCase = springs[measure.position]
-            var errors: [String: Double] = [:]
             for (rate, fps) in verificationFrameRates.enumerated() {
                 guard let error = measure.errors[rate] else { continue }
                 if error.maxError.isNaN { diverged += 1 }
@@ -53,7 +52,6 @@ extension Verifier {
                         tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
                         dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps,
                         errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
-                errors[name] = error.maxError
             }
             if let value = measure.spread, let fps = measure.spreadFPS {
                 spread.consider(
