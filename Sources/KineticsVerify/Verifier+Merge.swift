@@ -20,18 +20,12 @@ extension Verifier {
                     "report \(index + 1) is not a shard of an engine run (verify --engine-command … --shard i/n)")
             }
             let firstMeasures = first.engineMeasures!
-            let differences = [
-                measures.engine != firstMeasures.engine ? "engine \(measures.engine) vs \(firstMeasures.engine)" : nil,
-                report.grid != first.grid ? "grid \(report.grid) vs \(first.grid)" : nil,
-                report.suites != first.suites ? "suites \(report.suites) vs \(first.suites)" : nil,
-                measures.gates != firstMeasures.gates ? "gates \(measures.gates) vs \(firstMeasures.gates)" : nil,
-                shard.count != firstMeasures.shard?.count
-                    ? "\(shard.count) shards vs \(firstMeasures.shard?.count ?? 0)" : nil,
-            ].compactMap { $0 }
-            guard differences.isEmpty else {
-                throw .usage(
-                    "report \(index + 1) is of another run than report 1: \(differences.joined(separator: ", "))")
-            }
+            try sameRun(
+                index, report, first, shards: (shard, firstMeasures.shard),
+                [
+                    difference("engine", measures.engine, firstMeasures.engine),
+                    difference("gates", measures.gates, firstMeasures.gates),
+                ])
             parts.append((shard, measures, report.fault))
         }
         try checkComplete(parts.map(\.shard))
@@ -60,20 +54,12 @@ extension Verifier {
             guard let measures = report.methodMeasures, let shard = measures.shard else {
                 throw .usage("report \(index + 1) is not a shard of a run of Kinetics' methods (verify --shard i/n)")
             }
-            let differences = [
-                report.grid != first.grid ? "grid \(report.grid) vs \(first.grid)" : nil,
-                report.suites != first.suites ? "suites \(report.suites) vs \(first.suites)" : nil,
-                measures.methods != firstMeasures.methods
-                    ? "methods \(measures.methods) vs \(firstMeasures.methods)" : nil,
-                measures.overrides != firstMeasures.overrides
-                    ? "tolerances \(measures.overrides) vs \(firstMeasures.overrides)" : nil,
-                shard.count != firstMeasures.shard?.count
-                    ? "\(shard.count) shards vs \(firstMeasures.shard?.count ?? 0)" : nil,
-            ].compactMap { $0 }
-            guard differences.isEmpty else {
-                throw .usage(
-                    "report \(index + 1) is of another run than report 1: \(differences.joined(separator: ", "))")
-            }
+            try sameRun(
+                index, report, first, shards: (shard, firstMeasures.shard),
+                [
+                    difference("methods", measures.methods, firstMeasures.methods),
+                    difference("tolerances", measures.overrides, firstMeasures.overrides),
+                ])
             shards.append(shard)
         }
         try checkComplete(shards)
