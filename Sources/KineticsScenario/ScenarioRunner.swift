@@ -308,10 +308,7 @@ public final class ScenarioRunner {
         }
         var group = AnimationGroup(mode, children)
         group.name = spec.key
-        group.beginTime = spec.beginTime
-        group.repeatCount = spec.repeatCount
-        group.repeatForever = spec.repeatForever
-        group.removedOnCompletion = spec.removedOnCompletion
+        spec.applyTiming(to: &group)
         return group
     }
 
@@ -402,17 +399,22 @@ public final class ScenarioRunner {
         animation.clamp = spec.clamp
         animation.roundingFactor = spec.roundingFactor
         animation.additive = spec.additive
-        animation.beginTime = spec.beginTime
-        animation.repeatCount = spec.repeatCount
-        animation.repeatForever = spec.repeatForever
+        spec.applyTiming(to: &animation)
         animation.autoreverses = spec.autoreverses
-        animation.removedOnCompletion = spec.removedOnCompletion
         animation.progressMarkers = spec.progressMarkers
         return animation
     }
 }
 
 extension AnimationSpec {
+    /// Sets the begin time, repeats and removal the spec gives.
+    func applyTiming(to target: inout some AnimationTiming) {
+        target.beginTime = beginTime
+        target.repeatCount = repeatCount
+        target.repeatForever = repeatForever
+        target.removedOnCompletion = removedOnCompletion
+    }
+
     /// Whether the animation gives values (and so fixes its property's width).
     var hasValues: Bool {
         if from != nil || to != nil || velocity != nil { return true }

@@ -70,32 +70,40 @@ public enum ReferenceData {
     /// - Throws: ``VerificationError`` when GSL fails.
     public static func files() throws -> [File] {
         var files: [File] = []
-        for entry in springs {
-            let times = frameTimes(fps: 60, seconds: entry.seconds)
-            let samples = try gsl("spring \(entry.name)") {
-                try ReferenceODE.spring(
-                    tension: entry.tension, friction: entry.friction, mass: entry.mass,
-                    displacement: -1, velocity: entry.velocity, times: times)
+        /// A trajectory's file: `time,POSITION,velocity` at 60 Hz.
+        func motion(
+            _ name: String, _ description: String, position: String, seconds: Double,
+            _ trajectory: ([Double]) throws -> [ReferenceSample]
+        ) throws -> File {
+            let samples = try gsl(name) {
+                try trajectory(frameTimes(fps: 60, seconds: seconds))
             }
+            return File(
+                name: "\(name).csv", description: description,
+                contents: csv("time,\(position),velocity", samples.map { [$0.time, $0.position, $0.velocity] }))
+        }
+        for entry in springs {
             files.append(
-                File(
-                    name: "spring-\(entry.name).csv",
-                    description:
-                        "spring tension \(entry.tension), friction \(entry.friction), mass \(entry.mass), displacement -1, velocity \(entry.velocity), 60 Hz",
-                    contents: csv("time,displacement,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
+                try motion(
+                    "spring-\(entry.name)",
+                    "spring tension \(entry.tension), friction \(entry.friction), mass \(entry.mass), displacement -1, velocity \(entry.velocity), 60 Hz",
+                    position: "displacement", seconds: entry.seconds
+                ) { times in
+                    try ReferenceODE.spring(
+                        tension: entry.tension, friction: entry.friction, mass: entry.mass, displacement: -1,
+                        velocity: entry.velocity, times: times)
+                })
         }
         for entry in decays {
-            let times = frameTimes(fps: 60, seconds: 3)
-            let samples = try gsl("decay \(entry.name)") {
-                try ReferenceODE.decay(
-                    deceleration: entry.deceleration, position: 0, velocity: entry.velocity, times: times)
-            }
             files.append(
-                File(
-                    name: "decay-\(entry.name).csv",
-                    description:
-                        "continuous decay, deceleration \(entry.deceleration), velocity \(entry.velocity), 60 Hz",
-                    contents: csv("time,position,velocity", samples.map { [$0.time, $0.position, $0.velocity] })))
+                try motion(
+                    "decay-\(entry.name)",
+                    "continuous decay, deceleration \(entry.deceleration), velocity \(entry.velocity), 60 Hz",
+                    position: "position", seconds: 3
+                ) { times in
+                    try ReferenceODE.decay(
+                        deceleration: entry.deceleration, position: 0, velocity: entry.velocity, times: times)
+                })
         }
         for entry in curves {
             let reference = ReferenceBezier(

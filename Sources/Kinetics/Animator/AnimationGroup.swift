@@ -152,3 +152,21 @@ final class GroupBox: AnimationBox {
         start(animator, handle, time: time)
     }
 }
+
+/// When something the animator runs starts, how often it repeats and whether
+/// it goes when it finishes: what an ``Animation`` and an ``AnimationGroup``
+/// share (Core Animation's media timing, without speed and offset).
+public protocol AnimationTiming {
+    /// When it starts, on the animator's clock (for a group's child: after
+    /// the group starts it).
+    var beginTime: Double { get set }
+    /// How many times to run (0 or 1: once).
+    var repeatCount: Int { get set }
+    /// Run for ever.
+    var repeatForever: Bool { get set }
+    /// Remove it when it finishes.
+    var removedOnCompletion: Bool { get set }
+}
+
+extension Animation: AnimationTiming {}
+extension AnimationGroup: AnimationTiming {}
