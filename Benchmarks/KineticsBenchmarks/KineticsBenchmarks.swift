@@ -106,7 +106,7 @@ final class Scene: @unchecked Sendable {
     private var next: Int
 
     init(_ configuration: BenchConfiguration, growth: Int) {
-        engine = makeEngine(configuration)
+        engine = makeBuiltInEngine(configuration)
         // Room for the most iterations a benchmark runs, and its warm-up.
         times = Workload(configuration).frameTimes(growth + 1_000)
         next = 0
@@ -125,7 +125,8 @@ func completion(_ engine: BenchEngine, _ mix: BenchMix, _ count: Int) {
     let configuration = BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: .massCompletion)
     let times = Workload(configuration).frameTimes(Int(configuration.fps * 30))
     // The completing frame, found once on one animation.
-    let probe = makeEngine(BenchConfiguration(engine: engine, animations: 1, mix: mix, scenario: .massCompletion))
+    let probe = makeBuiltInEngine(
+        BenchConfiguration(engine: engine, animations: 1, mix: mix, scenario: .massCompletion))
     var completing = 0
     while probe.running > 0 {
         probe.frame(completing, at: times[completing])
@@ -134,7 +135,7 @@ func completion(_ engine: BenchEngine, _ mix: BenchMix, _ count: Int) {
     completing -= 1
     Benchmark("\(engine.rawValue).mass-completion.\(mix.rawValue).\(count)", configuration: .init(maxIterations: 20)) {
         benchmark in
-        let running = makeEngine(configuration)
+        let running = makeBuiltInEngine(configuration)
         for frame in 0 ..< completing { running.frame(frame, at: times[frame]) }
         benchmark.startMeasurement()
         running.frame(completing, at: times[completing])

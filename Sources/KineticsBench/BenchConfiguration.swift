@@ -1,25 +1,48 @@
 import Kinetics
 
-/// What is measured: the animator, its batches alone, or a model of Pop
-/// (in Swift and in C).
-public enum BenchEngine: String, CaseIterable, Sendable, Codable {
+/// What is measured: the animator, its batches alone, a model of Pop (in
+/// Swift and in C), or an engine loaded from a library (``EngineLibrary``),
+/// named by its own table.
+public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The engine's name in tables, baselines and `--engine`.
+    public let rawValue: String
+
+    /// The engine named `rawValue`: a built-in one, or one a loaded library
+    /// registered under that name (nil for an empty name).
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(_ name: String) { rawValue = name }
+
     /// The Kinetics animator on a manual frame clock.
-    case animator
+    public static let animator = BenchEngine("animator")
     /// The animator's structure-of-arrays batches alone: no registry, no
     /// callbacks. The floor the animator's bookkeeping is measured against.
-    case batch
+    public static let batch = BenchEngine("batch")
     /// A plain Swift model of Pop's frame: one object per animation behind a
     /// protocol call, springs one RK4 step at a time with the fraction blend,
     /// the list copied into a new array every frame, removal by linear search.
-    case reference
+    public static let reference = BenchEngine("reference")
     /// The same model of Pop's frame in C, compiled with optimisation: heap
     /// objects behind function pointers, the list copied every frame,
-    /// removal by linear search. It computes the `reference` engine's values.
-    case popC = "pop-c"
+    /// removal by linear search. It computes the `reference` engine's values,
+    /// and runs through the C engine interface (`kinetics_engine.h`).
+    public static let popC = BenchEngine("pop-c")
+
+    /// The built-in engines, in table order.
+    public static let allCases: [BenchEngine] = [.animator, .batch, .reference, .popC]
 
     /// Whether the engine models Pop (`reference` and `pop-c`): the
     /// baselines that "× faster" ratios divide by.
     public var isPopModel: Bool { self == .reference || self == .popC }
+
+    /// Whether the engine is one of Kinetics' own (not from a library).
+    public var isBuiltIn: Bool { Self.allCases.contains(self) }
+
+    /// The name.
+    public var description: String { rawValue }
 }
 
 /// Which animations make up the workload.

@@ -66,10 +66,14 @@ public enum BenchRunner {
     /// `frames` frames, each frame timed on the monotonic clock and each run
     /// followed by a few passes of the calibration kernel; then a few frames
     /// with allocations counted.
-    public static func measure(_ configuration: BenchConfiguration) -> BenchResult {
-        if configuration.scenario == .massCompletion { return measureCompletion(configuration) }
+    ///
+    /// - Throws: ``BenchError`` when an engine from a library refuses the
+    ///   workload, or does not finish every animation in the frame in which
+    ///   they all finish (mass completion).
+    public static func measure(_ configuration: BenchConfiguration) throws(BenchError) -> BenchResult {
+        if configuration.scenario == .massCompletion { return try measureCompletion(configuration) }
         let workload = Workload(configuration)
-        let engine = makeEngine(configuration)
+        let engine = try makeEngine(configuration)
         let calibration = Calibration(streaming: bytesPerFrame(configuration))
         var kernel: [UInt64] = []
         let total = configuration.warmupFrames + configuration.repetitions * configuration.frames + countedFrames
@@ -115,14 +119,25 @@ public enum BenchRunner {
         return measured
     }
 
+    /// Throws unless every animation finished in the completing frame, as
+    /// the workload's own engines finish them.
+    private static func finished(_ engine: MeasuredEngine, _ configuration: BenchConfiguration) throws(BenchError) {
+        guard engine.running == 0 else {
+            throw BenchError(
+                description:
+                    "\(configuration.engine): \(engine.running) animations still run after the frame in which every animation of the mass-completion workload finishes (Pop's rest rule)"
+            )
+        }
+    }
+
     /// Mass completion: each repetition builds the workload afresh, runs it
     /// to the frame before all finish (timing that steady frame), then times
     /// the frame in which they all finish.
-    static func measureCompletion(_ configuration: BenchConfiguration) -> BenchResult {
+    static func measureCompletion(_ configuration: BenchConfiguration) throws(BenchError) -> BenchResult {
         let workload = Workload(configuration)
         let times = workload.frameTimes(Int(configuration.fps * 30))
         // Find the completing frame once.
-        let probe = makeEngine(
+        let probe = try makeEngine(
             BenchConfiguration(
                 engine: .batch, animations: 1, mix: configuration.mix, fps: configuration.fps, scenario: .massCompletion
             ))
@@ -140,7 +155,7 @@ public enum BenchRunner {
         var sum = 0.0
         var allocations = 0
         for repetition in 0 ... configuration.repetitions {
-            let engine = makeEngine(configuration)
+            let engine = try makeEngine(configuration)
             for frame in 0 ..< completing - 1 { engine.frame(frame, at: times[frame]) }
             let before = DispatchTime.now().uptimeNanoseconds
             engine.frame(completing - 1, at: times[completing - 1])
@@ -148,13 +163,13 @@ public enum BenchRunner {
             if repetition == configuration.repetitions {
                 // One more run with its allocations counted.
                 allocations = AllocationCounter.count { engine.frame(completing, at: times[completing]) }
-                precondition(engine.running == 0, "every animation finishes in the completing frame")
+                try finished(engine, configuration)
                 break
             }
             let start = DispatchTime.now().uptimeNanoseconds
             engine.frame(completing, at: times[completing])
             let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            precondition(engine.running == 0, "every animation finishes in the completing frame")
+            try finished(engine, configuration)
             _ = histogram.record(elapsed)
             sum += Double(elapsed)
             medians.append(Double(elapsed))

@@ -15,24 +15,19 @@ final class CEngine: MeasuredEngine {
     private let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
     private var churnCursor = 0
 
-    /// What went wrong creating the engine.
-    struct CreationError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Creates the engine of `table` for `workload`.
-    init(_ table: kinetics_engine, workload: Workload) throws(CreationError) {
+    init(_ table: kinetics_engine, workload: Workload) throws(BenchError) {
         self.workload = workload
         let name = table.name.map { String(cString: $0) } ?? "engine"
         guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
-            throw CreationError(
+            throw BenchError(
                 description:
                     "\(name): built for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
             )
         }
         guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
             let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
-        else { throw CreationError(description: "\(name): a function of the engine table is NULL") }
+        else { throw BenchError(description: "\(name): a function of the engine table is NULL") }
         (self.replace, self.retarget, self.tick, self.value, self.runningCount, self.destroy) =
             (replace, retarget, tick, value, running, destroy)
         let count = workload.count
@@ -63,7 +58,7 @@ final class CEngine: MeasuredEngine {
             }
         }
         guard let created else {
-            throw CreationError(
+            throw BenchError(
                 description:
                     "\(name): create failed: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
             )

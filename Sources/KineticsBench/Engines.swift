@@ -13,18 +13,32 @@ package protocol MeasuredEngine: AnyObject {
 }
 
 /// Makes the engine of a configuration, with its workload added at time 0.
-package func makeEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
+///
+/// - Throws: ``BenchError`` when an engine from a library refuses the
+///   workload (its create fails), or when no engine of that name is built
+///   in or loaded.
+package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) -> MeasuredEngine {
     let workload = Workload(configuration)
     switch configuration.engine {
     case .animator: return AnimatorEngine(workload)
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
-    case .popC:
-        do {
-            return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
-        } catch {
-            preconditionFailure("the C model of Pop accepts every workload: \(error)")
+    case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
+    default:
+        guard let library = EngineLibrary.registered(configuration.engine) else {
+            throw BenchError(description: "no engine named '\(configuration.engine)' is built in or loaded")
         }
+        return try CEngine(library.table, workload: workload)
+    }
+}
+
+/// Makes a built-in engine of a configuration: they accept every workload.
+package func makeBuiltInEngine(_ configuration: BenchConfiguration) -> MeasuredEngine {
+    precondition(configuration.engine.isBuiltIn, "\(configuration.engine) is not a built-in engine")
+    do {
+        return try makeEngine(configuration)
+    } catch {
+        preconditionFailure("the built-in engines accept every workload: \(error)")
     }
 }
 

@@ -15,15 +15,26 @@ struct Bench: ParsableCommand {
             is timed in the same run, and p50 divided by it is the calibrated figure that baselines \
             compare. Exit status: 0 success, 2 a regression against --baseline, 64 usage error, \
             65 a malformed baseline, 66 a missing baseline, 73 an output that cannot be written.
+
+            --engine-library PATH loads an engine from a shared library that exports the C interface \
+            of kinetics_engine.h and measures it beside the built-in engines (docs/bench.md): 66 when \
+            the file is missing, 65 when it is not such a library, speaks another interface version, \
+            or its engine refuses the workload.
             """
     )
 
     @Option(
         name: .customLong("engine"),
         help:
-            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C). Default: all."
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), or a library's engine. Default: all."
     )
     var engines: [BenchEngine] = []
+    @Option(
+        name: .customLong("engine-library"),
+        help: ArgumentHelp(
+            "Also measure the engine of this shared library (the C interface of kinetics_engine.h; repeatable).",
+            valueName: "path"))
+    var libraries: [String] = []
     @Option(
         name: .customLong("animations"),
         help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000.")
@@ -94,6 +105,11 @@ struct Bench: ParsableCommand {
     var noBezier = false
 
     func validate() throws {
+        for engine in engines where !engine.isBuiltIn && libraries.isEmpty {
+            throw ValidationError(
+                "--engine must be one of \(BenchEngine.allCases.map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
+            )
+        }
         for count in counts where !(1 ... 1_000_000).contains(count) {
             throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
         }
@@ -116,14 +132,16 @@ struct Bench: ParsableCommand {
     }
 
     /// Every configuration asked for, engines innermost so that each
-    /// workload's engines are measured back to back.
-    var configurations: [BenchConfiguration] {
+    /// workload's engines are measured back to back; `loaded` are the
+    /// engines of the libraries, measured beside the others.
+    func configurations(loaded: [BenchEngine] = []) -> [BenchConfiguration] {
+        let chosen = engines.isEmpty ? BenchEngine.allCases + loaded : engines + loaded.filter { !engines.contains($0) }
         var list: [BenchConfiguration] = []
         for mix in mixes.isEmpty ? [.spring] : mixes {
             for scenario in scenarios.isEmpty ? [.steady] : scenarios {
                 for rate in rates.isEmpty ? [60] : rates {
                     for count in counts.isEmpty ? [1_000, 10_000, 100_000] : counts {
-                        for engine in engines.isEmpty ? BenchEngine.allCases : engines {
+                        for engine in chosen {
                             list.append(
                                 BenchConfiguration(
                                     engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,
@@ -151,12 +169,18 @@ struct Bench: ParsableCommand {
                 }
             }
         }
+        let loaded = try loadLibraries()
         let bar = ProgressBar()
-        let list = configurations
+        let list = configurations(loaded: loaded)
         var results: [BenchResult] = []
         for (index, configuration) in list.enumerated() {
             bar.update("bench", index, list.count)
-            results.append(BenchRunner.measure(configuration))
+            do {
+                results.append(try BenchRunner.measure(configuration))
+            } catch {
+                bar.finish()
+                throw CLIError(message: error.description, status: CLIError.badData)
+            }
         }
         let bezier = noBezier ? nil : BezierBench.measure()
         bar.finish()
@@ -181,6 +205,30 @@ struct Bench: ParsableCommand {
                     status: CLIError.regression)
             }
         }
+    }
+}
+
+extension Bench {
+    /// Loads every --engine-library, and checks that each --engine names a
+    /// built-in engine or a loaded one.
+    func loadLibraries() throws -> [BenchEngine] {
+        var loaded: [BenchEngine] = []
+        for path in libraries {
+            do {
+                let library = try EngineLibrary.load(path)
+                if !loaded.contains(library.engine) { loaded.append(library.engine) }
+            } catch {
+                switch error {
+                case .missing: throw CLIError(message: error.description, status: CLIError.missingInput)
+                case .unusable: throw CLIError(message: error.description, status: CLIError.badData)
+                }
+            }
+        }
+        for engine in engines where !engine.isBuiltIn && !loaded.contains(engine) {
+            let names = (BenchEngine.allCases + loaded).map(\.rawValue).joined(separator: ", ")
+            throw CLIError.usage("--engine must be one of \(names), got '\(engine)'")
+        }
+        return loaded
     }
 }
 

@@ -30,7 +30,7 @@ struct InteractionAllocationTests {
             func run(_ animations: Int, counting: Bool) -> [(frame: Int, allocations: Int)] {
                 let configuration = BenchConfiguration(
                     engine: engine, animations: animations, mix: mix, scenario: scenario)
-                let running = makeEngine(configuration)
+                let running = makeBuiltInEngine(configuration)
                 let times = Workload(configuration).frameTimes(Self.frames)
                 var allocating: [(frame: Int, allocations: Int)] = []
                 for frame in times.indices {
@@ -61,7 +61,7 @@ struct InteractionAllocationTests {
         func run(_ animations: Int, counting: Bool) -> (frames: Int, allocating: [(frame: Int, allocations: Int)]) {
             let configuration = BenchConfiguration(
                 engine: engine, animations: animations, mix: mix, scenario: .massCompletion)
-            let running = makeEngine(configuration)
+            let running = makeBuiltInEngine(configuration)
             let times = Workload(configuration).frameTimes(Int(configuration.fps * 30))
             var allocating: [(frame: Int, allocations: Int)] = []
             var frame = 0

@@ -12,7 +12,7 @@ struct EngineParityTests {
     /// every property's value after each frame.
     static func run(_ configuration: BenchConfiguration, frames: Int) -> [[Double]] {
         let workload = Workload(configuration)
-        let engine = makeEngine(configuration)
+        let engine = makeBuiltInEngine(configuration)
         var values: [[Double]] = []
         for (frame, time) in workload.frameTimes(frames).enumerated() {
             engine.frame(frame, at: time)
@@ -74,8 +74,8 @@ struct EngineParityTests {
         func configuration(_ engine: BenchEngine) -> BenchConfiguration {
             BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
         }
-        let swift = makeEngine(configuration(.reference))
-        let c = makeEngine(configuration(.popC))
+        let swift = makeBuiltInEngine(configuration(.reference))
+        let c = makeBuiltInEngine(configuration(.popC))
         var worst = (difference: 0.0, index: 0, frame: 0)
         let frames = scenario == .massCompletion ? 400 : 90
         for (frame, time) in Workload(configuration(.reference)).frameTimes(frames).enumerated() {

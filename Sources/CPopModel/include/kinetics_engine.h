@@ -10,6 +10,14 @@
  *
  * Version 1. A table whose abi_version differs from
  * KINETICS_ENGINE_ABI_VERSION is refused.
+ *
+ * An engine in a shared library (`kinetics bench --engine-library PATH`)
+ * exports the two functions declared at the end of this header:
+ * kinetics_engine_abi_version, which Kinetics calls first and refuses the
+ * library unless it returns the version Kinetics speaks, and
+ * kinetics_engine_table. The table's name names the engine in tables and
+ * baselines: letters, digits, '.', '_' and '-', at most 40, not a built-in
+ * engine's name. Kinetics calls the engine from one thread.
  */
 #ifndef KINETICS_ENGINE_H
 #define KINETICS_ENGINE_H
@@ -98,6 +106,16 @@ typedef struct kinetics_engine {
     /* Frees the engine. */
     void (*destroy)(void *engine);
 } kinetics_engine;
+
+/* What a library for `kinetics bench --engine-library` exports. Kinetics
+ * looks them up by name; the library does not link against Kinetics. */
+typedef uint32_t (*kinetics_engine_abi_version_function)(void);
+typedef const kinetics_engine *(*kinetics_engine_table_function)(void);
+
+/* The KINETICS_ENGINE_ABI_VERSION the library was built with. */
+uint32_t kinetics_engine_abi_version(void);
+/* The engine's table, valid while the library is loaded. */
+const kinetics_engine *kinetics_engine_table(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,142 @@
+import CPopModel
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why an engine library cannot be benched.
+public enum EngineLibraryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing is at the path.
+    case missing(path: String)
+    /// The file is there but is not a library the loader accepts, does not
+    /// export the interface's functions, speaks another version, or its
+    /// table is incomplete or misnamed.
+    case unusable(path: String, reason: String)
+
+    /// One line naming the library and the problem.
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such file"
+        case .unusable(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}
+
+/// A creation failure of an engine: its own reason, or a library's.
+public struct BenchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One line naming the engine.
+    public var description: String
+}
+
+/// An engine loaded from a shared library that exports the C interface of
+/// `kinetics_engine.h` (`kinetics_engine_abi_version` and
+/// `kinetics_engine_table`). Loading registers it under its table's name, so
+/// that ``BenchConfiguration``s name it like a built-in engine.
+///
+/// The library stays loaded for the life of the process. A crash inside the
+/// engine ends the process: nothing in-process can contain it.
+public struct EngineLibrary: @unchecked Sendable {
+    /// The path it was loaded from.
+    public let path: String
+    /// The engine, named by its table.
+    public let engine: BenchEngine
+    /// The table; its function pointers stay valid while the library is loaded.
+    let table: kinetics_engine
+
+    /// Loads the library at `path` and registers its engine.
+    ///
+    /// - Throws: ``EngineLibraryError``: `missing` when nothing is at the
+    ///   path; `unusable` for a file that does not load, lacks a function,
+    ///   speaks another interface version, has a NULL function in its table,
+    ///   or names its engine as no engine may be named.
+    public static func load(_ path: String) throws(EngineLibraryError) -> EngineLibrary {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .missing(path: path) }
+        // A name without a slash would be searched for on the library path.
+        let file = path.contains("/") ? path : "./" + path
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
+            throw .unusable(path: path, reason: "not a loadable library (\(reason))")
+        }
+        func symbol(_ name: String) throws(EngineLibraryError) -> UnsafeMutableRawPointer {
+            guard let address = dlsym(handle, name) else {
+                throw .unusable(
+                    path: path,
+                    reason:
+                        "exports no \(name); an engine library exports kinetics_engine_abi_version and kinetics_engine_table (kinetics_engine.h)"
+                )
+            }
+            return address
+        }
+        let version = unsafeBitCast(
+            try symbol("kinetics_engine_abi_version"), to: kinetics_engine_abi_version_function.self)()
+        guard version == KINETICS_ENGINE_ABI_VERSION else {
+            throw .unusable(
+                path: path,
+                reason:
+                    "built for engine interface version \(version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+            )
+        }
+        let tableFunction = unsafeBitCast(
+            try symbol("kinetics_engine_table"), to: kinetics_engine_table_function.self)
+        guard let table = tableFunction()?.pointee else {
+            throw .unusable(path: path, reason: "kinetics_engine_table returned NULL")
+        }
+        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
+            throw .unusable(
+                path: path,
+                reason:
+                    "its table is for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+            )
+        }
+        let missing = [
+            table.create == nil ? "create" : nil, table.replace == nil ? "replace" : nil,
+            table.retarget == nil ? "retarget" : nil, table.tick == nil ? "tick" : nil,
+            table.value == nil ? "value" : nil, table.running == nil ? "running" : nil,
+            table.destroy == nil ? "destroy" : nil,
+        ].compactMap { $0 }
+        guard missing.isEmpty else {
+            throw .unusable(path: path, reason: "its table has no \(missing.joined(separator: ", ")) (NULL)")
+        }
+        let name = table.name.map { String(cString: $0) } ?? ""
+        guard let engine = BenchEngine(rawValue: name), Self.isValidName(name) else {
+            throw .unusable(
+                path: path,
+                reason: "its engine is named '\(name)'; a name is 1 to 40 letters, digits, '.', '_' or '-'")
+        }
+        guard !engine.isBuiltIn else {
+            throw .unusable(path: path, reason: "its engine is named '\(name)', which is a built-in engine's name")
+        }
+        let library = EngineLibrary(path: path, engine: engine, table: table)
+        try Self.registry.withLock { (registered: inout [BenchEngine: EngineLibrary]) throws(EngineLibraryError) in
+            if let other = registered[engine], other.path != path {
+                throw .unusable(path: path, reason: "its engine '\(name)' has the name of \(other.path)'s")
+            }
+            registered[engine] = library
+        }
+        return library
+    }
+
+    /// The library that registered `engine`, if one did.
+    static func registered(_ engine: BenchEngine) -> EngineLibrary? {
+        registry.withLock { $0[engine] }
+    }
+
+    private static let registry = Mutex<[BenchEngine: EngineLibrary]>([:])
+
+    private static func isValidName(_ name: String) -> Bool {
+        (1 ... 40).contains(name.count)
+            && name.unicodeScalars.allSatisfy {
+                ("a" ... "z").contains($0) || ("A" ... "Z").contains($0) || ("0" ... "9").contains($0)
+                    || $0 == "." || $0 == "_" || $0 == "-"
+            }
+    }
+
+    private init(path: String, engine: BenchEngine, table: kinetics_engine) {
+        self.path = path
+        self.engine = engine
+        self.table = table
+    }
+}

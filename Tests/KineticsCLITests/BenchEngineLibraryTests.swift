@@ -1,0 +1,137 @@
+import Foundation
+import KineticsTestSupport
+import Testing
+
+/// `kinetics bench --engine-library`: the C example engine built as a shared
+/// library and measured beside the built-in engines, its gate, and the
+/// faults of loading.
+@Suite("CLI: bench an engine library")
+struct BenchEngineLibraryTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A short run of the batch engine beside the library's.
+    static func quick(_ library: String, _ extra: [String] = []) -> [String] {
+        [
+            "bench", "--engine", "batch", "--engine-library", library, "--animations", "1000", "--frames", "2",
+            "--warmup", "1", "--no-bezier",
+        ] + extra
+    }
+
+    /// Builds `source` (C, with the engine header on the include path) as a
+    /// shared library in a fresh folder.
+    static func library(_ source: String, named name: String) throws -> String {
+        let folder = try temporaryFolder("engine-library")
+        let file = folder.appendingPathComponent("\(name).c")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return try build(file.path, named: name, in: folder)
+    }
+
+    static func build(_ source: String, named name: String, in folder: URL) throws -> String {
+        let output = folder.appendingPathComponent("lib\(name).so").path
+        let include = root.appendingPathComponent("Sources/CPopModel/include").path
+        let compiled = try shell(
+            "cc -O2 -Wall -Werror -shared -fPIC -I '\(include)' -o '\(output)' '\(source)' -lm")
+        #expect(compiled.status == 0, "cc: \(compiled.stderr)")
+        return output
+    }
+
+    static func example() throws -> String {
+        try build(
+            root.appendingPathComponent("Examples/engines/soa_springs.c").path, named: "soa_springs",
+            in: try temporaryFolder("engine-library"))
+    }
+
+    @Test("the example engine is measured beside the built-in ones, in the table, JSON and baselines, and gated")
+    func example() throws {
+        let library = try Self.example()
+        let table = try kinetics(Self.quick(library))
+        #expect(table.status == 0, "\(table.stderr)")
+        let row = try #require(table.lines.first { $0.hasPrefix("soa-springs ") })
+        #expect(row.contains(" 1000 ") && row.contains(" spring ") && row.contains(" steady "), "\(row)")
+        #expect(table.lines.contains { $0.hasPrefix("batch ") })
+        // Its results go into a baseline, and the gate holds it to them.
+        let folder = try temporaryFolder("engine-library")
+        let baseline = folder.appendingPathComponent("baseline.json")
+        let saved = try kinetics(Self.quick(library, ["--save-baseline", baseline.path]))
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let text = try String(contentsOf: baseline, encoding: .utf8)
+        #expect(text.contains("\"engine\" : \"soa-springs\""), "\(text.prefix(400))")
+        // A baseline a thousand times faster than reality: the gate fails, naming the library's engine.
+        var report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var results = try #require(report["results"] as? [[String: Any]])
+        for index in results.indices { results[index]["calibrated"] = (results[index]["calibrated"] as! Double) / 1000 }
+        report["results"] = results
+        let faster = folder.appendingPathComponent("faster.json")
+        try JSONSerialization.data(withJSONObject: report).write(to: faster)
+        let gated = try kinetics(Self.quick(library, ["--baseline", faster.path]))
+        #expect(gated.status == 2, "\(gated.stderr)")
+        #expect(gated.stderr.contains("regression: soa-springs 1000 spring steady 60 Hz pop"), "\(gated.stderr)")
+        // --engine names it once it is loaded.
+        let alone = try kinetics([
+            "bench", "--engine", "soa-springs", "--engine-library", library, "--animations", "100", "--frames", "2",
+            "--warmup", "1", "--no-bezier", "--scenario", "churn", "--scenario", "retarget-storm",
+        ])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.lines.filter { $0.hasPrefix("soa-springs ") }.count == 2)
+    }
+
+    @Test("an engine that refuses the workload exits 65 with its own reason")
+    func createFails() throws {
+        let result = try kinetics(Self.quick(try Self.example(), ["--mix", "mixed"]))
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.hasSuffix(
+                "kinetics: error: soa-springs: create failed: animation 8 is not a scalar spring; this engine runs springs only (--mix spring)\n"
+            ), "\(result.stderr)")
+    }
+
+    @Test(
+        "a library that cannot be benched exits 65 naming what is wrong",
+        arguments: [
+            ("int unrelated(void) { return 1; }", "exports no kinetics_engine_abi_version"),
+            (
+                "#include <stdint.h>\nuint32_t kinetics_engine_abi_version(void) { return 2; }",
+                "built for engine interface version 2; this kinetics speaks version 1"
+            ),
+            (
+                "#include <stdint.h>\nuint32_t kinetics_engine_abi_version(void) { return 1; }",
+                "exports no kinetics_engine_table"
+            ),
+            (
+                """
+                #include "kinetics_engine.h"
+                uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
+                static const kinetics_engine table = {.abi_version = KINETICS_ENGINE_ABI_VERSION, .name = "half"};
+                const kinetics_engine *kinetics_engine_table(void) { return &table; }
+                """,
+                "its table has no create, replace, retarget, tick, value, running, destroy (NULL)"
+            ),
+        ])
+    func unusable(source: String, message: String) throws {
+        let library = try Self.library(source, named: "broken")
+        let result = try kinetics(Self.quick(library))
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("kinetics: error: \(library): \(message)"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing is measured")
+    }
+
+    @Test("a name that is a built-in engine's is refused; so is a file that is no library, and a missing one (66)")
+    func refused() throws {
+        let example = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/engines/soa_springs.c"), encoding: .utf8)
+        let impostor = try Self.library(
+            example.replacingOccurrences(of: "\"soa-springs\"", with: "\"animator\""), named: "impostor")
+        let named = try kinetics(Self.quick(impostor))
+        #expect(named.status == 65 && named.stderr.contains("its engine is named 'animator', which is a built-in"))
+        let text = temporaryPath("engine-library", "not-a-library.so")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        let notLibrary = try kinetics(Self.quick(text.path))
+        #expect(notLibrary.status == 65 && notLibrary.stderr.contains("not a loadable library"), "\(notLibrary.stderr)")
+        let missing = try kinetics(Self.quick("/nonexistent/libengine.so"))
+        #expect(missing.status == 66)
+        #expect(missing.stderr.hasSuffix("kinetics: error: /nonexistent/libengine.so: no such file\n"))
+        let unknown = try kinetics(["bench", "--engine", "nonesuch", "--animations", "10", "--no-bezier"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("or the engine of an --engine-library, got 'nonesuch'"))
+    }
+}
