@@ -113,6 +113,7 @@ let package = Package(
             name: "KineticsBench",
             dependencies: [
                 "Kinetics",
+                "KineticsReference",
                 "KineticsAllocations",
                 "CPopModel",
                 "KineticsInput",

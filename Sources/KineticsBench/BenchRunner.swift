@@ -39,6 +39,9 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// Every measured frame's time, repetition after repetition (`frames`
     /// per repetition; for mass completion, the completing frames).
     public var frameTimes: [Double]?
+    /// The engine's values against GSL's motion of the workload
+    /// (``BenchRunner/checkValues(_:)``); nil where not checked.
+    public var valueCheck: ValueCheck?
 
     /// The smallest and largest repetition median.
     public var repetitionRange: (min: Double, max: Double) {
@@ -116,6 +119,7 @@ public enum BenchRunner {
             configuration, histogram: histogram, mean: sum / count, medians: medians,
             allocations: Double(allocations) / Double(countedFrames), steady: nil, calibration: median(kernel))
         measured.frameTimes = frameTimes
+        measured.valueCheck = try checkValues(configuration)
         return measured
     }
 

@@ -136,10 +136,31 @@ public enum BenchText {
         }
     }
 
+    /// Per engine and workload checked (whatever the count: the check runs
+    /// the first 64 animations), the values' largest error against GSL.
+    public static func valueLines(_ report: BenchReport) -> [String] {
+        var seen: Set<String> = []
+        var lines: [String] = []
+        for result in report.results {
+            guard let check = result.valueCheck else { continue }
+            let c = result.configuration
+            let name =
+                "\(c.engine.rawValue) \(c.mix.rawValue) \(c.scenario.rawValue) \(String(format: "%g", c.fps)) Hz \(c.method.rawValue)"
+            guard seen.insert(name).inserted else { continue }
+            lines.append(
+                "  \(name): \(String(format: "%.2e", check.error)) at \(check.worst) (\(check.animations) animations, t = \(String(format: "%.3g", check.time)) s)"
+            )
+        }
+        guard !lines.isEmpty else { return [] }
+        return ["values against GSL's motion of the workload (spring: over its travel; decay: over its throw):"] + lines
+    }
+
     public static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
+        let values = valueLines(report)
+        if !values.isEmpty { lines += [""] + values }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling }
         let bezier = bezierLines(report)
@@ -192,6 +213,8 @@ public enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
+        let values = valueLines(report)
+        if !values.isEmpty { lines += [""] + values }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
         let bezier = bezierLines(report)

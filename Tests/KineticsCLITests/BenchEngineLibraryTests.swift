@@ -76,6 +76,29 @@ struct BenchEngineLibraryTests {
         #expect(alone.lines.filter { $0.hasPrefix("soa-springs ") }.count == 2)
     }
 
+    @Test("values are checked against GSL: the exact example is within 1e-12, a fast wrong engine is reported as such")
+    func valuesChecked() throws {
+        func error(_ result: CLIResult, _ engine: String) throws -> Double {
+            let line = try #require(result.lines.first { $0.hasPrefix("  \(engine) spring steady 60 Hz pop: ") })
+            let number = line.split(separator: " ")[6]
+            return try #require(Double(number), "\(line)")
+        }
+        let exact = try kinetics(Self.quick(try Self.example()))
+        #expect(exact.status == 0, "\(exact.stderr)")
+        #expect(try error(exact, "soa-springs") < 1e-12)
+        // Pop's stepping, in the batch engine, runs slow: a few percent off.
+        #expect((0.01 ... 0.2).contains(try error(exact, "batch")))
+        // The same engine stepping half of every frame: as fast, and wrong.
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/engines/soa_springs.c"), encoding: .utf8)
+        let wrong = try Self.library(
+            source.replacingOccurrences(of: "exact(e->kinds[k], h)", with: "exact(e->kinds[k], 0.5 * h)")
+                .replacingOccurrences(of: "\"soa-springs\"", with: "\"half-time\""), named: "half_time")
+        let reported = try kinetics(Self.quick(wrong))
+        #expect(reported.status == 0, "\(reported.stderr)")
+        #expect(try error(reported, "half-time") > 0.1)
+    }
+
     @Test("an engine that refuses the workload exits 65 with its own reason")
     func createFails() throws {
         let result = try kinetics(Self.quick(try Self.example(), ["--mix", "mixed"]))
