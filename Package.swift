@@ -153,9 +153,23 @@ let package = Package(
 
         // MARK: - The command-line tool
 
+        // What the `kinetics` command and a package's own bench executable
+        // (BenchSuite) share: the bench command, errors and exit status, output.
+        .target(
+            name: "KineticsCommandLine",
+            dependencies: [
+                "Kinetics",
+                "KineticsBench",
+                "KineticsReport",
+                "KineticsInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "KineticsCLI",
             dependencies: [
+                "KineticsCommandLine",
                 "Kinetics",
                 "KineticsReference",
                 "KineticsVerify",

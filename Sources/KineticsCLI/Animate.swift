@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsCommandLine
 import KineticsInput
 import KineticsReport
 import KineticsScenario
@@ -97,28 +98,4 @@ struct Animate: ParsableCommand {
         }
         output.flush()
     }
-}
-
-/// The largest input file read, 64 MiB: every input kinetics reads is far
-/// smaller, and a larger one is refused before it is read.
-let inputSizeLimit = 64 << 20
-
-/// Reads a whole input file of at most `limit` bytes, refusing a larger one
-/// before reading it (and stopping a pipe or a growing file at the limit):
-/// a missing or unreadable file is exit 66, one over the limit exit 65.
-func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an input") throws -> Data {
-    do {
-        return try InputFile.read(path, limit: limit, what: what)
-    } catch {
-        switch error {
-        case .missing, .unreadable: throw CLIError(message: error.description, status: CLIError.missingInput)
-        case .tooLarge: throw CLIError(message: error.description, status: CLIError.badData)
-        }
-    }
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-func csvField(_ text: String) -> String {
-    text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
 }

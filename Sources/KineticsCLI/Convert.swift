@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kinetics
+import KineticsCommandLine
 import KineticsReport
 
 /// `kinetics convert`: one spring in every parameterisation.

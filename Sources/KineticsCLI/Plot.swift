@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
+import KineticsCommandLine
 import KineticsPlot
 import KineticsReport
 import KineticsVerify

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsCommandLine
 import KineticsReport
 
 /// `kinetics report` (and `kinetics` alone): the quick verification and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsCommandLine
 
 /// The five ways to give a spring on the command line; exactly one is used.
 struct SpringOptions: ParsableArguments {
@@ -142,10 +143,6 @@ enum SampleFormat: String, ExpressibleByArgument, CaseIterable {
     case csv
     case json
 }
-
-extension SpringMethod: ExpressibleByArgument {}
-extension DecayMethod: ExpressibleByArgument {}
-extension BezierMethod: ExpressibleByArgument {}
 
 /// The spring methods to run for `spring`: those asked for, each of which
 /// must stay bounded for it (else a usage error naming the method), or,

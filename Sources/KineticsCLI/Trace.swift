@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsCommandLine
 import KineticsReport
 import KineticsVerify
 

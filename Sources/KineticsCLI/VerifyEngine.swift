@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsCommandLine
 import KineticsVerify
 
 /// The options that verify an outside engine instead of Kinetics' own methods.

@@ -5,8 +5,8 @@ import KineticsBench
 import KineticsReport
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Bench: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Measure the per-frame cost of N concurrent animations; gate on a baseline.",
         discussion: """
             Every combination of the engines, counts, mixes, frame rates and scenarios given is measured: \
@@ -62,7 +62,7 @@ struct Bench: ParsableCommand {
         help: "Fraction of animations replaced per frame under churn, in (0, 1].")
     var churnFraction = 0.1
     @Option(help: "Output: table, json, csv or markdown.")
-    var format: Verify.ReportFormat = .table
+    var format: ReportFormat = .table
     @Option(help: "Write the output to FILE instead of standard output.")
     var output: String?
     @Option(name: .customLong("save-baseline"), help: "Also write the results as a baseline to FILE.")
@@ -104,7 +104,9 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
     var noBezier = false
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         for engine in engines where !engine.isBuiltIn && libraries.isEmpty {
             throw ValidationError(
                 "--engine must be one of \(BenchEngine.allCases.map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
@@ -155,7 +157,7 @@ struct Bench: ParsableCommand {
         return list
     }
 
-    func run() throws {
+    package func run() throws {
         try checkWritable(output, saveBaseline)
         // A missing or malformed baseline is reported before anything is measured.
         var base: BenchReport?
@@ -232,6 +234,14 @@ extension Bench {
     }
 }
 
+/// The formats of a report: a table for people, JSON, CSV, Markdown.
+package enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv, markdown
+}
+
 extension BenchEngine: ExpressibleByArgument {}
+extension SpringMethod: ExpressibleByArgument {}
+extension DecayMethod: ExpressibleByArgument {}
+extension BezierMethod: ExpressibleByArgument {}
 extension BenchMix: ExpressibleByArgument {}
 extension BenchScenario: ExpressibleByArgument {}

@@ -1,18 +1,20 @@
 import Foundation
 
 /// Writes text to standard output in large chunks.
-struct StandardOutput {
+package struct StandardOutput {
     private var buffer = ""
 
     /// Appends `text` and a newline, flushing every 64 KiB.
-    mutating func line(_ text: String) {
+    package init() {}
+
+    package mutating func line(_ text: String) {
         buffer += text
         buffer += "\n"
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
     /// Writes what is buffered.
-    mutating func flush() {
+    package mutating func flush() {
         guard !buffer.isEmpty else { return }
         FileHandle.standardOutput.write(Data(buffer.utf8))
         buffer = ""
@@ -21,7 +23,7 @@ struct StandardOutput {
 
 /// Encodes `value` as JSON with sorted keys; numbers read back to the same
 /// double; non-finite numbers become the strings "inf", "-inf" and "nan".
-func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+package func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(

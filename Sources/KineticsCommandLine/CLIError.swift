@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import KineticsReport
+
+/// The version of the tool and of its output formats.
+package enum KineticsVersion {
+    /// The tool's version.
+    package static let current = KineticsReportInfo.version
+}
+
+/// A failure after parsing: a one-line message and a sysexits status.
+package struct CLIError: Error {
+    /// 1: a check failed.
+    package static let checkFailed: Int32 = 1
+    /// 2: a performance regression.
+    package static let regression: Int32 = 2
+    /// 64: the command line was wrong.
+    package static let usage: Int32 = 64
+    /// 65: input data was malformed.
+    package static let badData: Int32 = 65
+    /// 66: an input file is missing.
+    package static let missingInput: Int32 = 66
+    /// 73: an output file cannot be written.
+    package static let cannotWrite: Int32 = 73
+
+    package let message: String
+    package let status: Int32
+
+    package init(message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+
+    package static func usage(_ message: String) -> CLIError { CLIError(message: message, status: usage) }
+}
+
+/// Parses the arguments as `Command`, runs it and turns every error into
+/// one line on stderr (`kinetics: error: …`) and a sysexits status; --help
+/// and --version print their text and succeed.
+package func runCommand<Command: ParsableCommand>(_: Command.Type) -> Never {
+    let status: Int32
+    do {
+        var command = try Command.parseAsRoot()
+        try command.run()
+        status = 0
+    } catch let error as CLIError {
+        reportError(error.message)
+        status = error.status
+    } catch {
+        let code = Command.exitCode(for: error)
+        if code == .success {
+            print(Command.fullMessage(for: error))
+            status = 0
+        } else {
+            reportError(Command.message(for: error))
+            status = code.rawValue  // usage errors are EX_USAGE, 64
+        }
+    }
+    Foundation.exit(status)
+}
+
+/// Writes `kinetics: error: …` to stderr as one line.
+private func reportError(_ message: String) {
+    let oneLine =
+        message
+        .split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+        .joined(separator: "; ")
+    FileHandle.standardError.write(Data("kinetics: error: \(oneLine)\n".utf8))
+}
