@@ -28,6 +28,9 @@ let package = Package(
         .library(name: "KineticsScenario", targets: ["KineticsScenario"]),
         .library(name: "KineticsBench", targets: ["KineticsBench"]),
         .library(name: "KineticsCompare", targets: ["KineticsCompare"]),
+        // A package's own bench executable: BenchSuite.main with its BenchableEngine types.
+        .library(name: "KineticsBenchSuite", targets: ["KineticsCommandLine", "KineticsBench"]),
+        .library(name: "KineticsVerify", targets: ["KineticsVerify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -164,6 +167,13 @@ let package = Package(
                 "KineticsInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The example of a package benching its own Swift engine.
+        .executableTarget(
+            name: "swift-springs-bench",
+            dependencies: ["Kinetics", "KineticsBench", "KineticsCommandLine"],
+            path: "Examples/engines/SwiftSprings",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -101,37 +101,11 @@ public struct EngineLibrary: @unchecked Sendable {
             throw .unusable(path: path, reason: "its table has no \(missing.joined(separator: ", ")) (NULL)")
         }
         let name = table.name.map { String(cString: $0) } ?? ""
-        guard let engine = BenchEngine(rawValue: name), Self.isValidName(name) else {
-            throw .unusable(
-                path: path,
-                reason: "its engine is named '\(name)'; a name is 1 to 40 letters, digits, '.', '_' or '-'")
+        let loaded = LoadedTable(table: table)
+        let engine = try EngineRegistry.register(name: name, origin: path) { workload throws(BenchError) in
+            try CEngine(loaded.table, workload: workload)
         }
-        guard !engine.isBuiltIn else {
-            throw .unusable(path: path, reason: "its engine is named '\(name)', which is a built-in engine's name")
-        }
-        let library = EngineLibrary(path: path, engine: engine, table: table)
-        try Self.registry.withLock { (registered: inout [BenchEngine: EngineLibrary]) throws(EngineLibraryError) in
-            if let other = registered[engine], other.path != path {
-                throw .unusable(path: path, reason: "its engine '\(name)' has the name of \(other.path)'s")
-            }
-            registered[engine] = library
-        }
-        return library
-    }
-
-    /// The library that registered `engine`, if one did.
-    static func registered(_ engine: BenchEngine) -> EngineLibrary? {
-        registry.withLock { $0[engine] }
-    }
-
-    private static let registry = Mutex<[BenchEngine: EngineLibrary]>([:])
-
-    private static func isValidName(_ name: String) -> Bool {
-        (1 ... 40).contains(name.count)
-            && name.unicodeScalars.allSatisfy {
-                ("a" ... "z").contains($0) || ("A" ... "Z").contains($0) || ("0" ... "9").contains($0)
-                    || $0 == "." || $0 == "_" || $0 == "-"
-            }
+        return EngineLibrary(path: path, engine: engine, table: table)
     }
 
     private init(path: String, engine: BenchEngine, table: kinetics_engine) {
@@ -139,4 +113,10 @@ public struct EngineLibrary: @unchecked Sendable {
         self.engine = engine
         self.table = table
     }
+}
+
+/// A table of a loaded library: its function pointers stay valid while the
+/// library is loaded, which is for the life of the process.
+private struct LoadedTable: @unchecked Sendable {
+    let table: kinetics_engine
 }

@@ -25,10 +25,10 @@ package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) 
     case .reference: return ReferenceEngine(workload)
     case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
     default:
-        guard let library = EngineLibrary.registered(configuration.engine) else {
-            throw BenchError(description: "no engine named '\(configuration.engine)' is built in or loaded")
+        guard let engine = try EngineRegistry.make(configuration.engine, workload) else {
+            throw BenchError(description: "no engine named '\(configuration.engine)' is built in or registered")
         }
-        return try CEngine(library.table, workload: workload)
+        return engine
     }
 }
 

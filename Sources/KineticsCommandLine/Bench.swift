@@ -107,7 +107,7 @@ package struct Bench: ParsableCommand {
     package init() {}
 
     package func validate() throws {
-        for engine in engines where !engine.isBuiltIn && libraries.isEmpty {
+        for engine in engines where !engine.isBuiltIn && libraries.isEmpty && !BenchEngine.registered.contains(engine) {
             throw ValidationError(
                 "--engine must be one of \(BenchEngine.allCases.map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
             )
@@ -211,14 +211,12 @@ package struct Bench: ParsableCommand {
 }
 
 extension Bench {
-    /// Loads every --engine-library, and checks that each --engine names a
-    /// built-in engine or a loaded one.
+    /// Loads every --engine-library, checks that each --engine names a
+    /// built-in engine or a registered one, and returns the registered ones.
     func loadLibraries() throws -> [BenchEngine] {
-        var loaded: [BenchEngine] = []
         for path in libraries {
             do {
-                let library = try EngineLibrary.load(path)
-                if !loaded.contains(library.engine) { loaded.append(library.engine) }
+                _ = try EngineLibrary.load(path)
             } catch {
                 switch error {
                 case .missing: throw CLIError(message: error.description, status: CLIError.missingInput)
@@ -226,6 +224,8 @@ extension Bench {
                 }
             }
         }
+        // The libraries' engines and those a package registered (BenchSuite).
+        let loaded = BenchEngine.registered
         for engine in engines where !engine.isBuiltIn && !loaded.contains(engine) {
             let names = (BenchEngine.allCases + loaded).map(\.rawValue).joined(separator: ", ")
             throw CLIError.usage("--engine must be one of \(names), got '\(engine)'")

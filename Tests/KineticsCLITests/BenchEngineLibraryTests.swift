@@ -158,3 +158,26 @@ struct BenchEngineLibraryTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("or the engine of an --engine-library, got 'nonesuch'"))
     }
 }
+
+/// The Swift example: a package's own bench executable (BenchSuite).
+@Suite("CLI: a package's own bench executable")
+struct BenchSuiteTests {
+    @Test("swift-springs-bench takes the bench's options, measures its engine beside the built-in ones, and gates")
+    func example() throws {
+        let binary = try kineticsBinary().deletingLastPathComponent().appendingPathComponent("swift-springs-bench")
+        let arguments = [
+            "--engine", "batch", "--engine", "swift-springs", "--animations", "500", "--frames", "2", "--warmup", "1",
+            "--no-bezier",
+        ]
+        let run = try shell("'\(binary.path)' " + arguments.joined(separator: " "))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.contains { $0.hasPrefix("swift-springs ") && $0.contains(" 500 ") })
+        let check = try #require(run.lines.first { $0.hasPrefix("  swift-springs spring steady 60 Hz pop: ") })
+        #expect(try #require(Double(check.split(separator: " ")[6])) < 1e-12, "\(check)")
+        let mixed = try shell("'\(binary.path)' --mix mixed " + arguments.joined(separator: " "))
+        #expect(mixed.status == 65)
+        #expect(mixed.stderr.contains("swift-springs: create failed: animation 8 is not a scalar spring"))
+        let help = try shell("'\(binary.path)' --help")
+        #expect(help.status == 0 && help.stdout.contains("--engine-library"))
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import KineticsBench
+
+/// The `kinetics bench` command for a package's own Swift engines: an
+/// executable target's `main.swift` (or `@main` type) hands its engines to
+/// ``main(_:)``, and the executable then takes every option of `kinetics
+/// bench` and measures them beside the built-in engines, with the same
+/// tables, value check, baselines (`--save-baseline`, `--baseline`) and
+/// exit status (2 on a regression).
+///
+/// ```swift
+/// import KineticsCommandLine
+/// BenchSuite.main([MySprings.self])
+/// ```
+public enum BenchSuite {
+    /// Registers `engines` and runs the bench command on the process's
+    /// arguments; exits with its status.
+    public static func main(_ engines: [any BenchableEngine.Type]) -> Never {
+        for engine in engines {
+            do {
+                try BenchEngine.register(engine)
+            } catch {
+                FileHandle.standardError.write(Data("kinetics: error: \(error)\n".utf8))
+                exit(CLIError.badData)
+            }
+        }
+        runCommand(Bench.self)
+    }
+}
