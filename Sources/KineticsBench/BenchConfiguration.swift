@@ -31,7 +31,13 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// and runs through the C engine interface (`kinetics_engine.h`).
     public static let popC = BenchEngine("pop-c")
 
-    /// The built-in engines, in table order.
+    /// An engine that does nothing, behind the C interface: its frame is the
+    /// harness alone (the scenario's loop, one indirect call to tick, the
+    /// clock read around it), measured beside engines from libraries and
+    /// Swift packages. Not among ``allCases``.
+    public static let abiNull = BenchEngine("abi-null")
+
+    /// The built-in engines measured by default, in table order.
     public static let allCases: [BenchEngine] = [.animator, .batch, .reference, .popC]
 
     /// Whether the engine models Pop (`reference` and `pop-c`): the
@@ -39,7 +45,7 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     public var isPopModel: Bool { self == .reference || self == .popC }
 
     /// Whether the engine is one of Kinetics' own (not from a library).
-    public var isBuiltIn: Bool { Self.allCases.contains(self) }
+    public var isBuiltIn: Bool { Self.allCases.contains(self) || self == .abiNull }
 
     /// The name.
     public var description: String { rawValue }

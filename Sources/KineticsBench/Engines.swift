@@ -24,6 +24,7 @@ package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) 
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
     case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
+    case .abiNull: return try CEngine(kinetics_null_engine().pointee, workload: workload)
     default:
         guard let engine = try EngineRegistry.make(configuration.engine, workload) else {
             throw BenchError(description: "no engine named '\(configuration.engine)' is built in or registered")

@@ -31,7 +31,9 @@ extension BenchRunner {
     /// - Throws: ``BenchError`` when the engine refuses the workload or GSL
     ///   fails.
     public static func checkValues(_ configuration: BenchConfiguration) throws(BenchError) -> ValueCheck? {
-        guard configuration.scenario == .steady || configuration.scenario == .jitter else { return nil }
+        guard configuration.scenario == .steady || configuration.scenario == .jitter,
+            configuration.engine != .abiNull
+        else { return nil }
         var small = configuration
         small.animations = min(configuration.animations, checkedAnimations)
         let workload = Workload(small)

@@ -26,7 +26,7 @@ package struct Bench: ParsableCommand {
     @Option(
         name: .customLong("engine"),
         help:
-            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), or a library's engine. Default: all."
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), or a library's engine. Default: the first four, and any library's engine with abi-null beside it."
     )
     var engines: [BenchEngine] = []
     @Option(
@@ -134,16 +134,18 @@ package struct Bench: ParsableCommand {
     }
 
     /// Every configuration asked for, engines innermost so that each
-    /// workload's engines are measured back to back; `loaded` are the
-    /// engines of the libraries, measured beside the others.
+    /// workload's engines are measured back to back; `loaded`, the engines
+    /// of libraries and Swift packages, are measured by default.
     func configurations(loaded: [BenchEngine] = []) -> [BenchConfiguration] {
-        let chosen = engines.isEmpty ? BenchEngine.allCases + loaded : engines + loaded.filter { !engines.contains($0) }
+        // By default, the engines from elsewhere and, beside them, the
+        // harness alone (abi-null): what it adds to their frames.
+        let chosen = engines.isEmpty ? BenchEngine.allCases + loaded + (loaded.isEmpty ? [] : [.abiNull]) : engines
         var list: [BenchConfiguration] = []
         for mix in mixes.isEmpty ? [.spring] : mixes {
             for scenario in scenarios.isEmpty ? [.steady] : scenarios {
                 for rate in rates.isEmpty ? [60] : rates {
                     for count in counts.isEmpty ? [1_000, 10_000, 100_000] : counts {
-                        for engine in chosen {
+                        for engine in chosen where engine != .abiNull || scenario != .massCompletion {
                             list.append(
                                 BenchConfiguration(
                                     engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,

@@ -155,14 +155,34 @@ public enum BenchText {
         return ["values against GSL's motion of the workload (spring: over its travel; decay: over its throw):"] + lines
     }
 
+    /// For each engine from a library or a Swift package, what the harness
+    /// adds to its frame: the `abi-null` engine's frame in the same run, over
+    /// the engine's own.
+    public static func overheadLines(_ report: BenchReport) -> [String] {
+        var lines: [String] = []
+        for result in report.results where !result.configuration.engine.isBuiltIn {
+            guard
+                let harness = report.results.first(where: {
+                    $0.configuration.engine == .abiNull && $0.configuration.workload == result.configuration.workload
+                })
+            else { continue }
+            lines.append(
+                "  \(result.configuration.engine.rawValue) \(result.configuration.workload): "
+                    + String(
+                        format: "%.3g ns of %.3g ns per frame, %.2f%%", harness.p50, result.p50,
+                        harness.p50 / result.p50 * 100))
+        }
+        guard !lines.isEmpty else { return [] }
+        return ["harness overhead (the abi-null engine's frame, same run, over the engine's):"] + lines
+    }
+
     public static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
-        let values = valueLines(report)
-        if !values.isEmpty { lines += [""] + values }
-        let scaling = scalingLines(report)
-        if !scaling.isEmpty { lines += [""] + scaling }
+        for extra in [valueLines(report), overheadLines(report), scalingLines(report)] where !extra.isEmpty {
+            lines += [""] + extra
+        }
         let bezier = bezierLines(report)
         if !bezier.isEmpty { lines += [""] + bezier }
         return lines.joined(separator: "\n") + "\n"
@@ -213,8 +233,7 @@ public enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
-        let values = valueLines(report)
-        if !values.isEmpty { lines += [""] + values }
+        for extra in [valueLines(report), overheadLines(report)] where !extra.isEmpty { lines += [""] + extra }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
         let bezier = bezierLines(report)

@@ -10,11 +10,11 @@ struct BenchEngineLibraryTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// A short run of the batch engine beside the library's.
-    static func quick(_ library: String, _ extra: [String] = []) -> [String] {
+    /// A short run of the batch engine beside the library's (`engine`).
+    static func quick(_ library: String, _ extra: [String] = [], engine: String = "soa-springs") -> [String] {
         [
-            "bench", "--engine", "batch", "--engine-library", library, "--animations", "1000", "--frames", "2",
-            "--warmup", "1", "--no-bezier",
+            "bench", "--engine", "batch", "--engine", engine, "--engine-library", library, "--animations", "1000",
+            "--frames", "2", "--warmup", "1", "--no-bezier",
         ] + extra
     }
 
@@ -67,6 +67,19 @@ struct BenchEngineLibraryTests {
         let gated = try kinetics(Self.quick(library, ["--baseline", faster.path]))
         #expect(gated.status == 2, "\(gated.stderr)")
         #expect(gated.stderr.contains("regression: soa-springs 1000 spring steady 60 Hz pop"), "\(gated.stderr)")
+        // By default every built-in engine, the library's, and abi-null: the harness alone, beside it.
+        let all = try kinetics([
+            "bench", "--engine-library", library, "--animations", "300", "--frames", "2", "--warmup", "1",
+            "--no-bezier",
+        ])
+        #expect(all.status == 0, "\(all.stderr)")
+        for engine in ["animator ", "batch ", "reference ", "pop-c ", "soa-springs ", "abi-null "] {
+            #expect(all.lines.contains { $0.hasPrefix(engine) }, "\(engine)")
+        }
+        #expect(
+            all.lines.contains {
+                $0.hasPrefix("  soa-springs 300 spring steady 60 Hz pop: ") && $0.contains(" ns per frame, ")
+            })
         // --engine names it once it is loaded.
         let alone = try kinetics([
             "bench", "--engine", "soa-springs", "--engine-library", library, "--animations", "100", "--frames", "2",
@@ -94,7 +107,7 @@ struct BenchEngineLibraryTests {
         let wrong = try Self.library(
             source.replacingOccurrences(of: "exact(e->kinds[k], h)", with: "exact(e->kinds[k], 0.5 * h)")
                 .replacingOccurrences(of: "\"soa-springs\"", with: "\"half-time\""), named: "half_time")
-        let reported = try kinetics(Self.quick(wrong))
+        let reported = try kinetics(Self.quick(wrong, engine: "half-time"))
         #expect(reported.status == 0, "\(reported.stderr)")
         #expect(try error(reported, "half-time") > 0.1)
     }
@@ -145,7 +158,7 @@ struct BenchEngineLibraryTests {
             contentsOf: Self.root.appendingPathComponent("Examples/engines/soa_springs.c"), encoding: .utf8)
         let impostor = try Self.library(
             example.replacingOccurrences(of: "\"soa-springs\"", with: "\"animator\""), named: "impostor")
-        let named = try kinetics(Self.quick(impostor))
+        let named = try kinetics(Self.quick(impostor, engine: "animator"))
         #expect(named.status == 65 && named.stderr.contains("its engine is named 'animator', which is a built-in"))
         let text = temporaryPath("engine-library", "not-a-library.so")
         try "hello".write(to: text, atomically: true, encoding: .utf8)

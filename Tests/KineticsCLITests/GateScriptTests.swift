@@ -35,6 +35,22 @@ struct GateScriptTests {
         return folder
     }
 
+    @Test("the harness-overhead gate fails when the engine's frame is too small for the harness to vanish in it")
+    func harnessGate() throws {
+        let process = Process()
+        process.executableURL = Self.root.appendingPathComponent("scripts/harness-overhead.sh")
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["ANIMATIONS": "10", "KINETICS": try kineticsBinary().path]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(String(decoding: data, as: UTF8.self).contains("the harness is 1% or more of the engine's frame"))
+    }
+
     @Test("the allocation gate fails on a frame that allocated in one iteration, though its p90 is 0")
     func allocationGate() throws {
         let failing = try Self.percentiles(["animator.churn.spring.10000": 1, "batch.steady.spring.1000": 0])
