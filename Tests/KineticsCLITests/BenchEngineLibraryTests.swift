@@ -112,6 +112,31 @@ struct BenchEngineLibraryTests {
         #expect(try error(reported, "half-time") > 0.1)
     }
 
+    @Test("the malloc interposer counts the library's own allocations, exactly")
+    func allocationsCounted() throws {
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/engines/soa_springs.c"), encoding: .utf8)
+        // Three allocations in every tick, freed at once (volatile, so that
+        // the compiler cannot drop the pair).
+        let allocating = try Self.library(
+            source.replacingOccurrences(
+                of: "    if (!(h > 0)) return;",
+                with:
+                    "    for (int k = 0; k < 3; k++) { void *volatile p = malloc(64 + (size_t)k); free(p); }\n    if (!(h > 0)) return;"
+            )
+            .replacingOccurrences(of: "\"soa-springs\"", with: "\"allocating\""), named: "allocating")
+        let result = try kinetics(Self.quick(allocating, ["--format", "json"], engine: "allocating"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        func allocations(_ engine: String) -> Double? {
+            results.first { ($0["configuration"] as? [String: Any])?["engine"] as? String == engine }?[
+                "allocationsPerFrame"] as? Double
+        }
+        #expect(allocations("allocating") == 3)
+        #expect(allocations("batch") == 0)
+    }
+
     @Test("an engine that refuses the workload exits 65 with its own reason")
     func createFails() throws {
         let result = try kinetics(Self.quick(try Self.example(), ["--mix", "mixed"]))
