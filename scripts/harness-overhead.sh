@@ -35,8 +35,14 @@ frames=$((2 + 10 * 7 + 3))   # warm-up, 7 repetitions of 10, allocation-counted
 count() {
     valgrind --tool=callgrind --toggle-collect='*CEngineC5frame_2at*' --callgrind-out-file="$out/cg" \
         "$binary" bench --engine-library "$out/libsoa_springs.so" --engine "$1" --mix spring --scenario steady \
-        --animations "$animations" --warmup 2 --frames 10 --repetitions 7 --no-bezier >/dev/null 2>"$out/log"
-    callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+        --animations "$animations" --warmup 2 --frames 10 --repetitions 7 --no-bezier --no-value-check >/dev/null 2>"$out/log"
+    local total
+    total=$(callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    if ! [[ $total =~ ^[0-9]+$ ]] || [[ $total == 0 ]]; then
+        echo "harness-overhead.sh: error: nothing counted for $1: $(grep -v '^==' "$out/log" | tail -1)" >&2
+        exit 1
+    fi
+    echo "$total"
 }
 # The library's engine is measured beside abi-null; each run counts both,
 # so each is run alone with --engine and its own frames are the total.

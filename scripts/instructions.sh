@@ -90,7 +90,7 @@ for configuration in "${configurations[@]}"; do
         unit="per quiet completion"
     fi
     arguments=(--engine "$engine" --mix "$mix" --scenario "$scenario" --animations "$count"
-        --warmup "$warmup" --frames "$frames" --repetitions "$repetitions" --no-bezier)
+        --warmup "$warmup" --frames "$frames" --repetitions "$repetitions" --no-bezier --no-value-check)
     if [[ $engine == bezier ]]; then
         # The bench's own function for the method (mix names it), with one
         # small frame measurement beside it.

@@ -103,6 +103,10 @@ package struct Bench: ParsableCommand {
     }
     @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
     var noBezier = false
+    @Flag(
+        name: .customLong("no-value-check"),
+        help: "Skip checking each engine's values against GSL (instruction counts run the measured frames only).")
+    var noValueCheck = false
 
     package init() {}
 
@@ -180,7 +184,7 @@ package struct Bench: ParsableCommand {
         for (index, configuration) in list.enumerated() {
             bar.update("bench", index, list.count)
             do {
-                results.append(try BenchRunner.measure(configuration))
+                results.append(try BenchRunner.measure(configuration, checkingValues: !noValueCheck))
             } catch {
                 bar.finish()
                 throw CLIError(message: error.description, status: CLIError.badData)
