@@ -95,14 +95,21 @@ extension BenchEngine {
     ///   digits, `.`, `_` or `-`, or that is already taken.
     @discardableResult
     public static func register(_ type: any BenchableEngine.Type) throws(EngineLibraryError) -> BenchEngine {
-        try EngineRegistry.register(name: type.name, origin: "\(type)") { workload throws(BenchError) in
-            try SwiftEngine(type, workload: workload)
+        let engineType = EngineType(type: type)
+        return try EngineRegistry.register(name: type.name, origin: "\(type)") { workload throws(BenchError) in
+            try SwiftEngine(engineType.type, workload: workload)
         }
     }
 
     /// The engines registered by libraries and Swift packages, in the order
     /// they were registered.
     public static var registered: [BenchEngine] { EngineRegistry.names }
+}
+
+/// A Swift engine's type, kept by the registry: the type is only ever used
+/// to create engines, on the bench's one thread.
+private struct EngineType: @unchecked Sendable {
+    let type: any BenchableEngine.Type
 }
 
 /// The engines made elsewhere than in Kinetics: loaded libraries and

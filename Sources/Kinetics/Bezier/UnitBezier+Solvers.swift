@@ -121,7 +121,6 @@ extension UnitBezier {
 
     /// The curve's x and y polynomials alone, for code that must not copy
     /// the whole curve.
-    @usableFromInline
     @inlinable
     func refine(_ x: Double, guess: Double, low: Double, high: Double) -> Double {
         polynomial.refine(x, guess: guess, low: low, high: high)
