@@ -44,33 +44,48 @@ class AnimationBox {
 /// types the animator knows, so that starting and finishing an animation
 /// does not look up generic metadata at run time.
 final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVector>: AnimationBox {
+    @exclusivity(unchecked)
     private var animation: Animation<Value>
+    @exclusivity(unchecked)
     private var slot: Int32
     private unowned let lane: Lane<Stored>
     private let width: Int
+    @exclusivity(unchecked)
     private var installed = false
     /// The shared table entry in use: a spring group, a decay configuration
     /// or a basic animation's timing function; -1 when none is held. A
     /// decay's or timing function's is kept across repeats and released when
     /// the element goes for good; a spring's group is left at each repeat
     /// (the clock starts again) and while paused (the group's clock moves on).
+    @exclusivity(unchecked)
     private var shared: Int32 = -1
     /// A paused spring's clock, to join a group with on resuming.
+    @exclusivity(unchecked)
     private var parkedClock: (clock: Double, grid: Int)?
     /// The rest threshold of the current run.
+    @exclusivity(unchecked)
     private var threshold = 0.0
     /// A keyframe animation's tracks, forwards and backwards (-1 until
     /// used), kept across repeats.
+    @exclusivity(unchecked)
     private var forwardTrack: Int32 = -1
+    @exclusivity(unchecked)
     private var backwardTrack: Int32 = -1
     /// The run's resolved ends and start velocity (set at the first start,
     /// swapped on repeats).
+    @exclusivity(unchecked)
     private var resolved = false
+    @exclusivity(unchecked)
     private var from = Stored.zero
+    @exclusivity(unchecked)
     private var to = Stored.zero
+    @exclusivity(unchecked)
     private var startVelocity = Stored.zero
+    @exclusivity(unchecked)
     private var distance = Stored.zero
+    @exclusivity(unchecked)
     private var reversed = false
+    @exclusivity(unchecked)
     private var hasExplicitEnd: Bool
 
     init(_ animation: Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {

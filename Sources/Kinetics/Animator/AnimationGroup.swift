@@ -85,7 +85,9 @@ public struct GroupChild {
 /// A running group: it starts its children and follows them.
 final class GroupBox: AnimationBox {
     private let group: AnimationGroup
+    @exclusivity(unchecked)
     private var nextChild = 0
+    @exclusivity(unchecked)
     private var running: [AnimationHandle] = []
 
     init(_ group: AnimationGroup) { self.group = group }

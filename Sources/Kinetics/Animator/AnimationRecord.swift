@@ -54,8 +54,10 @@ struct LifeCycle {
 
 /// Free boxes of one type.
 final class BoxPool {
+    @exclusivity(unchecked)
     var boxes: [AnimationBox] = []
     /// Boxes of this type made so far: the most the pool can ever hold.
+    @exclusivity(unchecked)
     var made = 0
 }
 

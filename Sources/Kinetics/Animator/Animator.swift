@@ -45,11 +45,21 @@
 /// ignored and counted in ``ignoredTicks``; the same time twice changes
 /// nothing; a gap over 30 s finishes every running animation at its target
 /// (Pop's shutdown rule).
+///
+/// **Memory access**: an animator is used from one thread, and none of its
+/// operations runs inside another (callbacks run between them), so the
+/// stored properties of the animator's classes opt out of Swift's run-time
+/// exclusivity checks (`@exclusivity(unchecked)`). The checks were most of
+/// the cost of a retarget and a third of a replacement; the whole test
+/// suite, reentrancy and million-operation property tests included, ran
+/// with them on before they were turned off, without an overlap.
 public final class Animator {
     /// The time of the last tick (the animator's "now"); new animations are
     /// rendered at this time.
+    @exclusivity(unchecked)
     public internal(set) var time: Double
     /// Ticks ignored because their time went backwards or was not finite.
+    @exclusivity(unchecked)
     public internal(set) var ignoredTicks = 0
     /// Records the events of traced animations when set.
     ///
@@ -68,6 +78,7 @@ public final class Animator {
     /// Whether ``checkInternally(after:)`` runs, in a build with
     /// `KINETICS_INTERNAL_CHECKS`. The checks allocate, so tests and
     /// benches that count allocations turn them off.
+    @exclusivity(unchecked)
     package var checksInternally = true
     #if KINETICS_INTERNAL_CHECKS
         /// Operations to go before the next internal check: see ``checkInternally(after:)``.
@@ -79,35 +90,52 @@ public final class Animator {
     let lane4 = Lane<SIMD4<Double>>()
     let shared = SharedTables()
 
+    @exclusivity(unchecked)
     var records: [AnimationRecord] = []
     /// The records' hot fields, by the same index.
+    @exclusivity(unchecked)
     var status: [RecordStatus] = []
     let freeRecords = Column<Int32>()
     /// The keys of registered records, per target in the order added.
+    @exclusivity(unchecked)
     var registry = KeyRegistry()
     /// Boxes of freed animations, by type, for new animations to reuse (so
     /// that adding an animation allocates nothing once the animator has
     /// grown), and those freed since the last safe point.
+    @exclusivity(unchecked)
     var boxPools: [ObjectIdentifier: BoxPool] = [:]
+    @exclusivity(unchecked)
     var retiredBoxes: [AnimationBox] = []
     /// Reusable boxes made so far, of every type.
+    @exclusivity(unchecked)
     var boxesMade = 0
+    @exclusivity(unchecked)
     var waiting: [AnimationHandle] = []
+    @exclusivity(unchecked)
     var output = FrameOutput()
     /// Reusable output lists for first frames rendered outside the tick's
     /// loop, one per level of nesting (a callback may add an animation
     /// whose first frame fires a callback that adds another).
+    @exclusivity(unchecked)
     var immediateOutputs: [FrameOutput] = []
+    @exclusivity(unchecked)
     var renderDepth = 0
+    @exclusivity(unchecked)
     var phase = TickPhase.idle
+    @exclusivity(unchecked)
     var nextTarget: UInt64 = 1
     /// Transactions, keyframe blocks and held-back callbacks of implicit animations.
+    @exclusivity(unchecked)
     var implicit = ImplicitState()
     /// How many animations were ever registered under a key.
+    @exclusivity(unchecked)
     var registrations = 0
+    @exclusivity(unchecked)
     var nextSequence: UInt64 = 0
 
+    @exclusivity(unchecked)
     var properties: [PropertyKey: PropertyInfo] = [:]
+    @exclusivity(unchecked)
     var propertyInfos: [Int: [PropertyInfo]] = [1: [], 2: [], 4: []]
 
     /// An animator whose clock starts at `time` (default 0).

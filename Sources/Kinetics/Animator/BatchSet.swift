@@ -9,11 +9,15 @@ package final class BatchSet {
     private let scalars = Lane<Double>()
     private let points = Lane<SIMD2<Double>>()
     private let shared = SharedTables()
+    @exclusivity(unchecked)
     private var output = FrameOutput()
     /// The time of the last frame.
+    @exclusivity(unchecked)
     package private(set) var time = 0.0
     /// Per element id: where it is (kind, batch index), or nil once removed.
+    @exclusivity(unchecked)
     private var positions: [Position?] = []
+    @exclusivity(unchecked)
     private var freeIDs: [Int32] = []
 
     private struct Position {

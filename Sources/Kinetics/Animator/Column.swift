@@ -6,8 +6,11 @@
 /// columns of a batch are removed from together (``ColumnList``): the last
 /// element moves into the hole and the columns shrink by one, so it is O(1).
 final class Column<Element> {
+    @exclusivity(unchecked)
     private(set) var base: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked)
     private(set) var count = 0
+    @exclusivity(unchecked)
     private(set) var capacity: Int
 
     init(capacity: Int = 16) {

@@ -40,6 +40,7 @@ final class DecayConfigurations {
         let method: DecayMethod
     }
 
+    @exclusivity(unchecked)
     private var slots = SharedSlots<Key>()
     let factors = Column<DecayFactors>()
 

@@ -52,9 +52,12 @@ final class KeyframeTracks<V: AnimatableVector> {
         /// The next entry with the same hash, or -1.
         var next: Int32
     }
+    @exclusivity(unchecked)
     private var slots = CountedSlots()
+    @exclusivity(unchecked)
     private var entries: [Entry] = []
     /// The first entry of each hash; the rest are chained through `next`.
+    @exclusivity(unchecked)
     private var buckets: [Int: Int32] = [:]
 
     deinit {

@@ -5,6 +5,7 @@
 /// a frame of scalar springs touches only scalars.
 final class Lane<V: AnimatableVector> {
     /// The property values, by slot.
+    @exclusivity(unchecked)
     var values: [V] = []
     let springs: [SpringBatch<V>] = SpringMethod.allCases.map { SpringBatch(method: $0) }
     let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }

@@ -27,8 +27,10 @@ final class SpringConfigurations {
         var friction = 0.0
     }
 
+    @exclusivity(unchecked)
     private var slots = SharedSlots<Key>()
     /// One step of Pop's or the grid's size, by configuration.
+    @exclusivity(unchecked)
     private var steps: [SpringPropagator] = []
     /// The current tick's matrices, by configuration.
     let frameMaps = Column<FrameMaps>()
@@ -167,12 +169,15 @@ final class SpringGroups {
 
     /// Groups a new spring can join now: for clocked methods, those made
     /// since the last tick (older ones have moved on).
+    @exclusivity(unchecked)
     private var slots = SharedSlots<Key>()
+    @exclusivity(unchecked)
     private(set) var groups: [Group] = []
     /// The current tick's frames, by group.
     let frames = Column<Frame>()
     /// Whether any group's current frame keeps the stored slope (Pop took
     /// no step): when none does, the batches need not read it.
+    @exclusivity(unchecked)
     private(set) var keepsAnySlope = true
 
     init(method: SpringMethod) { self.method = method }

@@ -44,11 +44,14 @@ final class TimingTable {
     }
 
     let evaluators = Column<TimingEvaluator>()
+    @exclusivity(unchecked)
     private var slots = SharedSlots<Key>()
+    @exclusivity(unchecked)
     private var tables: [BezierTable?] = []
     /// Entries nobody uses, oldest first, kept so that the next animation
     /// along the same curve does not build its table again (a UI often runs
     /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
+    @exclusivity(unchecked)
     private var idle: [Int32] = []
     static let idleLimit = 16
 

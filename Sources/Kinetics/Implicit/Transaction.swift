@@ -29,9 +29,13 @@ final class Transaction {
     let disableActions: Bool
     let fillMode: FillMode
     let additive: Bool
+    @exclusivity(unchecked)
     var pending = 0
+    @exclusivity(unchecked)
     var cancelled = false
+    @exclusivity(unchecked)
     private var bodyDone = false
+    @exclusivity(unchecked)
     private var completion: ((Bool) -> Void)?
 
     init(
