@@ -19,15 +19,10 @@ final class CEngine: MeasuredEngine {
     init(_ table: kinetics_engine, workload: Workload) throws(BenchError) {
         self.workload = workload
         let name = table.name.map { String(cString: $0) } ?? "engine"
-        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
-            throw BenchError(
-                description:
-                    "\(name): built for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
-            )
-        }
+        if let problem = Self.problem(with: table) { throw BenchError(description: "\(name): \(problem)") }
         guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
             let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
-        else { throw BenchError(description: "\(name): a function of the engine table is NULL") }
+        else { preconditionFailure("problem(with:) lets no NULL function through") }
         (self.replace, self.retarget, self.tick, self.value, self.runningCount, self.destroy) =
             (replace, retarget, tick, value, running, destroy)
         let count = workload.count
@@ -67,6 +62,22 @@ final class CEngine: MeasuredEngine {
     }
 
     deinit { destroy(handle) }
+
+    /// What makes `table` unusable: another interface version, or NULL
+    /// functions (named); nil for a usable table.
+    static func problem(with table: kinetics_engine) -> String? {
+        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
+            return
+                "its table is for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+        }
+        let missing = [
+            table.create == nil ? "create" : nil, table.replace == nil ? "replace" : nil,
+            table.retarget == nil ? "retarget" : nil, table.tick == nil ? "tick" : nil,
+            table.value == nil ? "value" : nil, table.running == nil ? "running" : nil,
+            table.destroy == nil ? "destroy" : nil,
+        ].compactMap { $0 }
+        return missing.isEmpty ? nil : "its table has no \(missing.joined(separator: ", ")) (NULL)"
+    }
 
     /// A timing function's control points as the interface lists them: a
     /// NaN x1 for a linear segment.

@@ -37,13 +37,11 @@ public struct BenchError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// The library stays loaded for the life of the process. A crash inside the
 /// engine ends the process: nothing in-process can contain it.
-public struct EngineLibrary: @unchecked Sendable {
+public struct EngineLibrary: Sendable {
     /// The path it was loaded from.
     public let path: String
     /// The engine, named by its table.
     public let engine: BenchEngine
-    /// The table; its function pointers stay valid while the library is loaded.
-    let table: kinetics_engine
 
     /// Loads the library at `path` and registers its engine.
     ///
@@ -84,34 +82,18 @@ public struct EngineLibrary: @unchecked Sendable {
         guard let table = tableFunction()?.pointee else {
             throw .unusable(path: path, reason: "kinetics_engine_table returned NULL")
         }
-        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
-            throw .unusable(
-                path: path,
-                reason:
-                    "its table is for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
-            )
-        }
-        let missing = [
-            table.create == nil ? "create" : nil, table.replace == nil ? "replace" : nil,
-            table.retarget == nil ? "retarget" : nil, table.tick == nil ? "tick" : nil,
-            table.value == nil ? "value" : nil, table.running == nil ? "running" : nil,
-            table.destroy == nil ? "destroy" : nil,
-        ].compactMap { $0 }
-        guard missing.isEmpty else {
-            throw .unusable(path: path, reason: "its table has no \(missing.joined(separator: ", ")) (NULL)")
-        }
+        if let problem = CEngine.problem(with: table) { throw .unusable(path: path, reason: problem) }
         let name = table.name.map { String(cString: $0) } ?? ""
         let loaded = LoadedTable(table: table)
         let engine = try EngineRegistry.register(name: name, origin: path) { workload throws(BenchError) in
             try CEngine(loaded.table, workload: workload)
         }
-        return EngineLibrary(path: path, engine: engine, table: table)
+        return EngineLibrary(path: path, engine: engine)
     }
 
-    private init(path: String, engine: BenchEngine, table: kinetics_engine) {
+    private init(path: String, engine: BenchEngine) {
         self.path = path
         self.engine = engine
-        self.table = table
     }
 }
 
