@@ -267,6 +267,55 @@ struct AnimatorLifeCycleTests {
         }
     }
 
+    @Test("a retarget arms reached-to-value again and the spring ends exactly on the new target, in every lane")
+    func retargetArmsReach() throws {
+        for method in SpringMethod.allCases {
+            let animator = Animator()
+            let target = animator.makeTarget()
+            let scalar = animator.property("s", of: target, initial: 0.0)
+            let point = animator.property("p", of: target, initial: SIMD2(0.0, 0.0))
+            let color = animator.property("c", of: target, initial: SIMD3(0.0, 0.0, 0.0))
+            var reached: [String: Int] = [:]
+            func spring<V: AnimatableVector>(_ property: PropertyHandle<V>, _ key: String, to end: V) throws
+                -> AnimationHandle
+            {
+                var animation = Animation<V>.spring(.popDefault, method: method, to: end)
+                animation.callbacks.onReachToValue = { _, _ in reached[key, default: 0] += 1 }
+                animation.removedOnCompletion = false
+                return try animator.add(animation, to: property, forKey: key)
+            }
+            let handles = [
+                try spring(scalar, "s", to: 10.0), try spring(point, "p", to: SIMD2(10, 10)),
+                try spring(color, "c", to: SIMD3(10, 10, 10)),
+            ]
+            var time = 0.0
+            func run(until count: Int) {
+                for _ in 0 ..< 600 where reached.values.count { $0 >= count } < 3 {
+                    time += 1.0 / 60
+                    animator.tick(at: time)
+                }
+            }
+            run(until: 1)
+            #expect(reached == ["s": 1, "p": 1, "c": 1], "\(method)")
+            #expect(animator.retarget(handles[0], to: 20.0))
+            #expect(animator.retarget(handles[1], to: SIMD2(20.0, -20.0)))
+            #expect(animator.retarget(handles[2], to: SIMD3(20.0, -20.0, 5.0)))
+            run(until: 2)
+            #expect(reached == ["s": 2, "p": 2, "c": 2], "\(method)")
+            // Reached on crossing the new target, not only by the final frame.
+            #expect(handles.allSatisfy { animator.phase(of: $0) == .running }, "\(method)")
+            for _ in 0 ..< 600 where handles.contains(where: { animator.phase(of: $0) == .running }) {
+                time += 1.0 / 60
+                animator.tick(at: time)
+            }
+            // Pop's final frame writes the target exactly: the new one.
+            #expect(animator[scalar] == 20 && animator[point] == SIMD2(20, -20), "\(method)")
+            #expect(animator[color] == SIMD3(20, -20, 5), "\(method)")
+            // Finished and kept: no element to retarget.
+            #expect(!animator.retarget(handles[0], to: 1.0))
+        }
+    }
+
     @Test("new spring parameters apply from the next frame, keeping value and velocity")
     func newParameters() throws {
         let (animator, _, x, _) = Self.setUp()

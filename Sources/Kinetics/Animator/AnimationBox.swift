@@ -26,7 +26,6 @@ class AnimationBox {
     func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {}
     func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {}
     func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {}
-    func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool { false }
     func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         false
     }
@@ -226,6 +225,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         if isQuiet(animator, index) { common.setFlag(Int(element), ElementFlag.quiet, true) }
         distance = to - from
         animator.status[index].element = element
+        if case .spring(_, let method) = animation.kind {
+            animator.status[index].spring = SpringElement(
+                width: width, method: method, observesReach: animation.callbacks.onReachToValue != nil)
+        }
         animator.records[index].reached = false
         animator.records[index].nextMarker = 0
         installed = true
@@ -307,6 +310,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let moved: AnimationHandle?
         switch animation.kind {
         case .spring(_, let method):
+            readSpringEnds(element)
+            animator.status[index].spring = .none
             moved = lane.springs[method.index].remove(at: element)
             if parkedClock == nil {
                 animator.shared.springGroups[method.index].release(shared, configurations: animator.shared.springs)
@@ -364,7 +369,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let element = element(animator, handle) else { return nil }
         let value: Stored
         switch animation.kind {
-        case .spring(_, let method): value = lane.springs[method.index].value(element)
+        case .spring(_, let method):
+            readSpringEnds(element)
+            value = lane.springs[method.index].value(element)
         case .decay(_, let method): value = lane.decays[method.index].value[element]
         case .basic:
             let timings = animator.shared.timings
@@ -377,6 +384,17 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
         return (value, Self.distanceProgress(value, from: from, to: to))
     }
+    /// Reads a spring's ends back from its element's columns, where a
+    /// retarget changes them (``Animator/retarget(_:to:)`` does not go
+    /// through the box); nothing for other kinds.
+    private func readSpringEnds(_ element: Int) {
+        guard case .spring(_, let method) = animation.kind else { return }
+        let common = lane.springs[method.index].common
+        from = common.from[element]
+        to = common.to[element]
+        distance = to - from
+    }
+
     /// Pop's progress of a spring or decay: how far along from → to, by distance.
     static func distanceProgress(_ value: Stored, from: Stored, to: Stored) -> Double {
         let s = (value - from).squaredNorm
@@ -473,6 +491,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {
+        if let element = element(animator, handle) { readSpringEnds(element) }
         guard progressAndReached(animator, handle, progress: 1, value: to) else { return }
         if case .custom = animation.kind {
             applied(animator, handle)
@@ -547,27 +566,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .custom: lane.customs.start[element] += delta
         case .spring, .decay: break
         }
-    }
-
-    @_specialize(where Value == Double, Stored == Double)
-    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
-    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
-    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func retarget(_ animator: Animator, _ handle: AnimationHandle, to target: SIMD4<Double>) -> Bool {
-        guard installed, case .spring(_, let method) = animation.kind, let index = animator.liveIndex(handle) else {
-            return false
-        }
-        let element = Int(animator.status[index].element)
-        let newTarget = Stored(packed: target)
-        let batch = lane.springs[method.index]
-        batch.retarget(element, to: newTarget)
-        from = batch.value(element)
-        to = newTarget
-        distance = to - from
-        animator.records[index].reached = false
-        batch.common.from[element] = from
-        batch.common.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, handle))
-        return true
     }
 
     @_specialize(where Value == Double, Stored == Double)

@@ -61,15 +61,44 @@ final class BoxPool {
     var made = 0
 }
 
-/// The fields of a record that handle checks and completions touch, kept
-/// apart from the rest (12 bytes instead of a record's 120), so that a
-/// frame in which many animations finish touches little memory.
+/// The fields of a record that handle checks, completions and retargets
+/// touch, kept apart from the rest (12 bytes instead of a record's 120), so
+/// that a frame in which many animations finish or change target touches
+/// little memory.
 struct RecordStatus {
     var generation: UInt32 = 0
     var live = false
     var phase = Animator.Phase.waiting
+    /// Where the animation's spring element is, while it has one.
+    var spring = SpringElement.none
     /// The element's index in its batch, or -1.
     var element: Int32 = -1
+}
+
+/// The batch of a spring's element, in one byte of ``RecordStatus``, so that
+/// a retarget goes from the handle to the element's columns without the
+/// animation's box: the lane's width (bits 2–4: 1, 2 or 4), the method's
+/// index (bits 0–1) and whether a retarget makes the element report frame
+/// events again (bit 7: it has a reached-to-value callback, which a new
+/// target arms again). Zero: no spring element.
+struct SpringElement: Equatable {
+    let bits: UInt8
+
+    static let none = SpringElement(bits: 0)
+
+    init(bits: UInt8) { self.bits = bits }
+
+    init(width: Int, method: SpringMethod, observesReach: Bool) {
+        precondition(width == 1 || width == 2 || width == 4, "a lane is 1, 2 or 4 wide")
+        bits = UInt8(width) << 2 | UInt8(method.index) | (observesReach ? 0x80 : 0)
+    }
+
+    /// The lane's width: 1, 2 or 4; 0 for none.
+    var width: Int { Int(bits >> 2 & 7) }
+    /// The index of the method's batch in the lane.
+    var method: Int { Int(bits & 3) }
+    /// Whether a retarget arms a reached-to-value callback again.
+    var observesReach: Bool { bits & 0x80 != 0 }
 }
 
 /// The cold, per-animation part of the animator's state.

@@ -27,11 +27,34 @@ extension Animator {
 
     /// Gives a spring a new target: it continues from its current value and
     /// velocity, so neither jumps. Returns false for anything but a live spring.
+    ///
+    /// A retarget writes the element's columns and nothing else (its box is
+    /// not consulted): inlined into the caller, which knows `Value`, it
+    /// costs about as much as a frame of the spring.
+    @inlinable
     @discardableResult
     public func retarget<Value: AnimatableVector>(_ handle: AnimationHandle, to target: Value) -> Bool {
+        retargetSpring(handle, to: target.packed, isFinite: target.isFinite)
+    }
+
+    /// ``retarget(_:to:)`` with the value packed.
+    @usableFromInline
+    func retargetSpring(_ handle: AnimationHandle, to target: SIMD4<Double>, isFinite: Bool) -> Bool {
         defer { checkInternally(after: "retarget") }
-        guard let (_, box) = changeable(handle), target.isFinite else { return false }
-        return box.retarget(self, handle, to: target.packed)
+        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        guard let index = liveIndex(handle), isFinite else { return false }
+        let spring = status[index].spring
+        guard spring != .none else { return false }
+        // Read first: a write to the records array checks its uniqueness.
+        if records[index].reached { records[index].reached = false }
+        let arms = spring.observesReach || wantsTracing(handle)
+        let element = Int(status[index].element)
+        switch spring.width {
+        case 1: lane1.withSprings(spring.method) { $0.retarget(element, to: target[0], armsEvents: arms) }
+        case 2: lane2.withSprings(spring.method) { $0.retarget(element, to: target.lowHalf, armsEvents: arms) }
+        default: lane4.withSprings(spring.method) { $0.retarget(element, to: target, armsEvents: arms) }
+        }
+        return true
     }
 
     /// Gives a spring new parameters from the next frame on, keeping its value

@@ -97,6 +97,29 @@ extension Animator {
         for i in records.indices where status[i].live && records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
+        // A spring's status names its batch (retargets go there directly);
+        // no other record's does.
+        var springs = 0
+        func checkSprings<V>(_ lane: Lane<V>, width: Int) {
+            for batch in lane.springs {
+                springs += batch.count
+                for element in 0 ..< batch.count {
+                    guard let i = liveIndex(batch.common.owner[element]) else { continue }
+                    let spring = status[i].spring
+                    if spring.width != width || spring.method != batch.method.index {
+                        problems.append(
+                            "record \(i) is a \(batch.method) spring of lane \(width), its status says \(spring)")
+                    }
+                }
+            }
+        }
+        checkSprings(lane1, width: 1)
+        checkSprings(lane2, width: 2)
+        checkSprings(lane4, width: 4)
+        let located = records.indices.count { status[$0].live && status[$0].spring != .none }
+        if located != springs {
+            problems.append("\(located) records are located in spring batches, which hold \(springs) elements")
+        }
 
         // The shared tables: each entry's users are the animations (and, for
         // configurations and timing functions, the groups and tracks) that hold it.

@@ -66,6 +66,7 @@ public final class Animator {
     /// Setting a tracer makes every running animation report its events
     /// from then on, the end of those that would have finished quietly
     /// included.
+    @exclusivity(unchecked)
     public var tracer: AnimationTracer? {
         didSet {
             guard tracer != nil else { return }

@@ -198,9 +198,9 @@ package final class BatchSet {
         guard Int(id) < positions.count, let position = positions[Int(id)], case .spring(let method) = position.kind
         else { return }
         if position.points {
-            points.springs[method.index].retarget(Int(position.index), to: SIMD2(target, target))
+            points.withSprings(method.index) { $0.retarget(Int(position.index), to: SIMD2(target, target)) }
         } else {
-            scalars.springs[method.index].retarget(Int(position.index), to: target)
+            scalars.withSprings(method.index) { $0.retarget(Int(position.index), to: target) }
         }
     }
 

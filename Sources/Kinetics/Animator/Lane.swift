@@ -15,6 +15,14 @@ final class Lane<V: AnimatableVector> {
     let tracks = KeyframeTracks<V>()
     let customs = CustomBatch<V>()
 
+    /// Runs `body` on the spring batch of method index `method`, borrowed
+    /// without a retain (the lane holds its batches for its whole life): an
+    /// atomic retain and release would cost a retarget more than its work.
+    @inline(__always)
+    func withSprings<Result>(_ method: Int, _ body: (SpringBatch<V>) -> Result) -> Result {
+        Unmanaged.passUnretained(springs[method])._withUnsafeGuaranteedRef(body)
+    }
+
     /// Advances every batch, springs first; each batch then completes its
     /// quiet elements that finished, if the output collects them.
     ///

@@ -60,6 +60,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 
     /// The current value of element `index`.
+    @inline(__always)
     func value(_ index: Int) -> V {
         method == .fixed ? outputValue[index] : common.to[index] + state[index].displacement
     }
@@ -69,10 +70,18 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         method == .fixed ? outputVelocity[index] : state[index].velocity
     }
 
-    /// A new target: the state moves with it, so value and velocity do not jump.
-    func retarget(_ index: Int, to target: V) {
+    /// A new target: the state moves with it, so value and velocity do not
+    /// jump, and the run starts again from the current value (Pop's `from`,
+    /// for progress and clamping). `armsEvents` makes the element report
+    /// frame events again (its reached-to-value callback waits for the new
+    /// target).
+    @inline(__always)
+    func retarget(_ index: Int, to target: V, armsEvents: Bool = false) {
+        let current = value(index)
         state[index].displacement = state[index].displacement + (common.to[index] - target)
         common.to[index] = target
+        common.from[index] = current
+        if armsEvents { common.flags[index] |= ElementFlag.wantsEvents }
     }
 
     /// The batch's columns as raw pointers, read once per frame so that the
