@@ -100,6 +100,71 @@ struct QuietCompletionTests {
         #expect(a.invariantViolations() == [])
     }
 
+    @Test("replacing quiet springs in place leaves the values, handles and keys that removing and adding leave")
+    func replacementInPlace() throws {
+        // `a` replaces quiet springs with quiet springs (in place); in `b`
+        // every animation has a stop callback, so each replacement removes
+        // and adds.
+        let (a, _, _) = try Self.animator(count: 300, observe: { _ in false })
+        let (b, _, _) = try Self.animator(count: 300, observe: { _ in true })
+        let target = TargetID(1)
+        let stop: (Animator, AnimationHandle, Bool) -> Void = { _, _, _ in }
+        var inPlace = 0
+        func replace(_ animator: Animator, _ index: Int, frame: Int, observed: Bool) throws -> AnimationHandle? {
+            let key = "k\(index)"
+            // Every seventh a method other than the running one's: not in place.
+            let method: SpringMethod = frame % 7 == 0 ? .rk4 : index % 2 == 0 ? .pop : .analytic
+            let parameters = try SpringParameters(tension: 300 + Double(frame), friction: 15)
+            switch index % 6 {
+            case 0, 1:
+                let x = try #require(animator.existingProperty("s\(index)", of: target, as: Double.self))
+                var animation = Animation<Double>.spring(parameters, method: method, to: Double(frame))
+                if observed { animation.callbacks.onStop = stop }
+                return try animator.add(animation, to: x, forKey: key)
+            case 2:
+                let p = try #require(animator.existingProperty("p\(index)", of: target, as: SIMD2<Double>.self))
+                var animation = Animation<SIMD2<Double>>.spring(
+                    parameters, method: index % 2 == 0 ? .rk4 : method, to: SIMD2(Double(frame), -1))
+                if observed { animation.callbacks.onStop = stop }
+                return try animator.add(animation, to: p, forKey: key)
+            default:
+                return nil
+            }
+        }
+        for frame in 1 ..< 240 {
+            let time = Double(frame) / 60
+            a.tick(at: time)
+            b.tick(at: time)
+            for index in stride(from: frame % 5, to: 300, by: 5) {
+                let before = a.animation(forKey: "k\(index)", on: target)
+                let element = before.map { a.status[Int($0.index)].element }
+                let handleA = try replace(a, index, frame: frame, observed: false)
+                let handleB = try replace(b, index, frame: frame, observed: true)
+                #expect(handleA == handleB, "frame \(frame), key \(index)")
+                if let before, let handleA, handleA.index == before.index,
+                    a.status[Int(before.index)].element == element,
+                    element != -1
+                {
+                    inPlace += 1
+                    #expect(!a.contains(before))
+                }
+            }
+            for info in a.propertyInfos[1]! {
+                let x = PropertyHandle<Double>(target: target, slot: info.slot)
+                if a[x] != b[x] { Issue.record("frame \(frame): \(info.name) is \(a[x]), removed and added \(b[x])") }
+            }
+            for info in a.propertyInfos[2]! {
+                let p = PropertyHandle<SIMD2<Double>>(target: target, slot: info.slot)
+                if a[p] != b[p] { Issue.record("frame \(frame): \(info.name) is \(a[p]), removed and added \(b[p])") }
+            }
+            #expect(a.animationCount == b.animationCount, "frame \(frame)")
+            #expect(a.keys(on: target) == b.keys(on: target), "frame \(frame)")
+            if frame % 10 == 0 { #expect(a.invariantViolations() == [], "frame \(frame)") }
+        }
+        #expect(inPlace > 1_000, "replacements made in place: \(inPlace)")
+        #expect(a.invariantViolations() == [])
+    }
+
     @Test("a quiet animation reaches its exact target and frees its key; a new animation reuses its record and box")
     func exactEndAndReuse() throws {
         let (animator, x) = animatorWithX()
@@ -148,7 +213,7 @@ struct QuietCompletionTests {
 struct KeyRegistryTests {
     @Test("random inserts and removals agree with a dictionary; order per target is the insertion order")
     func againstDictionary() {
-        var registry = KeyRegistry()
+        let registry = KeyRegistry()
         var reference: [String: Int32] = [:]  // "target/key" → record
         var order: [UInt64: [String]] = [:]
         var freeRecords = Array((0 ..< 300).map(Int32.init).reversed())
@@ -190,7 +255,7 @@ struct KeyRegistryTests {
 
     @Test("removing many at once leaves nothing behind, and the table shrinks back when refilled")
     func bulkRemoval() {
-        var registry = KeyRegistry()
+        let registry = KeyRegistry()
         for record in 0 ..< 10_000 {
             registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
         }

@@ -126,6 +126,11 @@ public struct AnimationCallbacks<Value: AnimatableVector> {
 
     /// No callbacks.
     public init() {}
+
+    /// Whether any callback is set.
+    var hasAny: Bool {
+        onStart != nil || onApply != nil || onReachToValue != nil || onProgressMarker != nil || onStop != nil
+    }
 }
 
 /// A description of one animation of a property: what moves it (spring,
@@ -152,11 +157,28 @@ public struct Animation<Value: AnimatableVector> {
     /// What drives the value.
     public var kind: Kind
     /// The start value; nil reads the property when the animation starts.
-    public var from: Value?
+    public var from: Value? {
+        get { packedFrom.map { Value(packed: $0) } }
+        set { packedFrom = newValue?.packed }
+    }
     /// The end value; nil reads the property (a decay computes it).
-    public var to: Value?
+    public var to: Value? {
+        get { packedTo.map { Value(packed: $0) } }
+        set { packedTo = newValue?.packed }
+    }
     /// The initial velocity of a spring or decay, units per second.
-    public var velocity: Value?
+    public var velocity: Value? {
+        get { packedVelocity.map { Value(packed: $0) } }
+        set { packedVelocity = newValue?.packed }
+    }
+    // Stored packed, so that no stored property's size depends on `Value`:
+    // the animation's layout is then the same for every value type, and
+    // copying one is a fixed sequence of moves and retains rather than a
+    // walk of its generic layout (which looked up the metadata of each
+    // field's type, every copy).
+    @usableFromInline var packedFrom: SIMD4<Double>?
+    @usableFromInline var packedTo: SIMD4<Double>?
+    @usableFromInline var packedVelocity: SIMD4<Double>?
     /// The rest threshold; nil uses the property kind's default.
     public var threshold: Double?
     /// Keep the value inside [from, to] at the start, end or both.
@@ -186,14 +208,16 @@ public struct Animation<Value: AnimatableVector> {
     public let id = AnimationID.next()
 
     /// An animation of the given kind.
+    @inlinable
     public init(_ kind: Kind, from: Value? = nil, to: Value? = nil, velocity: Value? = nil) {
         self.kind = kind
-        self.from = from
-        self.to = to
-        self.velocity = velocity
+        packedFrom = from?.packed
+        packedTo = to?.packed
+        packedVelocity = velocity?.packed
     }
 
     /// A spring to `to` (method `rk4` unless given).
+    @inlinable
     public static func spring(
         _ parameters: SpringParameters = .popDefault, method: SpringMethod = .rk4,
         from: Value? = nil, to: Value? = nil, velocity: Value? = nil
@@ -202,6 +226,7 @@ public struct Animation<Value: AnimatableVector> {
     }
 
     /// A decay thrown with `velocity` (Pop's method and deceleration unless given).
+    @inlinable
     public static func decay(
         velocity: Value, parameters: DecayParameters = .popDefault, method: DecayMethod = .pop, from: Value? = nil
     ) -> Animation {
@@ -211,6 +236,7 @@ public struct Animation<Value: AnimatableVector> {
     /// A basic animation: Pop's default 0.4 s along Core Animation's default
     /// curve unless given; beziers solved with `fast` unless given (`webkit`
     /// with `1/(1000·duration)` reproduces Pop).
+    @inlinable
     public static func basic(
         duration: Double = 0.4, timing: TimingFunction = .default, bezier: BezierMethod = .fast,
         from: Value? = nil, to: Value? = nil
@@ -219,18 +245,21 @@ public struct Animation<Value: AnimatableVector> {
     }
 
     /// A keyframe animation.
+    @inlinable
     public static func keyframes(_ keyframes: Keyframes<Value>) -> Animation {
         Animation(.keyframes(keyframes))
     }
 
     /// A custom animation: `step` is called every frame and returns true when done.
+    @inlinable
     public static func custom(_ step: @escaping (inout CustomFrame<Value>) -> Bool) -> Animation {
         Animation(.custom(step))
     }
 
-    private static func checkFinite(_ value: Value?, _ name: String) throws(ParameterError) {
-        if let value, !value.isFinite {
-            throw ParameterError(parameter: name, value: value.packed.max(), accepted: "finite in every component")
+    private static func checkFinite(_ packed: SIMD4<Double>?, _ name: String) throws(ParameterError) {
+        // A packed value's unused components are 0.
+        if let packed, !(packed - packed == .zero) {
+            throw ParameterError(parameter: name, value: packed.max(), accepted: "finite in every component")
         }
     }
 
@@ -239,9 +268,9 @@ public struct Animation<Value: AnimatableVector> {
     /// - Throws: ``ParameterError`` naming the setting.
     func validate() throws(ParameterError) {
         // One by one: an array of them would allocate on every add.
-        try Self.checkFinite(from, "from")
-        try Self.checkFinite(to, "to")
-        try Self.checkFinite(velocity, "velocity")
+        try Self.checkFinite(packedFrom, "from")
+        try Self.checkFinite(packedTo, "to")
+        try Self.checkFinite(packedVelocity, "velocity")
         if let threshold { try Check.positive(threshold, "threshold") }
         try Check.nonNegative(roundingFactor, "roundingFactor")
         try Check.finite(beginTime, "beginTime")
@@ -253,7 +282,7 @@ public struct Animation<Value: AnimatableVector> {
         case .basic(let duration, _, _):
             try Check.positive(duration, "duration")
         case .decay:
-            if velocity == nil {
+            if packedVelocity == nil {
                 throw ParameterError(parameter: "velocity", value: .nan, accepted: "given for a decay")
             }
         case .spring(let parameters, let method):

@@ -6,6 +6,8 @@ class AnimationBox {
     var hasElement: Bool { false }
     /// Whether this freed box can be reset for a new animation.
     var isReusable: Bool { false }
+    /// The value type of a property animation's box.
+    var valueType: ObjectIdentifier? { nil }
     /// Drops what a freed box holds (callbacks may capture anything), at a
     /// point where none of its methods is running.
     func retire() {}
@@ -47,7 +49,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private var animation: Animation<Value>
     @exclusivity(unchecked)
     private var slot: Int32
-    private unowned let lane: Lane<Stored>
+    /// The animator's lane, which outlives every box of the animator (no
+    /// reference counting on each use).
+    private unowned(unsafe) let lane: Lane<Stored>
     private let width: Int
     @exclusivity(unchecked)
     private var installed = false
@@ -86,16 +90,26 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private var reversed = false
     @exclusivity(unchecked)
     private var hasExplicitEnd: Bool
+    /// A spring's batch in the lane (its method's index), -1 for other
+    /// kinds: read without matching `animation.kind`, which copies it.
+    @exclusivity(unchecked)
+    private var springMethod: Int
 
-    init(_ animation: Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
+    init(_ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
+        hasExplicitEnd = animation.to != nil
+        springMethod = Self.springMethod(of: animation)
         self.animation = animation
         self.slot = slot
         self.lane = lane
         self.width = width
-        hasExplicitEnd = animation.to != nil
+    }
+
+    private static func springMethod(of animation: Animation<Value>) -> Int {
+        if case .spring(_, let method) = animation.kind { method.index } else { -1 }
     }
 
     override var hasElement: Bool { installed }
+    override var valueType: ObjectIdentifier? { ObjectIdentifier(Value.self) }
     override var isReusable: Bool { !installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0 }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -103,8 +117,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retire() {
-        animation.callbacks = AnimationCallbacks()
-        animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit)
+        retireBody()
+    }
+
+    @inline(never)
+    private func retireBody() {
+        // Only what may hold references is dropped: each assignment destroys
+        // the old value through the animation type's generic witness.
+        if animation.callbacks.hasAny { animation.callbacks = AnimationCallbacks() }
+        if springMethod < 0 { animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit) }
+        springMethod = -1
     }
 
     override func forgetRun() {
@@ -121,8 +143,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    func reset(_ animation: Animation<Value>, slot: Int32) {
+    func reset(_ animation: consuming Animation<Value>, slot: Int32) {
         precondition(!installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0, "a box in use cannot be reset")
+        hasExplicitEnd = animation.to != nil
+        springMethod = Self.springMethod(of: animation)
         self.animation = animation
         self.slot = slot
         resolved = false
@@ -131,7 +155,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         startVelocity = .zero
         distance = .zero
         reversed = false
-        hasExplicitEnd = animation.to != nil
         parkedClock = nil
         threshold = 0
     }
@@ -144,17 +167,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func propertyName(_ animator: Animator) -> String {
+        propertyNameBody(animator)
+    }
+
+    @inline(never)
+    private func propertyNameBody(_ animator: Animator) -> String {
         animator.propertyInfo(width: width, slot: slot).name
     }
 
     /// The columns every kind shares, of the batch this animation runs in.
     private var columns: ElementColumns<Stored> {
+        if springMethod >= 0 { return lane.springs[springMethod].common }
         switch animation.kind {
-        case .spring(_, let method): lane.springs[method.index].common
-        case .decay(_, let method): lane.decays[method.index].common
-        case .basic: lane.basics.common
-        case .keyframes: lane.keyframes.common
-        case .custom: lane.customs.common
+        case .spring(_, let method): return lane.springs[method.index].common
+        case .decay(_, let method): return lane.decays[method.index].common
+        case .basic: return lane.basics.common
+        case .keyframes: return lane.keyframes.common
+        case .custom: return lane.customs.common
         }
     }
 
@@ -171,6 +200,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func start(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
+        startBody(animator, handle, time: time)
+    }
+
+    @inline(never)
+    private func startBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
         let current = lane.values[Int(slot)]
         if !resolved {
@@ -234,6 +268,47 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         installed = true
     }
 
+    /// Makes this box, whose quiet spring runs, run `animation` (a spring
+    /// with `parameters`) instead in the same element, record `handle` (the
+    /// old one's, a generation on):
+    /// what removing the old animation and adding the new one would leave,
+    /// without giving back and taking again the element, the box and the
+    /// key. `animation` is a quiet spring of the same method that starts
+    /// now (checked by the caller: ``Animator/replacesInPlace``); nothing
+    /// observes either animation, so no event is due.
+    func restartQuietSpring(
+        with animation: consuming Animation<Value>, parameters: SpringParameters, _ animator: Animator,
+        _ handle: AnimationHandle, index: Int
+    ) {
+        let element = Int(animator.status[index].element)
+        let current = lane.values[Int(slot)]
+        from = animation.from.map(convert) ?? current
+        to = animation.to.map(convert) ?? current
+        startVelocity = animation.velocity.map(convert) ?? .zero
+        distance = to - from
+        resolved = true
+        reversed = false
+        hasExplicitEnd = animation.to != nil
+        threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        let tables = animator.shared
+        // Left, then joined, in the order removing and adding would (a slot
+        // given back can be taken again at once, so tables grow alike).
+        tables.withSpringGroups(springMethod) { groups in
+            guard !groups.admits(shared, parameters, threshold: threshold) else { return }
+            groups.release(shared, configurations: tables.springs)
+            shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+        }
+        let clamp = animation.clamp
+        self.animation = consume animation
+        lane.withSprings(springMethod) { batch in
+            batch.restartState(element, value: from, to: to, velocity: startVelocity, group: shared)
+            batch.common.restart(
+                element, owner: handle, from: from, to: to, clamp: clamp, roundingFactor: 0, additive: false,
+                threshold: threshold, wantsEvents: false)
+            batch.common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+        }
+    }
+
     /// Whether nothing observes the end of this run, so its batch may
     /// finish it (``ElementFlag/quiet``): no callbacks at all, no markers,
     /// no tracer, no group; not additive, rounded or custom; the last run,
@@ -268,15 +343,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func renderFirstFrame(
         _ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput
     ) {
+        renderFirstFrameBody(animator, handle, context: context, output: &output)
+    }
+
+    @inline(never)
+    private func renderFirstFrameBody(
+        _ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput
+    ) {
         guard let element = element(animator, handle) else { return }
+        // A spring first, without matching (copying) `animation.kind`.
+        if springMethod >= 0 {
+            lane.renderFirstSpringFrame(Int(handle.index), animator: animator, output: &output)
+            return
+        }
         let tables = animator.shared
         lane.withValues { values in
             switch animation.kind {
-            case .spring(_, let method):
-                lane.springs[method.index].advanceOne(
-                    element,
-                    frame: tables.springGroups[method.index].immediateFrame(shared, configurations: tables.springs),
-                    values: values, output: &output)
+            case .spring: break
             case .decay(_, let method):
                 let decays = lane.decays[method.index]
                 decays.advanceElement(
@@ -300,6 +383,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func removeElement(_ animator: Animator, _ handle: AnimationHandle) {
+        removeElementBody(animator, handle)
+    }
+
+    @inline(never)
+    private func removeElementBody(_ animator: Animator, _ handle: AnimationHandle) {
         detach(animator, handle)
         releaseTables(animator)
     }
@@ -388,8 +476,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// retarget changes them (``Animator/retarget(_:to:)`` does not go
     /// through the box); nothing for other kinds.
     private func readSpringEnds(_ element: Int) {
-        guard case .spring(_, let method) = animation.kind else { return }
-        let common = lane.springs[method.index].common
+        guard springMethod >= 0 else { return }
+        let common = lane.springs[springMethod].common
         from = common.from[element]
         to = common.to[element]
         distance = to - from
@@ -427,6 +515,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
+        fireStartBody(animator, handle)
+    }
+
+    @inline(never)
+    private func fireStartBody(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)
         animation.callbacks.onStart?(animator, handle)
     }
@@ -436,6 +529,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStop(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
+        fireStopBody(animator, handle, finished: finished)
+    }
+
+    @inline(never)
+    private func fireStopBody(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
         animator.trace(handle, .stop(finished: finished))
         animation.callbacks.onStop?(animator, handle, finished)
     }
@@ -445,6 +543,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func frameEvents(_ animator: Animator, _ handle: AnimationHandle) {
+        frameEventsBody(animator, handle)
+    }
+
+    @inline(never)
+    private func frameEventsBody(_ animator: Animator, _ handle: AnimationHandle) {
         guard let (value, progress) = currentValueAndProgress(animator, handle) else { return }
         guard progressAndReached(animator, handle, progress: progress, value: value) else { return }
         applied(animator, handle)
@@ -491,6 +594,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {
+        finalFrameBody(animator, handle)
+    }
+
+    @inline(never)
+    private func finalFrameBody(_ animator: Animator, _ handle: AnimationHandle) {
         if let element = element(animator, handle) { readSpringEnds(element) }
         guard progressAndReached(animator, handle, progress: 1, value: to) else { return }
         if case .custom = animation.kind {
@@ -518,6 +626,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
+        repeatRunBody(animator, handle, time: time)
+    }
+
+    @inline(never)
+    private func repeatRunBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
         if animator.records[Int(handle.index)].life.autoreverses {
@@ -538,6 +651,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
+        setPausedBody(animator, handle, paused)
+    }
+
+    @inline(never)
+    private func setPausedBody(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
         guard case .spring(let parameters, let method) = animation.kind else { return }
@@ -559,6 +677,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
+        shiftStartBody(animator, handle, by: delta)
+    }
+
+    @inline(never)
+    private func shiftStartBody(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
         guard let element = element(animator, handle) else { return }
         switch animation.kind {
         case .basic: lane.basics.start[element] += delta
@@ -573,6 +696,15 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters)
+        -> Bool
+    {
+        setSpringParametersBody(animator, handle, parameters)
+    }
+
+    @inline(never)
+    private func setSpringParametersBody(
+        _ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters
+    )
         -> Bool
     {
         guard case .spring(_, let method) = animation.kind, let element = element(animator, handle),
@@ -597,6 +729,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
+        velocityBody(animator, handle)
+    }
+
+    @inline(never)
+    private func velocityBody(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
         guard let element = element(animator, handle) else { return nil }
         switch animation.kind {
         case .spring(_, let method): return lane.springs[method.index].currentVelocity(element).packed

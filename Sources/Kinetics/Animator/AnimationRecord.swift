@@ -32,7 +32,25 @@ struct LifeCycle {
     var removedOnCompletion: Bool
     var traced: Bool
 
-    init<Value>(_ animation: Animation<Value>) {
+    /// One run from time 0, removed on completion: a free record's (made
+    /// without an animation, whose creation and copy cost far more).
+    static let once = LifeCycle(
+        beginTime: 0, repeatRemaining: 0, repeatForever: false, autoreverses: false, removedOnCompletion: true,
+        traced: false)
+
+    init(
+        beginTime: Double, repeatRemaining: Int, repeatForever: Bool, autoreverses: Bool, removedOnCompletion: Bool,
+        traced: Bool
+    ) {
+        self.beginTime = beginTime
+        self.repeatRemaining = repeatRemaining
+        self.repeatForever = repeatForever
+        self.autoreverses = autoreverses
+        self.removedOnCompletion = removedOnCompletion
+        self.traced = traced
+    }
+
+    init<Value>(_ animation: borrowing Animation<Value>) {
         beginTime = animation.beginTime
         autoreverses = animation.autoreverses
         let count = max(animation.repeatCount, animation.autoreverses ? 1 : 0)
@@ -54,11 +72,39 @@ struct LifeCycle {
 
 /// Free boxes of one type.
 final class BoxPool {
+    /// The type of the boxes.
+    let type: ObjectIdentifier
     @exclusivity(unchecked)
     var boxes: [AnimationBox] = []
     /// Boxes of this type made so far: the most the pool can ever hold.
     @exclusivity(unchecked)
     var made = 0
+
+    init(_ type: ObjectIdentifier) { self.type = type }
+}
+
+/// The box pools of an animator, one per box type: a handful (a type per
+/// value type animated, and groups), so found by a scan rather than hashed.
+struct BoxPools {
+    private var pools: [BoxPool] = []
+
+    /// The pool of boxes of `type`, made if there is none yet.
+    mutating func pool(_ type: ObjectIdentifier) -> BoxPool {
+        if let pool = existing(type) { return pool }
+        let pool = BoxPool(type)
+        pools.append(pool)
+        return pool
+    }
+
+    /// The pool of boxes of `type`, if there is one.
+    func existing(_ type: ObjectIdentifier) -> BoxPool? {
+        var index = 0
+        while index < pools.count {
+            if pools[index].type == type { return pools[index] }
+            index += 1
+        }
+        return nil
+    }
 }
 
 /// The fields of a record that handle checks, completions and retargets
@@ -106,7 +152,7 @@ struct AnimationRecord {
     var id = AnimationID(rawValue: 0)
     var key = ""
     var target = TargetID(0)
-    var life = LifeCycle(Animation<Double>.custom { _ in true })
+    var life = LifeCycle.once
     var startTime = 0.0
     var pausedAt = 0.0
     var box: AnimationBox?
@@ -126,6 +172,18 @@ struct AnimationRecord {
         self.life = life
         self.box = box
         self.parent = parent
+    }
+
+    /// The record of a new run of an animation `id` with `life` that starts
+    /// at `time`, its key, target, box and parent kept (one access to the
+    /// records array, where each write checks the array's uniqueness).
+    mutating func restart(id: AnimationID, life: LifeCycle, at time: Double) {
+        self.id = id
+        self.life = life
+        startTime = time
+        pausedAt = 0
+        nextMarker = 0
+        reached = false
     }
 
     /// The key events report: the registry key, or a child's property name.

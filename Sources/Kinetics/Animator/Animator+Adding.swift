@@ -12,17 +12,25 @@ extension Animator {
     /// - Throws: ``ParameterError`` naming a setting that is out of range.
     /// - Complexity: O(1) expected.
     @discardableResult
-    @_specialize(where Value == Double)
-    @_specialize(where Value == SIMD2<Double>)
-    @_specialize(where Value == SIMD3<Double>)
-    @_specialize(where Value == SIMD4<Double>)
+    @_specialize(exported:true,where Value == Double)
+    @_specialize(exported:true,where Value == SIMD2<Double>)
+    @_specialize(exported:true,where Value == SIMD3<Double>)
+    @_specialize(exported:true,where Value == SIMD4<Double>)
     public func add<Value: AnimatableVector>(
-        _ animation: Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
     ) throws(ParameterError) -> AnimationHandle {
         defer { checkInternally(after: "add") }
         try animation.validate()
-        let box = makePropertyBox(animation, property: property)
-        return register(box, id: animation.id, target: property.target, key: key, life: LifeCycle(animation))
+        let id = animation.id
+        let life = LifeCycle(animation)
+        let hash = key.map { KeyRegistry.hash(property.target, $0) }
+        if let key, let hash, let found = quietSpringToReplace(animation, on: property.target, key: key, hash: hash) {
+            return replaceInPlace(consume animation, index: found.index, parameters: found.parameters, life: life)
+        }
+        // Moved into its box, not copied: a copy of an animation goes
+        // through its type's generic value witness.
+        let box = makePropertyBox(consume animation, property: property)
+        return register(box, id: id, target: property.target, key: key, life: life, hash: hash)
     }
 
     /// Adds a group (a sequence or a concurrent group of animations, nestable)
@@ -38,7 +46,9 @@ extension Animator {
         return register(GroupBox(group), id: group.id, target: target, key: key, life: LifeCycle(group))
     }
 
-    func makePropertyBox<Value: AnimatableVector>(_ animation: Animation<Value>, property: PropertyHandle<Value>)
+    func makePropertyBox<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, property: PropertyHandle<Value>
+    )
         -> AnimationBox
     {
         switch Self.width(of: Value.self) {
@@ -49,7 +59,7 @@ extension Animator {
     }
 
     func propertyBox<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ animation: Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int
+        _ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int
     ) -> AnimationBox {
         if let box = reusableBox(PropertyAnimationBox<Value, Stored>.self) {
             box.reset(animation, slot: slot)
@@ -66,13 +76,7 @@ extension Animator {
     /// animator seemed grown.) Room grows by doubling, with the making of
     /// boxes, which allocates anyway.
     func reserveRoom<Box: AnimationBox>(for type: Box.Type) {
-        let pool: BoxPool
-        if let existing = boxPools[ObjectIdentifier(type)] {
-            pool = existing
-        } else {
-            pool = BoxPool()
-            boxPools[ObjectIdentifier(type)] = pool
-        }
+        let pool = boxPools.pool(ObjectIdentifier(type))
         pool.made += 1
         if pool.boxes.capacity < pool.made { pool.boxes.reserveCapacity(Swift.max(pool.made, 2 * pool.boxes.capacity)) }
         boxesMade += 1
@@ -81,12 +85,16 @@ extension Animator {
         }
     }
 
-    func register(_ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle)
-        -> AnimationHandle
-    {
+    /// Registers `box` under `key` (`hash`: its ``KeyRegistry/hash(_:_:)``
+    /// on `target`, if known), replacing what runs there, and starts it if
+    /// its begin time has come.
+    func register(
+        _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, hash: Int? = nil
+    ) -> AnimationHandle {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
-        if let existing = registry.find(target, key) {
+        let hash = hash ?? KeyRegistry.hash(target, key)
+        if let existing = registry.find(target, key, hash: hash) {
             if records[Int(existing)].id == id { return registeredHandle(existing) }
             let registered = registrations
             cancel(registeredHandle(existing))
@@ -95,11 +103,11 @@ extension Animator {
             // caller, replaces that too. (Looked up again only if anything
             // was added: a lookup hashes the key.)
             if registrations != registered {
-                while let again = registry.find(target, key) { cancel(registeredHandle(again)) }
+                while let again = registry.find(target, key, hash: hash) { cancel(registeredHandle(again)) }
             }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
-        registry.insert(handle.index, target: target, key: key)
+        registry.insert(handle.index, target: target, key: key, hash: hash)
         registrations &+= 1
         startIfDue(handle, at: time)
         return handle

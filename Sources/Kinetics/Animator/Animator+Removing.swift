@@ -76,21 +76,32 @@ extension Animator {
             return left
         }
         recycleRetiredBoxes()
-        return boxPools[ObjectIdentifier(type)]?.boxes.popLast() as? Box
+        if let box = boxPools.existing(ObjectIdentifier(type))?.boxes.popLast() as? Box { return box }
+        // None is free: quietly finished animations may have left boxes of
+        // this type in free records further down. They all go to their
+        // pools, each once; the walk runs only where a box would be made.
+        releaseLeftBoxes()
+        return boxPools.existing(ObjectIdentifier(type))?.boxes.popLast() as? Box
+    }
+
+    /// Moves the boxes that quietly finished animations left in free records
+    /// to their pools.
+    private func releaseLeftBoxes() {
+        for position in 0 ..< freeRecords.count {
+            let index = Int(freeRecords[position])
+            guard let left = records[index].box else { continue }
+            records[index].box = nil
+            left.forgetRun()
+            if left.isReusable { retiredBoxes.append(left) }
+        }
+        recycleRetiredBoxes()
     }
 
     /// Moves the boxes freed since the last safe point to their pools.
     func recycleRetiredBoxes() {
         while let box = retiredBoxes.popLast() {
             box.retire()
-            let type = ObjectIdentifier(Swift.type(of: box))
-            if let pool = boxPools[type] {
-                pool.boxes.append(box)
-            } else {
-                let pool = BoxPool()
-                pool.boxes.append(box)
-                boxPools[type] = pool
-            }
+            boxPools.pool(ObjectIdentifier(Swift.type(of: box))).boxes.append(box)
         }
     }
 

@@ -141,6 +141,15 @@ extension Animator {
     /// handles what it reports at once.
     func render(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle), let box = records[index].box, box.hasElement else { return }
+        renderFirstFrame(handle, at: time) { output in
+            box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &output)
+        }
+    }
+
+    /// Runs `advance`, which renders the first frame of `handle`'s element
+    /// into an output list, and handles what it reports at once.
+    @inline(__always)
+    func renderFirstFrame(_ handle: AnimationHandle, at time: Double, _ advance: (inout FrameOutput) -> Void) {
         if renderDepth == immediateOutputs.count {
             // Room for what one element reports (an event, a finish), made
             // now rather than the first time an animation is added already
@@ -154,7 +163,7 @@ extension Animator {
         renderDepth += 1
         defer { renderDepth -= 1 }
         immediateOutputs[depth].reset()
-        box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &immediateOutputs[depth])
+        advance(&immediateOutputs[depth])
         var position = 0
         while position < immediateOutputs[depth].events.count {
             let event = immediateOutputs[depth].events[position]

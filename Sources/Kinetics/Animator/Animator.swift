@@ -98,13 +98,12 @@ public final class Animator {
     var status: [RecordStatus] = []
     let freeRecords = Column<Int32>()
     /// The keys of registered records, per target in the order added.
-    @exclusivity(unchecked)
-    var registry = KeyRegistry()
+    let registry = KeyRegistry()
     /// Boxes of freed animations, by type, for new animations to reuse (so
     /// that adding an animation allocates nothing once the animator has
     /// grown), and those freed since the last safe point.
     @exclusivity(unchecked)
-    var boxPools: [ObjectIdentifier: BoxPool] = [:]
+    var boxPools = BoxPools()
     @exclusivity(unchecked)
     var retiredBoxes: [AnimationBox] = []
     /// Reusable boxes made so far, of every type.

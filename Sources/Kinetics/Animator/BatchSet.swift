@@ -77,18 +77,44 @@ package final class BatchSet {
         V.componentCount == 1 ? scalars as! Lane<V> : points as! Lane<V>
     }
 
-    /// A spring on scalar or point property `slot`; returns its id.
+    /// A spring on scalar property `slot`; returns its id.
     @discardableResult
-    package func addSpring<V: AnimatableVector>(
+    package func addSpring(
+        slot: Int32, from: Double, to: Double, velocity: Double, parameters: SpringParameters, method: SpringMethod,
+        threshold: Double
+    ) -> Int32 {
+        appendSpring(
+            slot: slot, from: from, to: to, velocity: velocity, parameters: parameters, method: method,
+            threshold: threshold)
+    }
+
+    /// A spring on point property `slot`; returns its id.
+    @discardableResult
+    package func addSpring(
+        slot: Int32, from: SIMD2<Double>, to: SIMD2<Double>, velocity: SIMD2<Double>, parameters: SpringParameters,
+        method: SpringMethod, threshold: Double
+    ) -> Int32 {
+        appendSpring(
+            slot: slot, from: from, to: to, velocity: velocity, parameters: parameters, method: method,
+            threshold: threshold)
+    }
+
+    // Generic, but only called with concrete types (so specialised where it
+    // is compiled): an unspecialised call would look up the metadata of
+    // every generic type it touches.
+    private func appendSpring<V: AnimatableVector>(
         slot: Int32, from: V, to: V, velocity: V, parameters: SpringParameters, method: SpringMethod, threshold: Double
     ) -> Int32 {
         let id = newID()
-        let batch = lane(V.self).springs[method.index]
-        let group = shared.springGroups[method.index].acquire(
-            parameters, threshold: threshold, configurations: shared.springs)
-        batch.appendState(value: from, to: to, velocity: velocity, group: group)
-        appendCommon(batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
-        batch.common.setFlag(batch.count - 1, ElementFlag.unwritten, true)
+        let group = shared.withSpringGroups(method.index) {
+            $0.acquire(parameters, threshold: threshold, configurations: shared.springs)
+        }
+        lane(V.self).withSprings(method.index) { batch in
+            batch.appendState(value: from, to: to, velocity: velocity, group: group)
+            appendCommon(
+                batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
+            batch.common.setFlag(batch.count - 1, ElementFlag.unwritten, true)
+        }
         return id
     }
 
@@ -149,9 +175,12 @@ package final class BatchSet {
     private func remove<V: AnimatableVector>(kind: ElementKind, at index: Int, from lane: Lane<V>) -> AnimationHandle? {
         switch kind {
         case .spring(let method):
-            let batch = lane.springs[method.index]
-            shared.springGroups[method.index].release(batch.group[index], configurations: shared.springs)
-            return batch.remove(at: index)
+            return lane.withSprings(method.index) { batch in
+                shared.withSpringGroups(method.index) {
+                    $0.release(batch.group[index], configurations: shared.springs)
+                }
+                return batch.remove(at: index)
+            }
         case .decay(let method):
             let batch = lane.decays[method.index]
             shared.decays.release(batch.configuration[index])

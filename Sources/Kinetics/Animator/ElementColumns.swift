@@ -59,13 +59,32 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         to.append(end)
         previous.append(.unwritten)
         threshold.append(rest)
+        flags.append(0)
+        roundingScale.append(0)
+        clamp.append(mode)
+        restart(
+            count - 1, owner: handle, from: start, to: end, clamp: mode, roundingFactor: roundingFactor,
+            additive: additive, threshold: rest, wantsEvents: wantsEvents)
+    }
+
+    /// Makes element `index` (its slot kept) a new run, as ``append`` would
+    /// make a new element.
+    func restart(
+        _ index: Int, owner handle: AnimationHandle, from start: V, to end: V, clamp mode: ClampMode,
+        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
+    ) {
+        owner[index] = handle
+        from[index] = start
+        to[index] = end
+        previous[index] = .unwritten
+        threshold[index] = rest
         var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
         if !mode.isEmpty { bits |= ElementFlag.clamps }
         if roundingFactor != 0 { bits |= ElementFlag.rounds }
         if additive { bits |= ElementFlag.additive }
-        flags.append(bits)
-        roundingScale.append(roundingFactor == 0 ? 0 : 1 / roundingFactor)
-        clamp.append(mode)
+        flags[index] = bits
+        roundingScale[index] = roundingFactor == 0 ? 0 : 1 / roundingFactor
+        clamp[index] = mode
     }
 
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
@@ -238,6 +257,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         let slot: UnsafeMutablePointer<Int32>
         let previous: UnsafeMutablePointer<V>
 
+        @inline(__always)
         init(_ columns: ElementColumns) {
             from = columns.from.base
             to = columns.to.base

@@ -25,8 +25,9 @@ struct FrameOutput {
     }
 
     mutating func reset() {
-        events.removeAll(keepingCapacity: true)
-        finished.removeAll(keepingCapacity: true)
+        // Checked first: emptying an array goes through a generic replace.
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !finished.isEmpty { finished.removeAll(keepingCapacity: true) }
         quiet.truncate(to: 0)
         moved.truncate(to: 0)
     }

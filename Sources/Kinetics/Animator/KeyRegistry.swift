@@ -12,7 +12,11 @@
 /// records read as free to insertions; they are reclaimed for good when the
 /// table is rebuilt from the entries, which happens when buckets that were
 /// ever used fill three quarters of it.
-struct KeyRegistry {
+///
+/// A class, so that a lookup reads the animator's registry in place: as a
+/// struct stored in the animator, every non-mutating call copied it (a
+/// retain and release of each of its arrays).
+final class KeyRegistry {
     /// A record's key.
     struct Entry {
         var target = TargetID(0)
@@ -41,16 +45,24 @@ struct KeyRegistry {
 
     /// By record index; grown on demand. An entry stays after removal until
     /// its record registers again (clearing the key would release a string).
+    @exclusivity(unchecked)
     private(set) var entries: [Entry] = []
+    @exclusivity(unchecked)
     private var links: [Link] = []
     /// Record indices or `empty`; the count is a power of two.
+    @exclusivity(unchecked)
     private var buckets = [Int32](repeating: empty, count: 16)
     /// Buckets that are not empty (live or left by removed records).
+    @exclusivity(unchecked)
     private var occupied = 0
     /// The number of registered records.
+    @exclusivity(unchecked)
     private(set) var count = 0
+    @exclusivity(unchecked)
     private var lists: [KeyList] = []
+    @exclusivity(unchecked)
     private var freeLists: [Int32] = []
+    @exclusivity(unchecked)
     private var listOfTarget: [TargetID: Int32] = [:]
 
     static func hash(_ target: TargetID, _ key: String) -> Int {
@@ -70,9 +82,10 @@ struct KeyRegistry {
         links[Int(record)].list >= 0 && Int(links[Int(record)].bucket) == bucket
     }
 
-    /// The record registered under `key` on `target`.
-    func find(_ target: TargetID, _ key: String) -> Int32? {
-        let hash = Self.hash(target, key)
+    /// The record registered under `key` on `target`; `hash` is
+    /// ``hash(_:_:)`` of them, when the caller has it.
+    func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> Int32? {
+        let hash = known ?? Self.hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
         while true {
@@ -86,17 +99,18 @@ struct KeyRegistry {
         }
     }
 
-    /// Registers `record` under `key` on `target`, last in the target's list.
+    /// Registers `record` under `key` on `target`, last in the target's list;
+    /// `hash` as for ``find(_:_:hash:)``.
     ///
     /// - Precondition: the key is free on the target and the record is not registered.
-    mutating func insert(_ record: Int32, target: TargetID, key: String) {
+    func insert(_ record: Int32, target: TargetID, key: String, hash known: Int? = nil) {
         precondition(!contains(record), "record \(record) is registered already")
         while links.count <= Int(record) {
             links.append(Link())
             entries.append(Entry())
         }
         if (occupied + 1) * 4 > buckets.count * 3 { rebuild() }
-        let hash = Self.hash(target, key)
+        let hash = known ?? Self.hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
         while buckets[bucket] != Self.empty && isLive(bucket, holding: buckets[bucket]) { bucket = (bucket + 1) & mask }
@@ -127,14 +141,33 @@ struct KeyRegistry {
         lists[Int(list)].count += 1
     }
 
+    /// Moves registered `record` to the end of its target's list, where
+    /// removing and registering it again would put it, without touching the
+    /// table (its key stays).
+    func moveToEnd(_ record: Int32) {
+        let link = links[Int(record)]
+        precondition(link.list >= 0, "record \(record) is not registered")
+        let list = Int(link.list)
+        guard link.next >= 0 else { return }
+        links.withUnsafeMutableBufferPointer { links in
+            if link.previous >= 0 { links[Int(link.previous)].next = link.next } else { lists[list].head = link.next }
+            links[Int(link.next)].previous = link.previous
+            let tail = lists[list].tail
+            links[Int(tail)].next = record
+            links[Int(record)].previous = tail
+            links[Int(record)].next = -1
+            lists[list].tail = record
+        }
+    }
+
     /// Unregisters `record`; does nothing if it is not registered.
-    mutating func remove(_ record: Int32) {
+    func remove(_ record: Int32) {
         withUnsafePointer(to: record) { remove($0, count: 1) }
     }
 
     /// Unregisters `count` records from `records` (those registered), in
     /// one pass over the links.
-    mutating func remove(_ records: UnsafePointer<Int32>, count removing: Int) {
+    func remove(_ records: UnsafePointer<Int32>, count removing: Int) {
         remove(records, count: removing) { _, _ in }
     }
 
@@ -143,7 +176,7 @@ struct KeyRegistry {
     /// registered or not, in the same pass: a caller with its own work per
     /// record reads the list once.
     @inline(__always)
-    mutating func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, Int32) -> Void) {
+    func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, Int32) -> Void) {
         var removed = 0
         links.withUnsafeMutableBufferPointer { links in
             lists.withUnsafeMutableBufferPointer { lists in
@@ -195,7 +228,7 @@ struct KeyRegistry {
     /// Rebuilds the table from the registered records, at twice their count
     /// rounded up to a power of two (at least 16): the buckets of removed
     /// records go, and a table that has emptied shrinks.
-    private mutating func rebuild() {
+    private func rebuild() {
         var capacity = 16
         while capacity < (count + 1) * 2 { capacity *= 2 }
         buckets = [Int32](repeating: Self.empty, count: capacity)

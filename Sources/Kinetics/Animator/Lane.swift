@@ -23,6 +23,21 @@ final class Lane<V: AnimatableVector> {
         Unmanaged.passUnretained(springs[method])._withUnsafeGuaranteedRef(body)
     }
 
+    /// Renders the first frame (length 0) of record `index`'s spring element
+    /// (``Animator/renderFirstFrame(_:at:_:)``), as its box would.
+    func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
+        let spring = animator.status[index].spring
+        let element = Int(animator.status[index].element)
+        let tables = animator.shared
+        let group = withSprings(spring.method) { $0.group[element] }
+        let frame = tables.withSpringGroups(spring.method) {
+            $0.immediateFrame(group, configurations: tables.springs)
+        }
+        withValues { values in
+            withSprings(spring.method) { $0.advanceOne(element, frame: frame, values: values, output: &output) }
+        }
+    }
+
     /// Advances every batch, springs first; each batch then completes its
     /// quiet elements that finished, if the output collects them.
     ///
@@ -90,6 +105,13 @@ final class SharedTables {
     let springGroups: [SpringGroups] = SpringMethod.allCases.map { SpringGroups(method: $0) }
     let decays = DecayConfigurations()
     let timings = TimingTable()
+
+    /// Runs `body` on the spring groups of method index `method`, borrowed
+    /// without a retain, as ``Lane/withSprings(_:_:)`` does.
+    @inline(__always)
+    func withSpringGroups<Result>(_ method: Int, _ body: (SpringGroups) -> Result) -> Result {
+        Unmanaged.passUnretained(springGroups[method])._withUnsafeGuaranteedRef(body)
+    }
 
     /// Computes this tick's matrices and factors for a frame of `dt`.
     func prepare(dt: Double) {

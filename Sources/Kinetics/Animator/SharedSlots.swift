@@ -69,6 +69,14 @@ struct SharedSlots<Key: Hashable> {
     /// The key of each slot (a free slot keeps its last key until reused).
     private(set) var keys: [Key] = []
     private var lookup: [Key: Int32] = [:]
+    /// Keys found lately and their slots, by a cheap hash the caller gives
+    /// (``retain(_:quickHash:)``): requests mostly ask again for one of a few
+    /// keys (an app's springs share a handful of configurations), and
+    /// `lookup` hashes a key of several numbers with SipHash, which costs
+    /// more than the rest of an add. Every entry is one that `lookup` holds:
+    /// recycling a slot or forgetting the keys empties the cache.
+    private var recent = [Int32](repeating: -1, count: SharedSlots.recentLines)
+    private static var recentLines: Int { 8 }
 
     /// The number of slots, used or not.
     var count: Int { keys.count }
@@ -80,6 +88,20 @@ struct SharedSlots<Key: Hashable> {
     mutating func retain(_ key: Key) -> Int32? {
         guard let index = lookup[key] else { return nil }
         slots.retain(index)
+        return index
+    }
+
+    /// ``retain(_:)``, looking first among the keys found lately under
+    /// `quickHash` (any cheap function of the key: equal keys, equal hashes).
+    mutating func retain(_ key: Key, quickHash: Int) -> Int32? {
+        let line = quickHash & (Self.recentLines - 1)
+        let cached = recent[line]
+        if cached >= 0 && keys[Int(cached)] == key {
+            slots.retain(cached)
+            return cached
+        }
+        guard let index = retain(key) else { return nil }
+        recent[line] = index
         return index
     }
 
@@ -100,15 +122,26 @@ struct SharedSlots<Key: Hashable> {
         // slot (made after ``forgetKeys()``).
         if let found = lookup.removeValue(forKey: keys[Int(index)]), found != index { lookup[keys[Int(index)]] = found }
         slots.recycle(index)
+        forgetRecent()
     }
 
     /// Forgets every key: later requests get new slots, whatever their key.
-    mutating func forgetKeys() { lookup.removeAll(keepingCapacity: true) }
+    mutating func forgetKeys() {
+        lookup.removeAll(keepingCapacity: true)
+        forgetRecent()
+    }
+
+    private mutating func forgetRecent() {
+        for line in 0 ..< Self.recentLines { recent[line] = -1 }
+    }
 
     /// Every way the slots disagree with the users counted from outside,
     /// and every key found at a slot that holds another key or is free.
     func violations(expected: [Int], name: String) -> [String] {
         var problems = slots.violations(expected: expected, name: name)
+        for index in recent where index >= 0 && lookup[keys[Int(index)]] != index {
+            problems.append("\(name) slot \(index) is cached, but its key does not find it")
+        }
         let free = Set(slots.free)
         for (key, index) in lookup {
             if keys[Int(index)] != key {

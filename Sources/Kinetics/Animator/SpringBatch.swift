@@ -23,7 +23,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Appends a spring at `value` with `velocity` in `group`; its common
     /// columns are appended by the caller through ``common``.
     func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
-        state.append(SpringState(displacement: value - target, velocity: initial))
+        state.append(SpringState(displacement: .zero, velocity: .zero))
         group.append(index)
         switch method {
         case .pop:
@@ -31,6 +31,23 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         case .fixed:
             outputValue.append(value)
             outputVelocity.append(initial)
+        case .rk4, .analytic:
+            break
+        }
+        restartState(state.count - 1, value: value, to: target, velocity: initial, group: index)
+    }
+
+    /// Makes element `element` a spring at `value` with `velocity` in
+    /// `group`, as ``appendState`` makes a new one.
+    func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: Int32) {
+        state[element] = SpringState(displacement: value - target, velocity: initial)
+        group[element] = index
+        switch method {
+        case .pop:
+            slope[element] = .zero
+        case .fixed:
+            outputValue[element] = value
+            outputVelocity[element] = initial
         case .rk4, .analytic:
             break
         }
@@ -94,6 +111,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let outputVelocity: UnsafeMutablePointer<V>
         let common: ElementColumns<V>.Pointers
 
+        @inline(__always)
         init(_ batch: SpringBatch) {
             state = batch.state.base
             group = batch.group.base

@@ -165,6 +165,14 @@ final class SpringGroups {
         let threshold: Double
         let clock: UInt64
         let grid: Int
+
+        /// A cheap mix of the fields, for ``SharedSlots/retain(_:quickHash:)``.
+        var quickHash: Int {
+            let bits =
+                parameters.tension.bitPattern ^ parameters.friction.bitPattern &* 3 ^ parameters.mass.bitPattern &* 5
+                ^ threshold.bitPattern &* 7 ^ clock ^ UInt64(bitPattern: Int64(grid))
+            return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        }
     }
 
     /// Groups a new spring can join now: for clocked methods, those made
@@ -192,7 +200,7 @@ final class SpringGroups {
         let key = Key(
             parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
             grid: clocked ? grid : 0)
-        if let index = slots.retain(key) { return index }
+        if let index = slots.retain(key, quickHash: key.quickHash) { return index }
         let group = Group(
             parameters: parameters, configuration: configurations.acquire(parameters, method), threshold: threshold,
             clock: clock, grid: grid)
@@ -201,6 +209,13 @@ final class SpringGroups {
         frames.store(immediateFrame(index, configurations: configurations), at: index)
         keepsAnySlope = keepsAnySlope || frames[Int(index)].keep != 0
         return index
+    }
+
+    /// Whether a spring starting now with `parameters` and `threshold` would
+    /// join group `index` (``acquire``'s key): never for clocked methods,
+    /// whose groups move on with their clocks.
+    func admits(_ index: Int32, _ parameters: SpringParameters, threshold: Double) -> Bool {
+        !clocked && groups[Int(index)].parameters == parameters && groups[Int(index)].threshold == threshold
     }
 
     /// Counts `users` fewer; the group is recycled at zero.

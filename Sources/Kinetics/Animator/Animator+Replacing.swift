@@ -1,0 +1,81 @@
+// Replacing a quiet running spring with a quiet spring in place.
+
+extension Animator {
+    /// The record of the running spring that adding `animation` under `key`
+    /// on `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
+    /// when the replacement can happen in place: nothing observes either
+    /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
+    /// rounding or additive writes; removed on completion), the new one is a
+    /// spring of the same method and value type that starts now, and the
+    /// animator is between operations (not in a tick or a callback).
+    ///
+    /// Removing the old animation and adding the new one then leaves the
+    /// same state as ``replaceInPlace(_:index:parameters:life:)``, event for event (none
+    /// is observed) and value for value; only the element's place in its
+    /// batch differs, which nothing observes either.
+    func quietSpringToReplace<Value: AnimatableVector>(
+        _ animation: borrowing Animation<Value>, on target: TargetID, key: String, hash: Int
+    ) -> (index: Int, parameters: SpringParameters)? {
+        guard phase == .idle, tracer == nil, animation.beginTime <= time,
+            case .spring(let parameters, let method) = animation.kind,
+            !animation.callbacks.hasAny, animation.progressMarkers.isEmpty, !animation.additive,
+            animation.roundingFactor == 0, animation.removedOnCompletion, !animation.repeatForever,
+            !animation.autoreverses, animation.repeatCount <= 1,
+            let existing = registry.find(target, key, hash: hash)
+        else { return nil }
+        let index = Int(existing)
+        let spring = status[index].spring
+        guard status[index].phase == .running, spring != .none, spring.method == method.index,
+            records[index].id != animation.id, records[index].box?.valueType == ObjectIdentifier(Value.self)
+        else { return nil }
+        let element = Int(status[index].element)
+        let flags: UInt8 =
+            switch spring.width {
+            case 1: lane1.withSprings(spring.method) { $0.common.flags[element] }
+            case 2: lane2.withSprings(spring.method) { $0.common.flags[element] }
+            default: lane4.withSprings(spring.method) { $0.common.flags[element] }
+            }
+        return flags & ElementFlag.quiet != 0 ? (index, parameters) : nil
+    }
+
+    /// Replaces the quiet spring of record `index` with `animation`
+    /// (``quietSpringToReplace(_:on:key:hash:)`` found them), keeping its
+    /// record (a generation on, as freeing and reusing it would), box,
+    /// element and key (moved last among its target's keys, as removing and
+    /// adding it would), and renders the new spring's first frame.
+    func replaceInPlace<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
+    ) -> AnimationHandle {
+        let generation = status[index].generation &+ 1
+        status[index].generation = generation
+        let handle = AnimationHandle(index: Int32(index), generation: generation)
+        records[index].restart(id: animation.id, life: life, at: time)
+        registry.moveToEnd(Int32(index))
+        registrations &+= 1
+        nextSequence += 1
+        let box = records[index].box!
+        switch Self.width(of: Value.self) {
+        case 1: restart(box, Double.self, with: consume animation, parameters, handle, index: index)
+        case 2: restart(box, SIMD2<Double>.self, with: consume animation, parameters, handle, index: index)
+        default: restart(box, SIMD4<Double>.self, with: consume animation, parameters, handle, index: index)
+        }
+        renderFirstFrame(handle, at: time) { output in
+            switch Self.width(of: Value.self) {
+            case 1: lane1.renderFirstSpringFrame(index, animator: self, output: &output)
+            case 2: lane2.renderFirstSpringFrame(index, animator: self, output: &output)
+            default: lane4.renderFirstSpringFrame(index, animator: self, output: &output)
+            }
+        }
+        return handle
+    }
+
+    private func restart<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ box: AnimationBox, _ stored: Stored.Type, with animation: consuming Animation<Value>,
+        _ parameters: SpringParameters, _ handle: AnimationHandle, index: Int
+    ) {
+        // The box's value type was checked: its type is this one (a cast
+        // that checks would look up the generic class's metadata).
+        unsafeDowncast(box, to: PropertyAnimationBox<Value, Stored>.self)
+            .restartQuietSpring(with: consume animation, parameters: parameters, self, handle, index: index)
+    }
+}
