@@ -79,6 +79,11 @@ public enum BenchScenario: String, CaseIterable, Sendable, Codable {
     case massCompletion = "mass-completion"
     /// Every spring gets a new target every frame.
     case retargetStorm = "retarget-storm"
+    /// A fraction of the animations (``BenchConfiguration/churnFraction``)
+    /// is added in one frame, as new animations of new properties under new
+    /// keys, to the animations that run; that frame is measured against the
+    /// steady frame after it, in which they all run.
+    case burst
 }
 
 /// One measured configuration.

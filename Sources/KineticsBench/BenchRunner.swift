@@ -34,7 +34,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// `p50 / calibrationNanoseconds`: the machine-independent figure.
     public var calibrated: Double
     /// Mass completion: the median time of the steady frame just before the
-    /// completing one, measured in the same repetitions.
+    /// completing one; burst: of the steady frame just after the burst (all
+    /// running); measured in the same repetitions.
     public var steadyNanoseconds: Double?
     /// Every measured frame's time, repetition after repetition (`frames`
     /// per repetition; for mass completion, the completing frames).
@@ -80,6 +81,7 @@ public enum BenchRunner {
         _ configuration: BenchConfiguration, checkingValues: Bool = true
     ) throws(BenchError) -> BenchResult {
         if configuration.scenario == .massCompletion { return try measureCompletion(configuration) }
+        if configuration.scenario == .burst { return try measureBurst(configuration) }
         let workload = Workload(configuration)
         let engine = try makeEngine(configuration)
         let calibration = Calibration(streaming: bytesPerFrame(configuration))
@@ -197,6 +199,59 @@ public enum BenchRunner {
             configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
             allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
         measured.frameTimes = medians
+        return measured
+    }
+
+    /// Burst: each repetition builds the workload afresh and runs its
+    /// warm-up, then times the frame that adds the burst and the steady
+    /// frame after it, in which every animation runs (the ratio the table
+    /// shows). The last run counts the burst frame's allocations instead:
+    /// an engine grows to hold the new animations.
+    static func measureBurst(_ configuration: BenchConfiguration) throws(BenchError) -> BenchResult {
+        let workload = Workload(configuration)
+        let times = workload.frameTimes(workload.burstFrame + 2)
+        let calibration = Calibration(streaming: bytesPerFrame(configuration))
+        var kernel: [UInt64] = []
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var bursts: [Double] = []
+        var steady: [Double] = []
+        var sum = 0.0
+        var allocations = 0
+        for repetition in 0 ... configuration.repetitions {
+            let engine = try makeEngine(configuration)
+            guard engine.addsAnimations else {
+                throw BenchError(
+                    description:
+                        "\(configuration.engine): the burst scenario adds animations after the workload, which an engine behind the engine interface cannot (it has no add); it measures the animator, batch and reference engines"
+                )
+            }
+            for frame in 0 ..< workload.burstFrame { engine.frame(frame, at: times[frame]) }
+            let burst = workload.burstFrame
+            if repetition == configuration.repetitions {
+                allocations = AllocationCounter.count { engine.frame(burst, at: times[burst]) }
+                break
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            engine.frame(burst, at: times[burst])
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            let before = DispatchTime.now().uptimeNanoseconds
+            engine.frame(burst + 1, at: times[burst + 1])
+            steady.append(Double(DispatchTime.now().uptimeNanoseconds - before))
+            guard engine.running == workload.count + workload.burstCount else {
+                throw BenchError(
+                    description:
+                        "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.count + workload.burstCount)"
+                )
+            }
+            _ = histogram.record(elapsed)
+            sum += Double(elapsed)
+            bursts.append(Double(elapsed))
+            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
+        }
+        var measured = result(
+            configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: bursts,
+            allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
+        measured.frameTimes = bursts
         return measured
     }
 

@@ -213,11 +213,15 @@ final class SwiftEngine: MeasuredEngine {
             }
         case .retargetStorm:
             for index in 0 ..< workload.count { engine.retarget(index, to: workload.stormTarget(index, frame: frame)) }
-        case .steady, .jitter, .massCompletion:
+        case .steady, .jitter, .massCompletion, .burst:
+            // A burst is not measured: the interface has no add
+            // (``addsAnimations``).
             break
         }
         engine.tick(to: time)
     }
+
+    var addsAnimations: Bool { false }
 
     var running: Int { engine.running }
 

@@ -132,11 +132,15 @@ final class CEngine: MeasuredEngine {
                 retarget(handle, Int64(index), workload.stormTarget(index, frame: frame))
                 index += 1
             }
-        case .steady, .jitter, .massCompletion:
+        case .steady, .jitter, .massCompletion, .burst:
+            // A burst is not measured: the interface has no add
+            // (``addsAnimations``).
             break
         }
         tick(handle, time)
     }
+
+    var addsAnimations: Bool { false }
 
     var running: Int { Int(runningCount(handle)) }
 

@@ -6,9 +6,13 @@ import Kinetics
 package protocol MeasuredEngine: AnyObject {
     /// Runs frame number `frame` at `time`.
     func frame(_ frame: Int, at time: Double)
+    /// Whether the engine can add animations after its workload (the
+    /// burst scenario): an engine behind the C interface cannot.
+    var addsAnimations: Bool { get }
     /// How many animations are running.
     var running: Int { get }
-    /// The values of the first few properties (scalar ones; a point gives x).
+    /// The values of the first few properties (scalar ones; a point gives
+    /// x), a burst's own after the workload's.
     func sampleValues(_ count: Int) -> [Double]
 }
 
@@ -72,8 +76,8 @@ final class AnimatorEngine: MeasuredEngine {
     init(_ workload: Workload) {
         self.workload = workload
         target = animator.makeTarget()
-        keys = (0 ..< workload.count).map { "a\($0)" }
-        for index in 0 ..< workload.count {
+        keys = (0 ..< workload.count + workload.burstCount).map { "a\($0)" }
+        for index in 0 ..< workload.count + workload.burstCount {
             let item = workload.item(index)
             if item.kind == .pointSpring {
                 points.append(
@@ -83,9 +87,12 @@ final class AnimatorEngine: MeasuredEngine {
                 scalars.append(animator.property("p\(index)", of: target, initial: item.from, kind: .point))
                 points.append(nil)
             }
-            handles.append(add(index))
+            if index < workload.count { handles.append(add(index)) }
         }
+        handles.reserveCapacity(workload.count + workload.burstCount)
     }
+
+    var addsAnimations: Bool { true }
 
     private func add(_ index: Int) -> AnimationHandle {
         let item = workload.item(index)
@@ -140,7 +147,9 @@ final class AnimatorEngine: MeasuredEngine {
                 }
                 index += 1
             }
-        case .steady, .jitter, .massCompletion:
+        case .burst where frame == workload.burstFrame:
+            for index in workload.count ..< workload.count + workload.burstCount { handles.append(add(index)) }
+        case .steady, .jitter, .massCompletion, .burst:
             break
         }
         animator.tick(at: time)
@@ -149,7 +158,7 @@ final class AnimatorEngine: MeasuredEngine {
     var running: Int { animator.animationCount }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count)).map { index in
+        (0 ..< min(count, workload.count + workload.burstCount)).map { index in
             if let scalar = scalars[index] { return animator[scalar] }
             return animator[points[index]!].x
         }
@@ -171,14 +180,17 @@ final class BatchEngine: MeasuredEngine {
 
     init(_ workload: Workload) {
         self.workload = workload
-        for index in 0 ..< workload.count {
+        for index in 0 ..< workload.count + workload.burstCount {
             let item = workload.item(index)
             slots.append(
                 item.kind == .pointSpring
                     ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
-            ids.append(add(index))
+            if index < workload.count { ids.append(add(index)) }
         }
+        ids.reserveCapacity(workload.count + workload.burstCount)
     }
+
+    var addsAnimations: Bool { true }
 
     private func add(_ index: Int) -> Int32 {
         let item = workload.item(index)
@@ -221,7 +233,9 @@ final class BatchEngine: MeasuredEngine {
                 batches.retarget(ids[index], to: workload.stormTarget(index, frame: frame))
                 index += 1
             }
-        case .steady, .jitter, .massCompletion:
+        case .burst where frame == workload.burstFrame:
+            for index in workload.count ..< workload.count + workload.burstCount { ids.append(add(index)) }
+        case .steady, .jitter, .massCompletion, .burst:
             break
         }
         batches.advance(to: time)
@@ -230,7 +244,7 @@ final class BatchEngine: MeasuredEngine {
     var running: Int { batches.count }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count)).map { index in
+        (0 ..< min(count, workload.count + workload.burstCount)).map { index in
             workload.item(index).kind == .pointSpring ? batches.point(slots[index]).x : batches.value(slots[index])
         }
     }

@@ -18,16 +18,20 @@ final class ReferenceEngine: MeasuredEngine {
 
     init(_ workload: Workload) {
         self.workload = workload
-        object = PopObject(count: workload.count)
-        for index in 0 ..< workload.count {
+        object = PopObject(count: workload.count + workload.burstCount)
+        for index in 0 ..< workload.count + workload.burstCount {
             let item = workload.item(index)
             object.values[index] = SIMD4(item.from, item.kind == .pointSpring ? item.from : 0, 0, 0)
+        }
+        for index in 0 ..< workload.count {
             let animation = make(index)
             byIndex.append(animation)
             list.append(animation)
             _ = animation.render(time: 0)
         }
     }
+
+    var addsAnimations: Bool { true }
 
     private func make(_ index: Int) -> PopModelAnimation {
         let item = workload.item(index)
@@ -72,7 +76,15 @@ final class ReferenceEngine: MeasuredEngine {
             for index in 0 ..< byIndex.count {
                 (byIndex[index] as? PopSpringModel)?.retarget(workload.stormTarget(index, frame: frame))
             }
-        case .steady, .jitter, .massCompletion:
+        case .burst where frame == workload.burstFrame:
+            // Added between frames, rendered at once, as Pop's addAnimation does.
+            for index in workload.count ..< workload.count + workload.burstCount {
+                let animation = make(index)
+                byIndex.append(animation)
+                list.append(animation)
+                _ = animation.render(time: self.time)
+            }
+        case .steady, .jitter, .massCompletion, .burst:
             break
         }
         self.time = time
@@ -93,7 +105,7 @@ final class ReferenceEngine: MeasuredEngine {
     var running: Int { list.count }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count)).map { object.values[$0][0] }
+        (0 ..< min(count, workload.count + workload.burstCount)).map { object.values[$0][0] }
     }
 }
 

@@ -86,6 +86,15 @@ package struct Workload {
         configuration.scenario == .massCompletion ? .popDefault : try! DecayParameters(deceleration: 0.9995)
     }
 
+    /// How many animations the burst adds: they are numbered from ``count``
+    /// on, with properties of their own.
+    var burstCount: Int {
+        configuration.scenario == .burst ? max(1, Int((Double(count) * configuration.churnFraction).rounded())) : 0
+    }
+
+    /// The frame in which the burst is added: the first after the warm-up.
+    var burstFrame: Int { configuration.warmupFrames }
+
     /// How many animations are replaced each frame under churn.
     var churnPerFrame: Int {
         configuration.scenario == .churn ? max(1, Int((Double(count) * configuration.churnFraction).rounded())) : 0

@@ -41,6 +41,20 @@ struct BenchCommandTests {
         #expect(result.stderr.isEmpty, "no progress bar off a terminal")
     }
 
+    @Test("a burst is measured against the steady frame after it, on the engines that can add animations")
+    func burst() throws {
+        let quick = ["bench", "--animations", "200", "--frames", "2", "--warmup", "2", "--scenario", "burst"]
+        let result = try kinetics(quick + ["--no-bezier"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.lines.filter { $0.contains(" burst ") }
+        #expect(rows.map { String($0.prefix { $0 != " " }) } == ["animator", "batch", "reference"], "\(rows)")
+        #expect(rows.allSatisfy { $0.contains("× steady") }, "\(rows)")
+        // Asked for by name, an engine behind the C interface is refused.
+        let refused = try kinetics(quick + ["--engine", "pop-c"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("pop-c: the burst scenario adds animations after the workload"))
+    }
+
     @Test("JSON has the documented fields, and a saved baseline is the same report")
     func json() throws {
         struct Report: Decodable {
