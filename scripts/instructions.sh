@@ -2,12 +2,22 @@
 # Instructions per animation per frame for the key configurations (and per
 # quiet completion when 10,000 springs finish together, and per fast bezier
 # evaluation), counted by valgrind's callgrind: unlike times, these do not
-# change with machine noise, so they can be compared tightly.
+# change with machine noise, so they can be compared tightly. From them, the
+# cost of one interaction: a retarget (a retarget storm's frame less a
+# steady one: every spring is retargeted once a frame) and a replacement
+# (a churn frame less a steady one, over the tenth replaced per frame).
 #
 #   scripts/instructions.sh                  print the counts
 #   scripts/instructions.sh --save FILE      also write them as JSON
 #   scripts/instructions.sh --check FILE     compare with FILE; exit 2 if any
-#                                            count grew by more than 2%
+#                                            count grew by more than 2%, or an
+#                                            interaction costs more than its
+#                                            ceiling (below)
+#   scripts/instructions.sh --compare BASE NOW
+#                                            only the check, of two such files
+#
+# Ceilings (instructions per operation): a retarget in the animator 300; a
+# replacement in the animator 3,000, in the batch path 1,500.
 #
 # Only the engines' frame functions are counted (callgrind's toggle), over
 # every frame that kinetics bench runs for the configuration: warm-up,
@@ -21,15 +31,59 @@ cd "$(dirname "$0")/.."
 
 mode=print
 file=
+now=
 case "${1:-}" in
     --save) mode=save; file=${2:?--save needs a file} ;;
     --check) mode=check; file=${2:?--check needs a file} ;;
+    --compare) mode=compare; file=${2:?--compare needs two files}; now=${3:?--compare needs two files} ;;
     "") ;;
-    *) echo "instructions.sh: error: unknown option '$1' (use --save FILE or --check FILE)" >&2; exit 64 ;;
+    *) echo "instructions.sh: error: unknown option '$1' (use --save FILE, --check FILE or --compare BASE NOW)" >&2; exit 64 ;;
 esac
-if [[ $mode == check && ! -f $file ]]; then
-    echo "instructions.sh: error: $file: no such file" >&2
-    exit 66
+for given in "$file" "$now"; do
+    if [[ ( $mode == check || $mode == compare ) && -n $given && ! -f $given ]]; then
+        echo "instructions.sh: error: $given: no such file" >&2
+        exit 66
+    fi
+done
+
+# The check: every count against the baseline, and the interactions against
+# their ceilings. Arguments: the baseline, the new counts.
+check() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+CEILINGS = {("animator", "retarget"): 300, ("animator", "replacement"): 3000, ("batch", "replacement"): 1500}
+def count(r):
+    return next(r[k] for k in ("instructionsPerAnimationFrame", "instructionsPerCompletion", "instructionsPerEvaluation") if k in r)
+def key(r):
+    return (r["engine"], r.get("mix", r.get("method")), r.get("scenario", "-"), r.get("animations", 0))
+def load(path):
+    try:
+        report = json.load(open(path))
+        return [r for r in report["results"] if "operation" not in r], [r for r in report["results"] if "operation" in r]
+    except (ValueError, KeyError, TypeError) as error:
+        print(f"instructions.sh: error: {path}: not an instruction report ({error})", file=sys.stderr)
+        sys.exit(65)
+base = {key(r): count(r) for r in load(sys.argv[1])[0]}
+counts, operations = load(sys.argv[2])
+worse = []
+for r in counts:
+    name = key(r)
+    if name in base and count(r) > base[name] * 1.02:
+        worse.append(f"{' '.join(map(str, name))}: {count(r)} > {base[name]} + 2%")
+for r in operations:
+    ceiling = CEILINGS.get((r["engine"], r["operation"]))
+    if ceiling is not None and r["instructionsPerOperation"] > ceiling:
+        worse.append(f"{r['engine']} {r['operation']}: {r['instructionsPerOperation']} instructions > ceiling {ceiling}")
+if worse:
+    print("instructions.sh: regression: " + "; ".join(worse), file=sys.stderr)
+    sys.exit(2)
+print("instruction counts within 2% of " + sys.argv[1] + ", interactions under their ceilings")
+PY
+}
+
+if [[ $mode == compare ]]; then
+    check "$file" "$now"
+    exit
 fi
 command -v valgrind >/dev/null || { echo "instructions.sh: error: valgrind is not installed (apt-get install valgrind)" >&2; exit 69; }
 
@@ -56,6 +110,8 @@ configurations=(
     "batch mixed steady 10000"
     "animator spring churn 10000"
     "batch spring churn 10000"
+    "animator spring retarget-storm 10000"
+    "batch spring retarget-storm 10000"
     "reference spring steady 1000"
     "pop-c spring steady 1000"
     "animator spring mass-completion 10000"
@@ -121,6 +177,28 @@ for configuration in "${configurations[@]}"; do
     fi
 done
 
+# The interactions, from the frames: a retarget storm retargets every
+# spring once a frame; churn replaces a tenth of them.
+declare -A spring_frames
+for line in "${lines[@]}"; do
+    read -r engine mix scenario value < <(python3 -c 'import json, sys
+r = json.loads(sys.argv[1])
+print(r["engine"], r.get("mix", "-"), r.get("scenario", "-"), r.get("instructionsPerAnimationFrame", 0))' "$line")
+    [[ $mix == spring ]] && spring_frames["$engine $scenario"]=$value
+done
+interaction() {  # engine operation scenario fraction description
+    local frame=${spring_frames["$1 $3"]:-} steady=${spring_frames["$1 steady"]:-}
+    [[ -n $frame && -n $steady ]] || return 0
+    local cost
+    cost=$(awk -v f="$frame" -v s="$steady" -v d="$4" 'BEGIN { printf "%.0f", (f - s) / d }')
+    printf '%-9s %-11s %6s instructions per operation (%s)\n' "$1" "$2" "$cost" "$5"
+    lines+=("{\"engine\": \"$1\", \"operation\": \"$2\", \"instructionsPerOperation\": $cost}")
+}
+interaction animator retarget retarget-storm 1 "a retarget-storm frame less a steady one, per spring"
+interaction batch retarget retarget-storm 1 "a retarget-storm frame less a steady one, per spring"
+interaction animator replacement churn 0.1 "a churn frame less a steady one, per spring replaced: a tenth"
+interaction batch replacement churn 0.1 "a churn frame less a steady one, per spring replaced: a tenth"
+
 json="{\"kind\": \"kinetics-instructions\", \"formatVersion\": 1, \"valgrind\": \"$(valgrind --version)\", \"results\": ["
 for index in "${!lines[@]}"; do
     [[ $index -gt 0 ]] && json+=", "
@@ -132,22 +210,6 @@ case $mode in
     save) printf '%s\n' "$json" | python3 -m json.tool >"$file"; echo "wrote $file" ;;
     check)
         printf '%s\n' "$json" >"$out/now.json"
-        python3 - "$file" "$out/now.json" <<'PY'
-import json, sys
-def count(r):
-    return next(r[k] for k in ("instructionsPerAnimationFrame", "instructionsPerCompletion", "instructionsPerEvaluation") if k in r)
-def key(r):
-    return (r["engine"], r.get("mix", r.get("method")), r.get("scenario", "-"), r.get("animations", 0))
-base = {key(r): count(r) for r in json.load(open(sys.argv[1]))["results"]}
-worse = []
-for r in json.load(open(sys.argv[2]))["results"]:
-    name = key(r)
-    if name in base and count(r) > base[name] * 1.02:
-        worse.append(f"{' '.join(map(str, name))}: {count(r)} > {base[name]} + 2%")
-if worse:
-    print("instructions.sh: regression: " + "; ".join(worse), file=sys.stderr)
-    sys.exit(2)
-print("instruction counts within 2% of " + sys.argv[1])
-PY
+        check "$file" "$out/now.json"
         ;;
 esac

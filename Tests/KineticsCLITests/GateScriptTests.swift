@@ -46,6 +46,34 @@ struct GateScriptTests {
         #expect(result.stderr.contains("the harness is 1% or more of the engine's frame"))
     }
 
+    @Test("the instruction gate fails on a count 3% over its baseline, and on an interaction over its ceiling")
+    func instructionGate() throws {
+        let folder = try temporaryFolder("kinetics-instructions")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func report(steady: Double, replacement: Int) throws -> String {
+            let file = folder.appendingPathComponent("\(steady)-\(replacement).json")
+            let text = """
+                {"kind": "kinetics-instructions", "formatVersion": 1, "results": [
+                 {"engine": "animator", "mix": "spring", "scenario": "steady", "animations": 10000,
+                  "instructionsPerAnimationFrame": \(steady)},
+                 {"engine": "animator", "operation": "replacement", "instructionsPerOperation": \(replacement)}]}
+                """
+            try Data(text.utf8).write(to: file)
+            return file.path
+        }
+        let base = try report(steady: 44.4, replacement: 2_900)
+        let same = try Self.run("instructions.sh", ["--compare", base, base])
+        #expect(same.status == 0, "\(same.stderr)")
+        let grown = try Self.run("instructions.sh", ["--compare", base, try report(steady: 45.8, replacement: 2_900)])
+        #expect(grown.status == 2)
+        #expect(grown.stderr.contains("animator spring steady 10000: 45.8 > 44.4 + 2%"), "\(grown.stderr)")
+        let costly = try Self.run("instructions.sh", ["--compare", base, try report(steady: 44.4, replacement: 3_001)])
+        #expect(costly.status == 2)
+        #expect(costly.stderr.contains("animator replacement: 3001 instructions > ceiling 3000"), "\(costly.stderr)")
+        let missing = try Self.run("instructions.sh", ["--compare", base, folder.appendingPathComponent("no").path])
+        #expect(missing.status == 66)
+    }
+
     @Test("the allocation gate fails on a frame that allocated in one iteration, though its p90 is 0")
     func allocationGate() throws {
         let failing = try Self.percentiles(["animator.churn.spring.10000": 1, "batch.steady.spring.1000": 0])
