@@ -351,9 +351,9 @@ struct SpringState<V: AnimatableVector> {
 
 extension SpringBatch where V == Double {
     /// The straight path for scalar springs, with the state (d, v) in one
-    /// SIMD register: the frame's map is two columns, `d·(dd, vd) + v·(dv,
-    /// vv)`. The products and sums are those of the generic path, so the
-    /// results are identical to it.
+    /// SIMD register: the frame's map is `x·(dd, vv) + x.swapped·(dv, vd)`.
+    /// The products and sums are those of the generic path, so the results
+    /// are identical to it.
     @inline(__always)
     func advanceScalars(
         _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: UnsafeMutablePointer<Double>,
@@ -371,12 +371,13 @@ extension SpringBatch where V == Double {
             }
             let f = frames + Int(p.group[index])
             let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
-            let d0 = Pair(repeating: x[0])
-            let v0 = Pair(repeating: x[1])
-            let next = d0 * f.pointee.stateColumns.lowHalf + v0 * f.pointee.stateColumns.highHalf
+            // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
+            // products, in the other order for v (exact either way).
+            let swapped = Pair(x[1], x[0])
+            let next = x * f.pointee.stateDiagonal + swapped * f.pointee.stateCross
             states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
             var out = next
-            if blendsOutput { out = d0 * f.pointee.outputColumns.lowHalf + v0 * f.pointee.outputColumns.highHalf }
+            if blendsOutput { out = x * f.pointee.outputDiagonal + swapped * f.pointee.outputCross }
             var restSlope = x[0] * f.pointee.slopeD + x[1] * f.pointee.slopeV
             if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
             if storesSlope { p.slope[index] = restSlope }

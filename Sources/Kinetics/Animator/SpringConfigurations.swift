@@ -148,15 +148,21 @@ final class SpringGroups {
         /// The larger of `positionBound` and `restBound`: a spring farther
         /// from its target than this passes neither test.
         var nearBound = 0.0
-        /// `state` and `output` as columns, (dd, vd, dv, vv), for a scalar
-        /// state held in one SIMD register.
-        var stateColumns = SIMD4<Double>(1, 0, 0, 1)
-        var outputColumns = SIMD4<Double>(1, 0, 0, 1)
+        /// `state` and `output` for a scalar state (d, v) held in one SIMD
+        /// register: the diagonal (dd, vv) and the cross terms (dv, vd), so
+        /// that the map is `x·diagonal + x.swapped·cross`, one shuffle and
+        /// two products.
+        var stateDiagonal = SIMD2<Double>(1, 1)
+        var stateCross = SIMD2<Double>(0, 0)
+        var outputDiagonal = SIMD2<Double>(1, 1)
+        var outputCross = SIMD2<Double>(0, 0)
 
-        /// Fills in the column forms of the maps.
+        /// Fills in the SIMD forms of the maps.
         mutating func finish() {
-            stateColumns = SIMD4(state.dd, state.vd, state.dv, state.vv)
-            outputColumns = SIMD4(output.dd, output.vd, output.dv, output.vv)
+            stateDiagonal = SIMD2(state.dd, state.vv)
+            stateCross = SIMD2(state.dv, state.vd)
+            outputDiagonal = SIMD2(output.dd, output.vv)
+            outputCross = SIMD2(output.dv, output.vd)
         }
     }
 
