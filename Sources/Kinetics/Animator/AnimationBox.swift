@@ -290,13 +290,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         reversed = false
         hasExplicitEnd = animation.to != nil
         threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
-        let tables = animator.shared
         // Left, then joined, in the order removing and adding would (a slot
         // given back can be taken again at once, so tables grow alike).
-        tables.withSpringGroups(springMethod) { groups in
-            guard !groups.admits(shared, parameters, threshold: threshold) else { return }
-            groups.release(shared, configurations: tables.springs)
-            shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+        SharedTables.with(animator) { tables in
+            tables.withSpringGroups(springMethod) { groups in
+                guard !groups.admits(shared, parameters, threshold: threshold) else { return }
+                groups.release(shared, configurations: tables.springs)
+                shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+            }
         }
         let clamp = animation.clamp
         self.animation = consume animation

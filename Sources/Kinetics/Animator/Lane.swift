@@ -28,10 +28,9 @@ final class Lane<V: AnimatableVector> {
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
         let spring = animator.status[index].spring
         let element = Int(animator.status[index].element)
-        let tables = animator.shared
         let group = withSprings(spring.method) { $0.group[element] }
-        let frame = tables.withSpringGroups(spring.method) {
-            $0.immediateFrame(group, configurations: tables.springs)
+        let frame = SharedTables.with(animator) { tables in
+            tables.withSpringGroups(spring.method) { $0.immediateFrame(group, configurations: tables.springs) }
         }
         withValues { values in
             withSprings(spring.method) { $0.advanceOne(element, frame: frame, values: values, output: &output) }
@@ -105,6 +104,13 @@ final class SharedTables {
     let springGroups: [SpringGroups] = SpringMethod.allCases.map { SpringGroups(method: $0) }
     let decays = DecayConfigurations()
     let timings = TimingTable()
+
+    /// Runs `body` on the tables of `animator`, borrowed without a retain
+    /// (the animator holds them for its whole life).
+    @inline(__always)
+    static func with<Result>(_ animator: Animator, _ body: (SharedTables) -> Result) -> Result {
+        Unmanaged.passUnretained(animator.shared)._withUnsafeGuaranteedRef(body)
+    }
 
     /// Runs `body` on the spring groups of method index `method`, borrowed
     /// without a retain, as ``Lane/withSprings(_:_:)`` does.
