@@ -166,93 +166,95 @@ public enum BenchRunner {
             )
         }
         let completing = last - 1
-        let calibration = Calibration(streaming: bytesPerFrame(configuration))
-        var kernel: [UInt64] = []
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        var medians: [Double] = []
-        var steady: [Double] = []
-        var sum = 0.0
-        var allocations = 0
-        for repetition in 0 ... configuration.repetitions {
-            let engine = try makeEngine(configuration)
-            for frame in 0 ..< completing - 1 { engine.frame(frame, at: times[frame]) }
-            let before = DispatchTime.now().uptimeNanoseconds
-            engine.frame(completing - 1, at: times[completing - 1])
-            let steadyTime = DispatchTime.now().uptimeNanoseconds - before
-            if repetition == configuration.repetitions {
-                // One more run with its allocations counted.
-                allocations = AllocationCounter.count { engine.frame(completing, at: times[completing]) }
+        return try measureEventFrames(
+            configuration,
+            run: { engine throws(BenchError) in
+                for frame in 0 ..< completing - 1 { engine.frame(frame, at: times[frame]) }
+                let steady = timed { engine.frame(completing - 1, at: times[completing - 1]) }
+                let event = timed { engine.frame(completing, at: times[completing]) }
                 try finished(engine, configuration)
-                break
-            }
-            let start = DispatchTime.now().uptimeNanoseconds
-            engine.frame(completing, at: times[completing])
-            let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            try finished(engine, configuration)
-            _ = histogram.record(elapsed)
-            sum += Double(elapsed)
-            medians.append(Double(elapsed))
-            steady.append(Double(steadyTime))
-            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
-        }
-        var measured = result(
-            configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: medians,
-            allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
-        measured.frameTimes = medians
-        return measured
+                return (event, steady)
+            },
+            countAllocations: { engine throws(BenchError) in
+                for frame in 0 ..< completing { engine.frame(frame, at: times[frame]) }
+                let allocations = AllocationCounter.count { engine.frame(completing, at: times[completing]) }
+                try finished(engine, configuration)
+                return allocations
+            })
     }
 
     /// Burst: each repetition builds the workload afresh and runs its
     /// warm-up, then times the frame that adds the burst and the steady
     /// frame after it, in which every animation runs (the ratio the table
-    /// shows). The last run counts the burst frame's allocations instead:
-    /// an engine grows to hold the new animations.
+    /// shows). The allocations counted are the burst frame's: an engine
+    /// grows to hold the new animations.
     static func measureBurst(_ configuration: BenchConfiguration) throws(BenchError) -> BenchResult {
         let workload = Workload(configuration)
         let times = workload.frameTimes(workload.burstFrame + 2)
-        let calibration = Calibration(streaming: bytesPerFrame(configuration))
-        var kernel: [UInt64] = []
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        var bursts: [Double] = []
-        var steady: [Double] = []
-        var sum = 0.0
-        var allocations = 0
-        for repetition in 0 ... configuration.repetitions {
-            let engine = try makeEngine(configuration)
+        let burst = workload.burstFrame
+        func warmUp(_ engine: MeasuredEngine) throws(BenchError) {
             guard engine.addsAnimations else {
                 throw BenchError(
                     description:
                         "\(configuration.engine): the burst scenario adds animations after the workload, which an engine behind the engine interface cannot (it has no add); it measures the animator, batch and reference engines"
                 )
             }
-            for frame in 0 ..< workload.burstFrame { engine.frame(frame, at: times[frame]) }
-            let burst = workload.burstFrame
-            if repetition == configuration.repetitions {
-                allocations = AllocationCounter.count { engine.frame(burst, at: times[burst]) }
-                break
-            }
-            let start = DispatchTime.now().uptimeNanoseconds
-            engine.frame(burst, at: times[burst])
-            let elapsed = DispatchTime.now().uptimeNanoseconds - start
-            let before = DispatchTime.now().uptimeNanoseconds
-            engine.frame(burst + 1, at: times[burst + 1])
-            steady.append(Double(DispatchTime.now().uptimeNanoseconds - before))
-            guard engine.running == workload.count + workload.burstCount else {
-                throw BenchError(
-                    description:
-                        "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.count + workload.burstCount)"
-                )
-            }
-            _ = histogram.record(elapsed)
-            sum += Double(elapsed)
-            bursts.append(Double(elapsed))
+            for frame in 0 ..< burst { engine.frame(frame, at: times[frame]) }
+        }
+        return try measureEventFrames(
+            configuration,
+            run: { engine throws(BenchError) in
+                try warmUp(engine)
+                let event = timed { engine.frame(burst, at: times[burst]) }
+                let steady = timed { engine.frame(burst + 1, at: times[burst + 1]) }
+                guard engine.running == workload.count + workload.burstCount else {
+                    throw BenchError(
+                        description:
+                            "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.count + workload.burstCount)"
+                    )
+                }
+                return (event, steady)
+            },
+            countAllocations: { engine throws(BenchError) in
+                try warmUp(engine)
+                return AllocationCounter.count { engine.frame(burst, at: times[burst]) }
+            })
+    }
+
+    /// A scenario timed one frame per repetition (mass completion, burst):
+    /// each repetition makes the engine afresh, and `run` returns the time
+    /// of its event frame and of a steady frame beside it; a last engine
+    /// gives the event frame's allocations through `countAllocations`.
+    private static func measureEventFrames(
+        _ configuration: BenchConfiguration,
+        run: (MeasuredEngine) throws(BenchError) -> (event: UInt64, steady: UInt64),
+        countAllocations: (MeasuredEngine) throws(BenchError) -> Int
+    ) throws(BenchError) -> BenchResult {
+        let calibration = Calibration(streaming: bytesPerFrame(configuration))
+        var kernel: [UInt64] = []
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        var events: [Double] = []
+        var steady: [Double] = []
+        for _ in 0 ..< configuration.repetitions {
+            let (event, steadyTime) = try run(try makeEngine(configuration))
+            _ = histogram.record(event)
+            events.append(Double(event))
+            steady.append(Double(steadyTime))
             for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
         }
+        let allocations = try countAllocations(try makeEngine(configuration))
         var measured = result(
-            configuration, histogram: histogram, mean: sum / Double(configuration.repetitions), medians: bursts,
+            configuration, histogram: histogram, mean: events.reduce(0, +) / Double(events.count), medians: events,
             allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
-        measured.frameTimes = bursts
+        measured.frameTimes = events
         return measured
+    }
+
+    /// The nanoseconds `body` takes.
+    private static func timed(_ body: () -> Void) -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return DispatchTime.now().uptimeNanoseconds - start
     }
 
     private static func result(

@@ -117,11 +117,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func retire() {
-        retireBody()
-    }
-
-    @inline(never)
-    private func retireBody() {
         // Only what may hold references is dropped: each assignment destroys
         // the old value through the animation type's generic witness.
         if animation.callbacks.hasAny { animation.callbacks = AnimationCallbacks() }
@@ -167,11 +162,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func propertyName(_ animator: Animator) -> String {
-        propertyNameBody(animator)
-    }
-
-    @inline(never)
-    private func propertyNameBody(_ animator: Animator) -> String {
         animator.propertyInfo(width: width, slot: slot).name
     }
 
@@ -195,6 +185,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     // MARK: Start and removal
 
+    // Start, first frame and removal, which every add and removal calls,
+    // forward to bodies: the unspecialised entry of a generic override sets
+    // up its generic locals (a metadata lookup each) before it dispatches to
+    // a specialisation, and a forwarder has none.
     @_specialize(where Value == Double, Stored == Double)
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
@@ -516,11 +510,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
-        fireStartBody(animator, handle)
-    }
-
-    @inline(never)
-    private func fireStartBody(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)
         animation.callbacks.onStart?(animator, handle)
     }
@@ -530,11 +519,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStop(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
-        fireStopBody(animator, handle, finished: finished)
-    }
-
-    @inline(never)
-    private func fireStopBody(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
         animator.trace(handle, .stop(finished: finished))
         animation.callbacks.onStop?(animator, handle, finished)
     }
@@ -544,11 +528,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func frameEvents(_ animator: Animator, _ handle: AnimationHandle) {
-        frameEventsBody(animator, handle)
-    }
-
-    @inline(never)
-    private func frameEventsBody(_ animator: Animator, _ handle: AnimationHandle) {
         guard let (value, progress) = currentValueAndProgress(animator, handle) else { return }
         guard progressAndReached(animator, handle, progress: progress, value: value) else { return }
         applied(animator, handle)
@@ -595,11 +574,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {
-        finalFrameBody(animator, handle)
-    }
-
-    @inline(never)
-    private func finalFrameBody(_ animator: Animator, _ handle: AnimationHandle) {
         if let element = element(animator, handle) { readSpringEnds(element) }
         guard progressAndReached(animator, handle, progress: 1, value: to) else { return }
         if case .custom = animation.kind {
@@ -627,11 +601,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
-        repeatRunBody(animator, handle, time: time)
-    }
-
-    @inline(never)
-    private func repeatRunBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
         if animator.records[Int(handle.index)].life.autoreverses {
@@ -652,11 +621,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
-        setPausedBody(animator, handle, paused)
-    }
-
-    @inline(never)
-    private func setPausedBody(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
         guard case .spring(let parameters, let method) = animation.kind else { return }
@@ -678,11 +642,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
-        shiftStartBody(animator, handle, by: delta)
-    }
-
-    @inline(never)
-    private func shiftStartBody(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
         guard let element = element(animator, handle) else { return }
         switch animation.kind {
         case .basic: lane.basics.start[element] += delta
@@ -696,14 +655,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters)
-        -> Bool
-    {
-        setSpringParametersBody(animator, handle, parameters)
-    }
-
-    @inline(never)
-    private func setSpringParametersBody(
+    override func setSpringParameters(
         _ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters
     )
         -> Bool
@@ -730,11 +682,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
-        velocityBody(animator, handle)
-    }
-
-    @inline(never)
-    private func velocityBody(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
         guard let element = element(animator, handle) else { return nil }
         switch animation.kind {
         case .spring(_, let method): return lane.springs[method.index].currentVelocity(element).packed

@@ -8,6 +8,12 @@ extension Animator {
     /// replaces the animation there, and any animation that its stop
     /// callback adds under the same key; adding the same animation (or a copy of
     /// it) under its key again is a no-op that returns the running handle.
+    /// A spring that nothing observes, replacing one of the same method that
+    /// nothing observes, takes its place in place (its record, storage and
+    /// key), leaving what removing and adding would.
+    ///
+    /// The animation is moved in: pass a temporary, or `consume` a variable,
+    /// and it is not copied (an animation is a few hundred bytes).
     ///
     /// - Throws: ``ParameterError`` naming a setting that is out of range.
     /// - Complexity: O(1) expected.
