@@ -264,12 +264,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// Makes this box, whose quiet spring runs, run `animation` (a spring
     /// with `parameters`) instead in the same element, record `handle` (the
-    /// old one's, a generation on):
-    /// what removing the old animation and adding the new one would leave,
-    /// without giving back and taking again the element, the box and the
-    /// key. `animation` is a quiet spring of the same method that starts
-    /// now (checked by the caller: ``Animator/replacesInPlace``); nothing
-    /// observes either animation, so no event is due.
+    /// old one's, a generation on): what removing the old animation and
+    /// adding the new one would leave, without giving back and taking again
+    /// the element, the box and the key. `animation` is a quiet spring of
+    /// the same method that starts now (the caller checked:
+    /// ``Animator/quietSpringToReplace(_:on:key:hash:)``); nothing observes
+    /// either animation, so no event is due.
     func restartQuietSpring(
         with animation: consuming Animation<Value>, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int
