@@ -655,9 +655,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func setSpringParameters(
-        _ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters
-    )
+    override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters)
         -> Bool
     {
         guard case .spring(_, let method) = animation.kind, let element = element(animator, handle),
