@@ -263,6 +263,12 @@ public struct Animation<Value: AnimatableVector> {
         }
     }
 
+    /// Whether nothing observes the animation's frames or end and it writes
+    /// plainly: no callbacks, no progress markers, not additive or rounded
+    /// (the animation's part of ``ElementFlag/quiet``, with its kind: a
+    /// custom step is never quiet).
+    var isUnobserved: Bool { !callbacks.hasAny && progressMarkers.isEmpty && !additive && roundingFactor == 0 }
+
     /// Checks every setting.
     ///
     /// - Throws: ``ParameterError`` naming the setting.

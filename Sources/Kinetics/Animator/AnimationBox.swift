@@ -268,7 +268,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// adding the new one would leave, without giving back and taking again
     /// the element, the box and the key. `animation` is a quiet spring of
     /// the same method that starts now (the caller checked:
-    /// ``Animator/quietSpringToReplace(_:on:key:hash:)``); nothing observes
+    /// ``Animator/quietSpringToReplace(_:life:on:key:hash:)``); nothing observes
     /// either animation, so no event is due.
     func restartQuietSpring(
         with animation: consuming Animation<Value>, parameters: SpringParameters, _ animator: Animator,
@@ -309,12 +309,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// no tracer, no group; not additive, rounded or custom; the last run,
     /// removed on completion.
     private func isQuiet(_ animator: Animator, _ index: Int) -> Bool {
-        let callbacks = animation.callbacks
-        let life = animator.records[index].life
-        guard callbacks.onStart == nil, callbacks.onStop == nil, callbacks.onApply == nil,
-            callbacks.onReachToValue == nil, callbacks.onProgressMarker == nil, animation.progressMarkers.isEmpty,
-            animator.tracer == nil, animator.records[index].parent == nil, !animation.additive,
-            animation.roundingFactor == 0, life.removedOnCompletion, !life.repeatForever, life.repeatRemaining <= 1
+        guard animation.isUnobserved, animator.records[index].life.endsWithThisRun, animator.tracer == nil,
+            animator.records[index].parent == nil
         else { return false }
         if case .custom = animation.kind { return false }
         return true

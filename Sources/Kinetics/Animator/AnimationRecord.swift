@@ -50,6 +50,10 @@ struct LifeCycle {
         self.traced = traced
     }
 
+    /// Whether the run under way is the last and the animation then goes
+    /// (the life cycle's part of ``ElementFlag/quiet``).
+    var endsWithThisRun: Bool { removedOnCompletion && !repeatForever && repeatRemaining <= 1 }
+
     init<Value>(_ animation: borrowing Animation<Value>) {
         beginTime = animation.beginTime
         autoreverses = animation.autoreverses

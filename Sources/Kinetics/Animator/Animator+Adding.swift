@@ -30,7 +30,9 @@ extension Animator {
         let id = animation.id
         let life = LifeCycle(animation)
         let hash = key.map { KeyRegistry.hash(property.target, $0) }
-        if let key, let hash, let found = quietSpringToReplace(animation, on: property.target, key: key, hash: hash) {
+        if let key, let hash,
+            let found = quietSpringToReplace(animation, life: life, on: property.target, key: key, hash: hash)
+        {
             return replaceInPlace(consume animation, index: found.index, parameters: found.parameters, life: life)
         }
         // Moved into its box, not copied: a copy of an animation goes

@@ -1,8 +1,8 @@
 // Replacing a quiet running spring with a quiet spring in place.
 
 extension Animator {
-    /// The record of the running spring that adding `animation` under `key`
-    /// on `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
+    /// The record of the running spring that adding `animation` (with `life`)
+    /// under `key` on `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
     /// when the replacement can happen in place: nothing observes either
     /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
     /// rounding or additive writes; removed on completion), the new one is a
@@ -14,13 +14,11 @@ extension Animator {
     /// is observed) and value for value; only the element's place in its
     /// batch differs, which nothing observes either.
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, on target: TargetID, key: String, hash: Int
+        _ animation: borrowing Animation<Value>, life: LifeCycle, on target: TargetID, key: String, hash: Int
     ) -> (index: Int, parameters: SpringParameters)? {
-        guard phase == .idle, tracer == nil, animation.beginTime <= time,
+        // The box's test of a quiet run (a top-level animation has no parent).
+        guard phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved, life.endsWithThisRun,
             case .spring(let parameters, let method) = animation.kind,
-            !animation.callbacks.hasAny, animation.progressMarkers.isEmpty, !animation.additive,
-            animation.roundingFactor == 0, animation.removedOnCompletion, !animation.repeatForever,
-            !animation.autoreverses, animation.repeatCount <= 1,
             let existing = registry.find(target, key, hash: hash)
         else { return nil }
         let index = Int(existing)
@@ -39,7 +37,7 @@ extension Animator {
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
-    /// (``quietSpringToReplace(_:on:key:hash:)`` found them), keeping its
+    /// (``quietSpringToReplace(_:life:on:key:hash:)`` found them), keeping its
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.
