@@ -207,10 +207,10 @@ public enum BenchRunner {
                 try warmUp(engine)
                 let event = timed { engine.frame(burst, at: times[burst]) }
                 let steady = timed { engine.frame(burst + 1, at: times[burst + 1]) }
-                guard engine.running == workload.count + workload.burstCount else {
+                guard engine.running == workload.allCount else {
                     throw BenchError(
                         description:
-                            "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.count + workload.burstCount)"
+                            "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.allCount)"
                     )
                 }
                 return (event, steady)

@@ -76,8 +76,8 @@ final class AnimatorEngine: MeasuredEngine {
     init(_ workload: Workload) {
         self.workload = workload
         target = animator.makeTarget()
-        keys = (0 ..< workload.count + workload.burstCount).map { "a\($0)" }
-        for index in 0 ..< workload.count + workload.burstCount {
+        keys = (0 ..< workload.allCount).map { "a\($0)" }
+        for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             if item.kind == .pointSpring {
                 points.append(
@@ -89,7 +89,7 @@ final class AnimatorEngine: MeasuredEngine {
             }
             if index < workload.count { handles.append(add(index)) }
         }
-        handles.reserveCapacity(workload.count + workload.burstCount)
+        handles.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
@@ -148,7 +148,7 @@ final class AnimatorEngine: MeasuredEngine {
                 index += 1
             }
         case .burst where frame == workload.burstFrame:
-            for index in workload.count ..< workload.count + workload.burstCount { handles.append(add(index)) }
+            for index in workload.count ..< workload.allCount { handles.append(add(index)) }
         case .steady, .jitter, .massCompletion, .burst:
             break
         }
@@ -158,7 +158,7 @@ final class AnimatorEngine: MeasuredEngine {
     var running: Int { animator.animationCount }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count + workload.burstCount)).map { index in
+        (0 ..< min(count, workload.allCount)).map { index in
             if let scalar = scalars[index] { return animator[scalar] }
             return animator[points[index]!].x
         }
@@ -180,14 +180,14 @@ final class BatchEngine: MeasuredEngine {
 
     init(_ workload: Workload) {
         self.workload = workload
-        for index in 0 ..< workload.count + workload.burstCount {
+        for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             slots.append(
                 item.kind == .pointSpring
                     ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
             if index < workload.count { ids.append(add(index)) }
         }
-        ids.reserveCapacity(workload.count + workload.burstCount)
+        ids.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
@@ -234,7 +234,7 @@ final class BatchEngine: MeasuredEngine {
                 index += 1
             }
         case .burst where frame == workload.burstFrame:
-            for index in workload.count ..< workload.count + workload.burstCount { ids.append(add(index)) }
+            for index in workload.count ..< workload.allCount { ids.append(add(index)) }
         case .steady, .jitter, .massCompletion, .burst:
             break
         }
@@ -244,7 +244,7 @@ final class BatchEngine: MeasuredEngine {
     var running: Int { batches.count }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count + workload.burstCount)).map { index in
+        (0 ..< min(count, workload.allCount)).map { index in
             workload.item(index).kind == .pointSpring ? batches.point(slots[index]).x : batches.value(slots[index])
         }
     }

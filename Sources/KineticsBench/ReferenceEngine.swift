@@ -18,8 +18,8 @@ final class ReferenceEngine: MeasuredEngine {
 
     init(_ workload: Workload) {
         self.workload = workload
-        object = PopObject(count: workload.count + workload.burstCount)
-        for index in 0 ..< workload.count + workload.burstCount {
+        object = PopObject(count: workload.allCount)
+        for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             object.values[index] = SIMD4(item.from, item.kind == .pointSpring ? item.from : 0, 0, 0)
         }
@@ -78,7 +78,7 @@ final class ReferenceEngine: MeasuredEngine {
             }
         case .burst where frame == workload.burstFrame:
             // Added between frames, rendered at once, as Pop's addAnimation does.
-            for index in workload.count ..< workload.count + workload.burstCount {
+            for index in workload.count ..< workload.allCount {
                 let animation = make(index)
                 byIndex.append(animation)
                 list.append(animation)
@@ -105,7 +105,7 @@ final class ReferenceEngine: MeasuredEngine {
     var running: Int { list.count }
 
     func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count + workload.burstCount)).map { object.values[$0][0] }
+        (0 ..< min(count, workload.allCount)).map { object.values[$0][0] }
     }
 }
 

@@ -88,17 +88,20 @@ package struct Workload {
 
     /// How many animations the burst adds: they are numbered from ``count``
     /// on, with properties of their own.
-    var burstCount: Int {
-        configuration.scenario == .burst ? max(1, Int((Double(count) * configuration.churnFraction).rounded())) : 0
-    }
+    var burstCount: Int { configuration.scenario == .burst ? fraction : 0 }
+
+    /// Every animation the workload has, a burst's included: the properties
+    /// an engine makes.
+    var allCount: Int { count + burstCount }
 
     /// The frame in which the burst is added: the first after the warm-up.
     var burstFrame: Int { configuration.warmupFrames }
 
     /// How many animations are replaced each frame under churn.
-    var churnPerFrame: Int {
-        configuration.scenario == .churn ? max(1, Int((Double(count) * configuration.churnFraction).rounded())) : 0
-    }
+    var churnPerFrame: Int { configuration.scenario == .churn ? fraction : 0 }
+
+    /// ``BenchConfiguration/churnFraction`` of the animations, at least one.
+    private var fraction: Int { max(1, Int((Double(count) * configuration.churnFraction).rounded())) }
 
     /// The target of spring `index` at frame `frame` of a retarget storm.
     func stormTarget(_ index: Int, frame: Int) -> Double {

@@ -16,7 +16,7 @@ struct EngineParityTests {
         var values: [[Double]] = []
         for (frame, time) in workload.frameTimes(frames).enumerated() {
             engine.frame(frame, at: time)
-            values.append(engine.sampleValues(workload.count + workload.burstCount))
+            values.append(engine.sampleValues(workload.allCount))
         }
         return values
     }

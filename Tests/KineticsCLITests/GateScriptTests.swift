@@ -72,6 +72,11 @@ struct GateScriptTests {
         #expect(costly.stderr.contains("animator replacement: 3001 instructions > ceiling 3000"), "\(costly.stderr)")
         let missing = try Self.run("instructions.sh", ["--compare", base, folder.appendingPathComponent("no").path])
         #expect(missing.status == 66)
+        let malformed = folder.appendingPathComponent("malformed.json")
+        try Data("{\"results\": 3}".utf8).write(to: malformed)
+        let refused = try Self.run("instructions.sh", ["--compare", base, malformed.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("malformed.json: not an instruction report"), "\(refused.stderr)")
     }
 
     @Test("the allocation gate fails on a frame that allocated in one iteration, though its p90 is 0")
