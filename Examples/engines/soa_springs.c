@@ -77,7 +77,7 @@ static int32_t kind_of(engine *e, const kinetics_animation *a) {
     return e->kind_count++;
 }
 
-static void destroy(void *handle) {
+static void soa_destroy(void *handle) {
     engine *e = handle;
     if (!e) return;
     free(e->offset);
@@ -89,7 +89,7 @@ static void destroy(void *handle) {
     free(e);
 }
 
-static void *create(const kinetics_workload *w, char *error, size_t error_size) {
+static void *soa_create(const kinetics_workload *w, char *error, size_t error_size) {
     for (int64_t i = 0; i < w->count; i++) {
         if (w->animations[i].kind != KINETICS_KIND_SPRING) {
             snprintf(error, error_size, "animation %lld is not a scalar spring; this engine runs springs only (--mix spring)",
@@ -109,7 +109,7 @@ static void *create(const kinetics_workload *w, char *error, size_t error_size) 
     e->active = malloc(n);
     if (!e->offset || !e->velocity || !e->target || !e->threshold || !e->kind || !e->active) {
         snprintf(error, error_size, "out of memory for %lld springs", (long long)w->count);
-        destroy(e);
+        soa_destroy(e);
         return NULL;
     }
     for (int64_t i = 0; i < w->count; i++) {
@@ -117,7 +117,7 @@ static void *create(const kinetics_workload *w, char *error, size_t error_size) 
         int32_t kind = kind_of(e, a);
         if (kind < 0) {
             snprintf(error, error_size, "more than %d distinct springs", MAX_KINDS);
-            destroy(e);
+            soa_destroy(e);
             return NULL;
         }
         e->kind[i] = kind;
@@ -131,7 +131,7 @@ static void *create(const kinetics_workload *w, char *error, size_t error_size) 
     return e;
 }
 
-static void replace(void *handle, int64_t i, const kinetics_animation *a) {
+static void soa_replace(void *handle, int64_t i, const kinetics_animation *a) {
     engine *e = handle;
     int32_t kind = kind_of(e, a);
     if (kind < 0) return;
@@ -145,14 +145,14 @@ static void replace(void *handle, int64_t i, const kinetics_animation *a) {
     e->threshold[i] = a->threshold;
 }
 
-static void retarget(void *handle, int64_t i, double to) {
+static void soa_retarget(void *handle, int64_t i, double to) {
     engine *e = handle;
     if (!e->active[i]) return;
     e->offset[i] += e->target[i] - to;
     e->target[i] = to;
 }
 
-static void tick(void *handle, double time) {
+static void soa_tick(void *handle, double time) {
     engine *e = handle;
     double h = time - e->last_time;
     e->last_time = time;
@@ -177,24 +177,14 @@ static void tick(void *handle, double time) {
     e->running -= finished;
 }
 
-static double value(const void *handle, int64_t i) {
+static double soa_value(const void *handle, int64_t i) {
     const engine *e = handle;
     return e->offset[i] + e->target[i];
 }
 
-static int64_t running(const void *handle) { return ((const engine *)handle)->running; }
+static int64_t soa_running(const void *handle) { return ((const engine *)handle)->running; }
 
-static const kinetics_engine table = {
-    .abi_version = KINETICS_ENGINE_ABI_VERSION,
-    .name = "soa-springs",
-    .create = create,
-    .replace = replace,
-    .retarget = retarget,
-    .tick = tick,
-    .value = value,
-    .running = running,
-    .destroy = destroy,
-};
+static const kinetics_engine table = KINETICS_ENGINE_TABLE(soa, "soa-springs");
 
 uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
 

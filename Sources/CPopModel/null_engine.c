@@ -48,16 +48,6 @@ static int64_t null_running(const void *handle) { return ((const null_engine *)h
 
 static void null_destroy(void *handle) { free(handle); }
 
-static const kinetics_engine null_table = {
-    .abi_version = KINETICS_ENGINE_ABI_VERSION,
-    .name = "abi-null",
-    .create = null_create,
-    .replace = null_replace,
-    .retarget = null_retarget,
-    .tick = null_tick,
-    .value = null_value,
-    .running = null_running,
-    .destroy = null_destroy,
-};
+static const kinetics_engine null_table = KINETICS_ENGINE_TABLE(null, "abi-null");
 
 const kinetics_engine *kinetics_null_engine(void) { return &null_table; }

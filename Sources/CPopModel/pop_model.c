@@ -567,16 +567,6 @@ static int64_t pop_running(const void *handle) {
     return engine->list_count;
 }
 
-static const kinetics_engine pop_c_engine = {
-    .abi_version = KINETICS_ENGINE_ABI_VERSION,
-    .name = "pop-c",
-    .create = pop_create,
-    .replace = pop_replace,
-    .retarget = pop_retarget,
-    .tick = pop_tick,
-    .value = pop_value,
-    .running = pop_running,
-    .destroy = pop_destroy,
-};
+static const kinetics_engine pop_c_engine = KINETICS_ENGINE_TABLE(pop, "pop-c");
 
 const kinetics_engine *kinetics_pop_c_engine(void) { return &pop_c_engine; }

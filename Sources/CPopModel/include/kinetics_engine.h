@@ -107,6 +107,18 @@ typedef struct kinetics_engine {
     void (*destroy)(void *engine);
 } kinetics_engine;
 
+/* The table of an engine whose functions are named PREFIX_create,
+ * PREFIX_replace, PREFIX_retarget, PREFIX_tick, PREFIX_value, PREFIX_running
+ * and PREFIX_destroy, under the name NAME:
+ *     static const kinetics_engine table = KINETICS_ENGINE_TABLE(soa, "soa-springs"); */
+#define KINETICS_ENGINE_TABLE(PREFIX, NAME)                                                      \
+    {                                                                                            \
+        .abi_version = KINETICS_ENGINE_ABI_VERSION, .reserved = 0, .name = (NAME),               \
+        .create = PREFIX##_create, .replace = PREFIX##_replace, .retarget = PREFIX##_retarget,   \
+        .tick = PREFIX##_tick, .value = PREFIX##_value, .running = PREFIX##_running,             \
+        .destroy = PREFIX##_destroy,                                                             \
+    }
+
 /* What a library for `kinetics bench --engine-library` exports. Kinetics
  * looks them up by name; the library does not link against Kinetics. */
 typedef uint32_t (*kinetics_engine_abi_version_function)(void);
