@@ -219,10 +219,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 to = parameters.endValue(from: from, velocity: startVelocity, threshold: threshold, method: method)
             }
             if shared < 0 { shared = tables.decays.acquire(parameters.deceleration, method) }
-            lane.decays[method.index].appendState(value: from, velocity: startVelocity, configuration: shared)
+            lane.decays[method.index].state.append(
+                DecayState(value: from, velocity: startVelocity, configuration: shared))
         case .basic(let duration, let timing, let bezier):
             if shared < 0 { shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
-            lane.basics.appendState(start: time, duration: duration, timing: shared)
+            lane.basics.state.append(BasicState(span: TimedSpan(start: time, duration: duration), timing: shared))
         case .keyframes(let keyframes):
             if (reversed ? backwardTrack : forwardTrack) < 0 {
                 let track = lane.tracks.acquire(keyframes, reversed: reversed, timings: tables.timings)
@@ -230,7 +231,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             }
             let track = reversed ? backwardTrack : forwardTrack
             (from, to) = lane.tracks.ends(track)
-            lane.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
+            lane.keyframes.state.append(
+                KeyframeState(span: TimedSpan(start: time, duration: keyframes.duration), track: track))
         case .custom(let step):
             from = current
             to = current
@@ -451,7 +453,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .spring(_, let method):
             readSpringEnds(element)
             value = lane.springs[method.index].value(element)
-        case .decay(_, let method): value = lane.decays[method.index].value[element]
+        case .decay(_, let method): value = lane.decays[method.index].state[element].value
         case .basic:
             let timings = animator.shared.timings
             return (
@@ -640,8 +642,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
         guard let element = element(animator, handle) else { return }
         switch animation.kind {
-        case .basic: lane.basics.start[element] += delta
-        case .keyframes: lane.keyframes.start[element] += delta
+        case .basic: lane.basics.state[element].span.start += delta
+        case .keyframes: lane.keyframes.state[element].span.start += delta
         case .custom: lane.customs.start[element] += delta
         case .spring, .decay: break
         }
@@ -679,7 +681,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let element = element(animator, handle) else { return nil }
         switch animation.kind {
         case .spring(_, let method): return lane.springs[method.index].currentVelocity(element).packed
-        case .decay(_, let method): return lane.decays[method.index].velocity[element].packed
+        case .decay(_, let method): return lane.decays[method.index].state[element].velocity.packed
         case .basic, .keyframes, .custom: return nil
         }
     }

@@ -8,38 +8,42 @@ func timeFraction(at time: Double, start: Double, duration: Double) -> Double {
     Swift.min(time - start, duration) / duration
 }
 
+/// When a timed animation (basic or keyframes) started and how long it runs.
+struct TimedSpan {
+    var start: Double
+    var duration: Double
+
+    /// Pop's elapsed fraction at `time` (``timeFraction(at:start:duration:)``).
+    @inline(__always)
+    func fraction(at time: Double) -> Double { timeFraction(at: time, start: start, duration: duration) }
+}
+
+/// A basic animation's own state: its span and its timing function.
+struct BasicState {
+    var span: TimedSpan
+    var timing: Int32
+}
+
 /// The basic animations of one lane: from `from` to `to` along a timing
 /// function over a duration (Pop's `POPBasicAnimation`).
 final class BasicBatch<V: AnimatableVector>: ElementBatch {
     let common = ElementColumns<V>()
-    let start = Column<Double>()
-    let duration = Column<Double>()
-    let timing = Column<Int32>()
+    let state = Column<BasicState>()
 
-    func appendState(start time: Double, duration length: Double, timing index: Int32) {
-        start.append(time)
-        duration.append(length)
-        timing.append(index)
-    }
-
-    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
-        operation.apply(to: start)
-        operation.apply(to: duration)
-        operation.apply(to: timing)
-    }
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) { operation.apply(to: state) }
 
     /// Completes the quiet animations that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their timing functions.
     func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { timing.base[$0] },
+            output: &output, entry: { state.base[$0].timing },
             release: { entry, users in timings.release(entry, count: users) })
     }
 
     /// The eased progress at `time` (Pop's progress of a basic animation).
     func progress(_ index: Int, at time: Double, timings: TimingTable) -> Double {
-        let t = timeFraction(at: time, start: start[index], duration: duration[index])
-        return timings.evaluators[Int(timing[index])].evaluate(t, timings)
+        let own = state[index]
+        return timings.evaluators[Int(own.timing)].evaluate(own.span.fraction(at: time), timings)
     }
 
     /// The (clamped, unrounded) value at `time`.
@@ -51,16 +55,12 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
     /// The columns as raw pointers, read once per frame.
     struct Pointers {
         let evaluators: UnsafeMutablePointer<TimingEvaluator>
-        let start: UnsafeMutablePointer<Double>
-        let duration: UnsafeMutablePointer<Double>
-        let timing: UnsafeMutablePointer<Int32>
+        let state: UnsafeMutablePointer<BasicState>
         let common: ElementColumns<V>.Pointers
 
         init(_ batch: BasicBatch, _ timings: TimingTable) {
             evaluators = timings.evaluators.base
-            start = batch.start.base
-            duration = batch.duration.base
-            timing = batch.timing.base
+            state = batch.state.base
             common = ElementColumns.Pointers(batch.common)
         }
     }
@@ -91,8 +91,9 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
         values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
-        let t = timeFraction(at: context.time, start: p.start[index], duration: p.duration[index])
-        let eased = p.evaluators[Int(p.timing[index])].evaluate(t, timings)
+        let own = p.state[index]
+        let t = own.span.fraction(at: context.time)
+        let eased = p.evaluators[Int(own.timing)].evaluate(t, timings)
         let from = p.common.from[index]
         let value = from + (p.common.to[index] - from) * eased
         common.endFrame(

@@ -127,8 +127,10 @@ package final class BatchSet {
         let id = newID()
         let end = deceleration.endValue(from: from, velocity: velocity, threshold: threshold, method: method)
         let batch = scalars.decays[method.index]
-        batch.appendState(
-            value: from, velocity: velocity, configuration: shared.decays.acquire(deceleration.deceleration, method))
+        batch.state.append(
+            DecayState(
+                value: from, velocity: velocity, configuration: shared.decays.acquire(deceleration.deceleration, method)
+            ))
         appendCommon(batch.common, id: id, kind: .decay(method), slot: slot, from: from, to: end, threshold: threshold)
         return id
     }
@@ -139,8 +141,10 @@ package final class BatchSet {
         slot: Int32, from: Double, to: Double, duration: Double, timing: TimingFunction, bezier: BezierMethod
     ) -> Int32 {
         let id = newID()
-        scalars.basics.appendState(
-            start: time, duration: duration, timing: shared.timings.acquire(timing, bezier: bezier, duration: duration))
+        scalars.basics.state.append(
+            BasicState(
+                span: TimedSpan(start: time, duration: duration),
+                timing: shared.timings.acquire(timing, bezier: bezier, duration: duration)))
         appendCommon(scalars.basics.common, id: id, kind: .basic, slot: slot, from: from, to: to, threshold: 0.01)
         return id
     }
@@ -150,7 +154,8 @@ package final class BatchSet {
     package func addKeyframes(slot: Int32, _ keyframes: Keyframes<Double>) -> Int32 {
         let id = newID()
         let track = scalars.tracks.acquire(keyframes, reversed: false, timings: shared.timings)
-        scalars.keyframes.appendState(start: time, track: track, duration: keyframes.duration)
+        scalars.keyframes.state.append(
+            KeyframeState(span: TimedSpan(start: time, duration: keyframes.duration), track: track))
         appendCommon(
             scalars.keyframes.common, id: id, kind: .keyframe, slot: slot, from: keyframes.values[0],
             to: keyframes.values[keyframes.values.count - 1], threshold: 0.01)
@@ -183,13 +188,13 @@ package final class BatchSet {
             }
         case .decay(let method):
             let batch = lane.decays[method.index]
-            shared.decays.release(batch.configuration[index])
+            shared.decays.release(batch.state[index].configuration)
             return batch.remove(at: index)
         case .basic:
-            shared.timings.release(lane.basics.timing[index])
+            shared.timings.release(lane.basics.state[index].timing)
             return lane.basics.remove(at: index)
         case .keyframe:
-            lane.tracks.release(lane.keyframes.track[index], timings: shared.timings)
+            lane.tracks.release(lane.keyframes.state[index].track, timings: shared.timings)
             return lane.keyframes.remove(at: index)
         case .custom: return lane.customs.remove(at: index)
         }

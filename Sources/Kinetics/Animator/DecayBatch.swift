@@ -74,33 +74,29 @@ final class DecayConfigurations {
     }
 }
 
+/// A decay's own state: its value and velocity (unclamped, as the law
+/// moves them) and its deceleration's entry in ``DecayConfigurations``.
+struct DecayState<V: AnimatableVector> {
+    var value: V
+    var velocity: V
+    var configuration: Int32
+}
+
 /// The decays of one lane that share a method, in structure-of-arrays form.
 final class DecayBatch<V: AnimatableVector>: ElementBatch {
     let method: DecayMethod
     let common = ElementColumns<V>()
-    let value = Column<V>()
-    let velocity = Column<V>()
-    let configuration = Column<Int32>()
+    let state = Column<DecayState<V>>()
 
     init(method: DecayMethod) { self.method = method }
 
-    func appendState(value start: V, velocity initial: V, configuration index: Int32) {
-        value.append(start)
-        velocity.append(initial)
-        configuration.append(index)
-    }
-
-    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
-        operation.apply(to: value)
-        operation.apply(to: velocity)
-        operation.apply(to: configuration)
-    }
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) { operation.apply(to: state) }
 
     /// Completes the quiet decays that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their configurations.
     func finishQuietly(_ configurations: DecayConfigurations, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { configuration.base[$0] },
+            output: &output, entry: { state.base[$0].configuration },
             release: { entry, users in configurations.release(entry, count: users) })
     }
 
@@ -109,10 +105,11 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         output: inout FrameOutput
     ) {
         let factors = configurations.factors.base
-        let configs = configuration.base
+        let states = state.base
         let p = ElementColumns.Pointers(common)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, factors: factors[Int(configs[index])], p, values: values, output: &output)
+            advanceElement(
+                index, factors: factors[Int(states[index].configuration)], p, values: values, output: &output)
         }
     }
 
@@ -124,10 +121,9 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, factors f: DecayFactors, _ p: ElementColumns<V>.Pointers, values: UnsafeMutablePointer<V>,
         output: inout FrameOutput
     ) {
-        let xs = value.base
-        let vs = velocity.base
-        var x = xs[index]
-        var v = vs[index]
+        let states = state.base
+        var x = states[index].value
+        var v = states[index].velocity
         switch method {
         case .pop:
             for component in 0 ..< V.componentCount {
@@ -152,8 +148,8 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
             if clampsStart && (stop > start ? c < start : c > start) { c = start }
             x[component: component] = c
         }
-        xs[index] = x
-        vs[index] = v
+        states[index].value = x
+        states[index].velocity = v
         let bound = common.threshold.base[index] * DecayParameters.restVelocityFactor
         var done = true
         for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {

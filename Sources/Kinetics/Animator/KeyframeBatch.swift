@@ -1,55 +1,40 @@
+/// A keyframe animation's own state: its span, its track and the segment
+/// it was in at its last frame.
+struct KeyframeState {
+    var span: TimedSpan
+    var track: Int32
+    var cursor: Int32 = 0
+}
+
 /// The keyframe animations of one lane.
 final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     let common = ElementColumns<V>()
-    let start = Column<Double>()
-    let duration = Column<Double>()
-    let track = Column<Int32>()
-    let cursor = Column<Int32>()
+    let state = Column<KeyframeState>()
 
-    func appendState(start time: Double, track index: Int32, duration length: Double) {
-        start.append(time)
-        duration.append(length)
-        track.append(index)
-        cursor.append(0)
-    }
-
-    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
-        operation.apply(to: start)
-        operation.apply(to: duration)
-        operation.apply(to: track)
-        operation.apply(to: cursor)
-    }
+    func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) { operation.apply(to: state) }
 
     /// Completes the quiet animations that finished in this advance
     /// (``ElementColumns/finishQuietly``), giving back their tracks.
     func finishQuietly(_ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { track.base[$0] },
+            output: &output, entry: { state.base[$0].track },
             release: { entry, users in tracks.release(entry, count: users, timings: timings) })
     }
 
     /// The time fraction at `time`.
-    func progress(_ index: Int, at time: Double) -> Double {
-        timeFraction(at: time, start: start[index], duration: duration[index])
-    }
+    func progress(_ index: Int, at time: Double) -> Double { state[index].span.fraction(at: time) }
 
     /// The columns as raw pointers, read once per frame.
     struct Pointers {
         let evaluators: UnsafeMutablePointer<TimingEvaluator>
         let tracks: UnsafeMutablePointer<KeyframeTrack<V>>
-        let start: UnsafeMutablePointer<Double>
-        let duration: UnsafeMutablePointer<Double>
-        let track: UnsafeMutablePointer<Int32>
-        let cursor: UnsafeMutablePointer<Int32>
+        let state: UnsafeMutablePointer<KeyframeState>
         let common: ElementColumns<V>.Pointers
 
         init(_ batch: KeyframeBatch, _ timings: TimingTable, _ tracks: KeyframeTracks<V>) {
             evaluators = timings.evaluators.base
             self.tracks = tracks.tracks.base
-            start = batch.start.base
-            duration = batch.duration.base
-            track = batch.track.base
-            cursor = batch.cursor.base
+            state = batch.state.base
             common = ElementColumns.Pointers(batch.common)
         }
     }
@@ -79,9 +64,9 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
         values: UnsafeMutablePointer<V>, output: inout FrameOutput
     ) {
-        let t = timeFraction(at: context.time, start: p.start[index], duration: p.duration[index])
-        let value = p.tracks[Int(p.track[index])].value(
-            at: t, cursor: &p.cursor[index], evaluators: p.evaluators, timings: timings)
+        let t = p.state[index].span.fraction(at: context.time)
+        let value = p.tracks[Int(p.state[index].track)].value(
+            at: t, cursor: &p.state[index].cursor, evaluators: p.evaluators, timings: timings)
         common.endFrame(
             index, value, done: t + timeProgressThreshold >= 1, flags: p.common.flags[index], p.common, values: values,
             output: &output)
