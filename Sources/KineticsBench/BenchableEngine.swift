@@ -170,9 +170,9 @@ enum EngineRegistry {
 /// A Swift engine driven as the C ones are: the scenario's changes, then one
 /// call to tick, each through the protocol (one dynamic call, as the C
 /// interface makes one indirect call).
-final class SwiftEngine: MeasuredEngine {
+final class SwiftEngine: MeasuredEngine, ScenarioDriven {
     let engine: any BenchableEngine
-    private let workload: Workload
+    let workload: Workload
     private var churnCursor = 0
 
     init(_ type: any BenchableEngine.Type, workload: Workload) throws(BenchError) {
@@ -204,20 +204,17 @@ final class SwiftEngine: MeasuredEngine {
             curve: .easeInEaseOut)
     }
 
+    func replace(_ index: Int) {
+        engine.replace(index, with: Self.animation(workload.item(index), workload: workload))
+    }
+
+    func retarget(_ index: Int, to target: Double) { engine.retarget(index, to: target) }
+
+    /// Never called: the protocol has no add (``addsAnimations``).
+    func add(_ index: Int) { preconditionFailure("a BenchableEngine cannot add animations") }
+
     func frame(_ frame: Int, at time: Double) {
-        switch workload.configuration.scenario {
-        case .churn:
-            for _ in 0 ..< workload.churnPerFrame {
-                engine.replace(churnCursor, with: Self.animation(workload.item(churnCursor), workload: workload))
-                churnCursor = (churnCursor + 1) % workload.count
-            }
-        case .retargetStorm:
-            for index in 0 ..< workload.count { engine.retarget(index, to: workload.stormTarget(index, frame: frame)) }
-        case .steady, .jitter, .massCompletion, .burst:
-            // A burst is not measured: the interface has no add
-            // (``addsAnimations``).
-            break
-        }
+        interact(before: frame, cursor: &churnCursor)
         engine.tick(to: time)
     }
 

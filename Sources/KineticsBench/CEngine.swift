@@ -4,11 +4,12 @@ import Kinetics
 /// An engine behind the C interface of `kinetics_engine.h`: the bench hands
 /// it the workload's animations, replaces and retargets them between frames
 /// and ticks it, every call through the engine's function table.
-final class CEngine: MeasuredEngine {
-    private let workload: Workload
+final class CEngine: MeasuredEngine, ScenarioDriven {
+    let workload: Workload
     private let handle: UnsafeMutableRawPointer
-    private let replace: @convention(c) (UnsafeMutableRawPointer?, Int64, UnsafePointer<kinetics_animation>?) -> Void
-    private let retarget: @convention(c) (UnsafeMutableRawPointer?, Int64, Double) -> Void
+    private let replaceFunction:
+        @convention(c) (UnsafeMutableRawPointer?, Int64, UnsafePointer<kinetics_animation>?) -> Void
+    private let retargetFunction: @convention(c) (UnsafeMutableRawPointer?, Int64, Double) -> Void
     private let tick: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
     private let value: @convention(c) (UnsafeRawPointer?, Int64) -> Double
     private let runningCount: @convention(c) (UnsafeRawPointer?) -> Int64
@@ -23,7 +24,7 @@ final class CEngine: MeasuredEngine {
         guard let create = table.create, let replace = table.replace, let retarget = table.retarget,
             let tick = table.tick, let value = table.value, let running = table.running, let destroy = table.destroy
         else { preconditionFailure("problem(with:) lets no NULL function through") }
-        (self.replace, self.retarget, self.tick, self.value, self.runningCount, self.destroy) =
+        (replaceFunction, retargetFunction, self.tick, self.value, self.runningCount, self.destroy) =
             (replace, retarget, tick, value, running, destroy)
         let count = workload.count
         let animations = (0 ..< count).map { Self.animation(workload.item($0), workload: workload) }
@@ -118,25 +119,18 @@ final class CEngine: MeasuredEngine {
         return animation
     }
 
+    func replace(_ index: Int) {
+        var animation = Self.animation(workload.item(index), workload: workload)
+        replaceFunction(handle, Int64(index), &animation)
+    }
+
+    func retarget(_ index: Int, to target: Double) { retargetFunction(handle, Int64(index), target) }
+
+    /// Never called: the interface has no add (``addsAnimations``).
+    func add(_ index: Int) { preconditionFailure("an engine behind the C interface cannot add animations") }
+
     func frame(_ frame: Int, at time: Double) {
-        switch workload.configuration.scenario {
-        case .churn:
-            for _ in 0 ..< workload.churnPerFrame {
-                var animation = Self.animation(workload.item(churnCursor), workload: workload)
-                replace(handle, Int64(churnCursor), &animation)
-                churnCursor = (churnCursor + 1) % workload.count
-            }
-        case .retargetStorm:
-            var index = 0
-            while index < workload.count {
-                retarget(handle, Int64(index), workload.stormTarget(index, frame: frame))
-                index += 1
-            }
-        case .steady, .jitter, .massCompletion, .burst:
-            // A burst is not measured: the interface has no add
-            // (``addsAnimations``).
-            break
-        }
+        interact(before: frame, cursor: &churnCursor)
         tick(handle, time)
     }
 

@@ -16,6 +16,48 @@ package protocol MeasuredEngine: AnyObject {
     func sampleValues(_ count: Int) -> [Double]
 }
 
+/// What an engine does to its workload's animations between frames; the
+/// scenario decides which (``ScenarioDriven/interact(before:cursor:)``).
+protocol ScenarioDriven: AnyObject {
+    var workload: Workload { get }
+    /// Churn: removes property `index`'s animation and adds the workload's
+    /// item `index` in its place, from the property's current value.
+    func replace(_ index: Int)
+    /// Retarget storm: gives property `index`'s spring a new target.
+    func retarget(_ index: Int, to target: Double)
+    /// Burst: adds the workload's item `index` on its own property. Called
+    /// only when ``MeasuredEngine/addsAnimations``.
+    func add(_ index: Int)
+}
+
+extension ScenarioDriven {
+    /// The scenario's work before frame `frame`: a churn's replacements
+    /// (from `cursor` on, cyclically), a storm's retargets, a burst's adds.
+    ///
+    /// Specialised into each engine's frame, so that an engine's calls are
+    /// direct, as the engine's own code would make them.
+    @inline(__always)
+    func interact(before frame: Int, cursor: inout Int) {
+        switch workload.configuration.scenario {
+        case .churn:
+            for _ in 0 ..< workload.churnPerFrame {
+                replace(cursor)
+                cursor = (cursor + 1) % workload.count
+            }
+        case .retargetStorm:
+            var index = 0
+            while index < workload.count {
+                retarget(index, to: workload.stormTarget(index, frame: frame))
+                index += 1
+            }
+        case .burst where frame == workload.burstFrame:
+            for index in workload.count ..< workload.allCount { add(index) }
+        case .steady, .jitter, .massCompletion, .burst:
+            break
+        }
+    }
+}
+
 /// Makes the engine of a configuration, with its workload added at time 0.
 ///
 /// - Throws: ``BenchError`` when an engine from a library refuses the
@@ -54,8 +96,8 @@ package func makeBuiltInEngine(_ configuration: BenchConfiguration) -> MeasuredE
 /// The engines' stored properties skip Swift's run-time exclusivity checks
 /// (one thread, no overlapping access): the harness's own checks would
 /// otherwise count against the engine measured.
-final class AnimatorEngine: MeasuredEngine {
-    private let workload: Workload
+final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
+    let workload: Workload
     private let animator: Animator = {
         let animator = Animator()
         // The bench counts allocations per frame; the checks of a test build allocate.
@@ -87,14 +129,14 @@ final class AnimatorEngine: MeasuredEngine {
                 scalars.append(animator.property("p\(index)", of: target, initial: item.from, kind: .point))
                 points.append(nil)
             }
-            if index < workload.count { handles.append(add(index)) }
+            if index < workload.count { handles.append(start(index)) }
         }
         handles.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
 
-    private func add(_ index: Int) -> AnimationHandle {
+    private func start(_ index: Int) -> AnimationHandle {
         let item = workload.item(index)
         let method = workload.configuration.method
         do {
@@ -129,29 +171,20 @@ final class AnimatorEngine: MeasuredEngine {
         }
     }
 
-    func frame(_ frame: Int, at time: Double) {
-        switch workload.configuration.scenario {
-        case .churn:
-            for _ in 0 ..< workload.churnPerFrame {
-                handles[churnCursor] = add(churnCursor)
-                churnCursor = (churnCursor + 1) % workload.count
-            }
-        case .retargetStorm:
-            var index = 0
-            while index < handles.count {
-                let target = workload.stormTarget(index, frame: frame)
-                if points[index] != nil {
-                    animator.retarget(handles[index], to: SIMD2(target, target))
-                } else {
-                    animator.retarget(handles[index], to: target)
-                }
-                index += 1
-            }
-        case .burst where frame == workload.burstFrame:
-            for index in workload.count ..< workload.allCount { handles.append(add(index)) }
-        case .steady, .jitter, .massCompletion, .burst:
-            break
+    func replace(_ index: Int) { handles[index] = start(index) }
+
+    func retarget(_ index: Int, to target: Double) {
+        if points[index] != nil {
+            animator.retarget(handles[index], to: SIMD2(target, target))
+        } else {
+            animator.retarget(handles[index], to: target)
         }
+    }
+
+    func add(_ index: Int) { handles.append(start(index)) }
+
+    func frame(_ frame: Int, at time: Double) {
+        interact(before: frame, cursor: &churnCursor)
         animator.tick(at: time)
     }
 
@@ -168,8 +201,8 @@ final class AnimatorEngine: MeasuredEngine {
 // MARK: - Batch
 
 /// The animator's batches alone.
-final class BatchEngine: MeasuredEngine {
-    private let workload: Workload
+final class BatchEngine: MeasuredEngine, ScenarioDriven {
+    let workload: Workload
     private let batches = BatchSet()
     @exclusivity(unchecked)
     private var slots: [Int32] = []
@@ -185,14 +218,14 @@ final class BatchEngine: MeasuredEngine {
             slots.append(
                 item.kind == .pointSpring
                     ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
-            if index < workload.count { ids.append(add(index)) }
+            if index < workload.count { ids.append(start(index)) }
         }
         ids.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
 
-    private func add(_ index: Int) -> Int32 {
+    private func start(_ index: Int) -> Int32 {
         let item = workload.item(index)
         let slot = slots[index]
         let method = workload.configuration.method
@@ -219,25 +252,17 @@ final class BatchEngine: MeasuredEngine {
         }
     }
 
+    func replace(_ index: Int) {
+        batches.remove(ids[index])
+        ids[index] = start(index)
+    }
+
+    func retarget(_ index: Int, to target: Double) { batches.retarget(ids[index], to: target) }
+
+    func add(_ index: Int) { ids.append(start(index)) }
+
     func frame(_ frame: Int, at time: Double) {
-        switch workload.configuration.scenario {
-        case .churn:
-            for _ in 0 ..< workload.churnPerFrame {
-                batches.remove(ids[churnCursor])
-                ids[churnCursor] = add(churnCursor)
-                churnCursor = (churnCursor + 1) % workload.count
-            }
-        case .retargetStorm:
-            var index = 0
-            while index < ids.count {
-                batches.retarget(ids[index], to: workload.stormTarget(index, frame: frame))
-                index += 1
-            }
-        case .burst where frame == workload.burstFrame:
-            for index in workload.count ..< workload.allCount { ids.append(add(index)) }
-        case .steady, .jitter, .massCompletion, .burst:
-            break
-        }
+        interact(before: frame, cursor: &churnCursor)
         batches.advance(to: time)
     }
 

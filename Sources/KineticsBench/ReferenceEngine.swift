@@ -8,8 +8,8 @@ import Kinetics
 /// springs take Pop's RK4 steps one at a time with the fraction blend; an
 /// animation that finishes is found in the list by linear search and removed.
 /// It computes the same values as the animator's `pop` method.
-final class ReferenceEngine: MeasuredEngine {
-    private let workload: Workload
+final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
+    let workload: Workload
     private let object: PopObject
     private var list: [PopModelAnimation] = []
     private var byIndex: [PopModelAnimation] = []
@@ -58,35 +58,29 @@ final class ReferenceEngine: MeasuredEngine {
         }
     }
 
+    // Replacements and additions happen between frames, at the last
+    // frame's time (as in the other engines, whose animations start at the
+    // animator's last tick), and are rendered at once, as Pop's
+    // addAnimation does; they advance again in the next frame.
+    func replace(_ index: Int) {
+        remove(byIndex[index])
+        let replacement = make(index)
+        byIndex[index] = replacement
+        list.append(replacement)
+        _ = replacement.render(time: time)
+    }
+
+    func retarget(_ index: Int, to target: Double) { (byIndex[index] as? PopSpringModel)?.retarget(target) }
+
+    func add(_ index: Int) {
+        let animation = make(index)
+        byIndex.append(animation)
+        list.append(animation)
+        _ = animation.render(time: time)
+    }
+
     func frame(_ frame: Int, at time: Double) {
-        switch workload.configuration.scenario {
-        case .churn:
-            // Replacements happen between frames, at the last frame's time
-            // (as in the other engines, whose animations start at the
-            // animator's last tick), so they advance in this frame.
-            for _ in 0 ..< workload.churnPerFrame {
-                remove(byIndex[churnCursor])
-                let replacement = make(churnCursor)
-                byIndex[churnCursor] = replacement
-                list.append(replacement)
-                _ = replacement.render(time: self.time)
-                churnCursor = (churnCursor + 1) % workload.count
-            }
-        case .retargetStorm:
-            for index in 0 ..< byIndex.count {
-                (byIndex[index] as? PopSpringModel)?.retarget(workload.stormTarget(index, frame: frame))
-            }
-        case .burst where frame == workload.burstFrame:
-            // Added between frames, rendered at once, as Pop's addAnimation does.
-            for index in workload.count ..< workload.allCount {
-                let animation = make(index)
-                byIndex.append(animation)
-                list.append(animation)
-                _ = animation.render(time: self.time)
-            }
-        case .steady, .jitter, .massCompletion, .burst:
-            break
-        }
+        interact(before: frame, cursor: &churnCursor)
         self.time = time
         // POPAnimator copies its list into a vector every frame.
         var snapshot: [PopModelAnimation] = []

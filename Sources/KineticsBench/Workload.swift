@@ -13,11 +13,7 @@ struct WorkItem {
 
     var kind: Kind
     var parameters: SpringParameters
-    var from: Double
-    var to: Double
-    var velocity: Double
-    var threshold: Double
-    var duration: Double
+    var from, to, velocity, threshold, duration: Double
 }
 
 /// The workload of a configuration.
