@@ -46,10 +46,10 @@ func traceMotion<Stepper: MotionStepper<Double>>(_ stepper: Stepper, times: [Dou
     stepper.trajectory(at: times).map { MotionSample(time: $0.time, value: $0.value, velocity: $0.velocity) }
 }
 
-/// Prints motion samples as CSV (`time,value,velocity`) or as JSON with the
-/// parameters used.
-func printMotion<Parameters: Encodable>(
-    _ samples: [MotionSample], format: SampleFormat, document: (([MotionSample]) -> Parameters)
+/// Prints motion samples as CSV (`time,value,velocity`) or as JSON: the
+/// fields of `setup` (what was traced), the frame clock and the samples.
+func printMotion<Setup: Encodable>(
+    _ samples: [MotionSample], format: SampleFormat, setup: Setup, frames: FrameOptions
 ) throws {
     var output = StandardOutput()
     switch format {
@@ -59,9 +59,27 @@ func printMotion<Parameters: Encodable>(
             output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
         }
     case .json:
-        output.line(try jsonText(document(samples)))
+        output.line(try jsonText(MotionDocument(setup: setup, frames: frames, samples: samples)))
     }
     output.flush()
+}
+
+/// A trace in JSON: the setup's own fields beside `fps`, `seconds` and
+/// `samples`, in one object.
+private struct MotionDocument<Setup: Encodable>: Encodable {
+    let setup: Setup
+    let frames: FrameOptions
+    let samples: [MotionSample]
+
+    private enum Key: String, CodingKey { case fps, seconds, samples }
+
+    func encode(to encoder: any Encoder) throws {
+        try setup.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(frames.fps, forKey: .fps)
+        try container.encode(frames.seconds, forKey: .seconds)
+        try container.encode(samples, forKey: .samples)
+    }
 }
 
 // MARK: - Spring
@@ -84,16 +102,12 @@ struct SpringTrace: ParsableCommand {
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
 
-    struct Document: Encodable {
+    /// What the JSON says of the spring traced.
+    struct Setup: Encodable {
         let solver = "spring"
         let method: SpringMethod
         let parameters: SpringParametersJSON
-        let from: Double
-        let to: Double
-        let velocity: Double
-        let fps: Double
-        let seconds: Double
-        let samples: [MotionSample]
+        let from, to, velocity: Double
     }
 
     func run() throws {
@@ -104,11 +118,10 @@ struct SpringTrace: ParsableCommand {
                 parameters: parameters, method: method, value: motion.from, velocity: motion.velocity, target: motion.to
             ),
             times: frames.times)
-        try printMotion(samples, format: format) { samples in
-            Document(
-                method: method, parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to,
-                velocity: motion.velocity, fps: frames.fps, seconds: frames.seconds, samples: samples)
-        }
+        let setup = Setup(
+            method: method, parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to,
+            velocity: motion.velocity)
+        try printMotion(samples, format: format, setup: setup, frames: frames)
     }
 }
 
@@ -140,15 +153,11 @@ struct DecayTrace: ParsableCommand {
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
 
-    struct Document: Encodable {
+    /// What the JSON says of the decay traced.
+    struct Setup: Encodable {
         let solver = "decay"
         let method: DecayMethod
-        let deceleration: Double
-        let from: Double
-        let velocity: Double
-        let fps: Double
-        let seconds: Double
-        let samples: [MotionSample]
+        let deceleration, from, velocity: Double
     }
 
     func run() throws {
@@ -156,11 +165,9 @@ struct DecayTrace: ParsableCommand {
         let samples = traceMotion(
             DecayStepper(parameters: parameters, method: method, value: decay.from, velocity: decay.velocity),
             times: frames.times)
-        try printMotion(samples, format: format) { samples in
-            Document(
-                method: method, deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity,
-                fps: frames.fps, seconds: frames.seconds, samples: samples)
-        }
+        let setup = Setup(
+            method: method, deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity)
+        try printMotion(samples, format: format, setup: setup, frames: frames)
     }
 }
 
