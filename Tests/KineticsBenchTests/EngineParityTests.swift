@@ -21,6 +21,11 @@ struct EngineParityTests {
         return values
     }
 
+    /// 200 animations of `mix` under `scenario` at 60 Hz, Pop's method, on `engine`.
+    static func parity(_ engine: BenchEngine, _ mix: BenchMix, _ scenario: BenchScenario) -> BenchConfiguration {
+        BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
+    }
+
     @Test(
         "the animator and the batch path compute the Pop-model reference's values",
         arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
@@ -34,9 +39,7 @@ struct EngineParityTests {
         // of 1/(1000·duration) = 1e-6, which moves y by up to that times the
         // curve's slope (under 2 here); the engines use the fast method
         // (1e-7). So 5e-6 of the distance covered.
-        func configuration(_ engine: BenchEngine) -> BenchConfiguration {
-            BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
-        }
+        func configuration(_ engine: BenchEngine) -> BenchConfiguration { Self.parity(engine, mix, scenario) }
         let workload = Workload(configuration(.reference))
         // A burst adds 20 more (10%) in frame 10, the warm-up's end.
         let tolerances = (0 ..< 200 + workload.burstCount).map { index -> Double in
@@ -72,9 +75,7 @@ struct EngineParityTests {
         // (about 1,000; 100 under mass completion) for every kind, over 90
         // frames, or under mass completion 400 (6.7 s: its decays, the
         // slowest, rest after about 5.3 s).
-        func configuration(_ engine: BenchEngine) -> BenchConfiguration {
-            BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
-        }
+        func configuration(_ engine: BenchEngine) -> BenchConfiguration { Self.parity(engine, mix, scenario) }
         let swift = makeBuiltInEngine(configuration(.reference))
         let c = makeBuiltInEngine(configuration(.popC))
         var worst = (difference: 0.0, index: 0, frame: 0)

@@ -62,23 +62,16 @@ struct BenchCommandTests {
                 struct Configuration: Decodable {
                     let engine: String
                     let animations: Int
-                    let mix: String
-                    let scenario: String
+                    let mix, scenario: String
                     let fps: Double
                     let method: String
                 }
                 let configuration: Configuration
-                let p50: Double
-                let p99: Double
-                let nanosecondsPerAnimation: Double
-                let budgetShare: Double
-                let allocationsPerFrame: Double
-                let calibrated: Double
+                let p50, p99, nanosecondsPerAnimation, budgetShare, allocationsPerFrame, calibrated: Double
                 let repetitionMedians: [Double]
             }
             let formatVersion: Int
-            let kind: String
-            let machine: String
+            let kind, machine: String
             let results: [Result]
         }
         let baseline = Self.temporaryFile("baseline.json")

@@ -63,9 +63,7 @@ struct VerifyCommandTests {
     func formats() throws {
         struct Report: Decodable {
             struct Row: Decodable {
-                let suite: String
-                let mode: String
-                let check: String
+                let suite, mode, check: String
                 let cases: Int
                 let value: Double
                 let tolerance: Double?
@@ -75,8 +73,7 @@ struct VerifyCommandTests {
                 let parameters: [String: Double]
             }
             let formatVersion: Int
-            let grid: String
-            let reference: String
+            let grid, reference: String
             let rows: [Row]
             let decayCases: [[String: AnyDecodable]]
         }

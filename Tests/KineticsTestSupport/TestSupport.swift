@@ -62,6 +62,14 @@ public func animatorWithX() -> (Animator, PropertyHandle<Double>) {
     return (animator, animator.property("x", of: animator.makeTarget(), initial: 0.0))
 }
 
+/// A new animator with a tracer of every event, and one new target.
+public func tracedAnimator() -> (Animator, AnimationTracer, TargetID) {
+    let animator = Animator()
+    let tracer = AnimationTracer(traceAll: true)
+    animator.tracer = tracer
+    return (animator, tracer, animator.makeTarget())
+}
+
 /// A new animator and the scalar properties `x` and `y` of one new target,
 /// both at 0.
 public func animatorWithXY() -> (Animator, PropertyHandle<Double>, PropertyHandle<Double>) {

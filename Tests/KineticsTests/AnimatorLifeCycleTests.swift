@@ -9,10 +9,7 @@ import Testing
 struct AnimatorLifeCycleTests {
     /// An animator with one scalar property and a tracer of every event.
     static func setUp(initial: Double = 0) -> (Animator, TargetID, PropertyHandle<Double>, AnimationTracer) {
-        let animator = Animator()
-        let tracer = AnimationTracer(traceAll: true)
-        animator.tracer = tracer
-        let target = animator.makeTarget()
+        let (animator, tracer, target) = tracedAnimator()
         return (animator, target, animator.property("x", of: target, initial: initial), tracer)
     }
 

@@ -40,10 +40,7 @@ struct AnimatorReentrancyTests {
 
     @Test("a callback may remove every animation, replace others and retarget, in the same tick")
     func removeAllFromCallback() throws {
-        let animator = Animator()
-        let tracer = AnimationTracer(traceAll: true)
-        animator.tracer = tracer
-        let target = animator.makeTarget()
+        let (animator, tracer, target) = tracedAnimator()
         let properties = (0 ..< 20).map { animator.property("p\($0)", of: target, initial: 0.0) }
         var handles: [AnimationHandle] = []
         for (index, property) in properties.enumerated() {
@@ -105,10 +102,7 @@ struct AnimatorReentrancyTests {
 
     @Test("a sequence runs its children one after another; a concurrent group ends with its last child")
     func groups() throws {
-        let animator = Animator()
-        let tracer = AnimationTracer(traceAll: true)
-        animator.tracer = tracer
-        let target = animator.makeTarget()
+        let (animator, tracer, target) = tracedAnimator()
         let x = animator.property("x", of: target, initial: 0.0)
         let y = animator.property("y", of: target, initial: 0.0)
         var groupStop: Bool?
@@ -140,10 +134,7 @@ struct AnimatorReentrancyTests {
 
     @Test("removing a group cancels its running children")
     func removeGroup() throws {
-        let animator = Animator()
-        let tracer = AnimationTracer(traceAll: true)
-        animator.tracer = tracer
-        let target = animator.makeTarget()
+        let (animator, tracer, target) = tracedAnimator()
         let x = animator.property("x", of: target, initial: 0.0)
         let group = AnimationGroup(
             .sequence,

@@ -4,15 +4,12 @@
 // bit for bit.
 
 import Foundation
+import KineticsReference
 
 /// Pop's spring loop on one scalar, written out stage by stage.
 struct PlainPopSpring {
-    let k: Double
-    let b: Double
-    let m: Double
-    var to: Double
-    var value: Double
-    var velocity: Double
+    let k, b, m: Double
+    var to, value, velocity: Double
     var accumulated = 0.0
 
     static let h = Double(Float(0.001))
@@ -76,23 +73,19 @@ struct PlainPopDecay {
     }
 }
 
-/// WebKit's UnitBezier, transcribed, without any iteration cap (only called
-/// on inputs where it terminates).
+/// WebKit's UnitBezier solver, transcribed, without any iteration cap (only
+/// called on inputs where it terminates). Its polynomial is the GSL
+/// reference's (WebKit's coefficients), not the library's.
 struct PlainWebKitBezier {
-    let ax, bx, cx, ay, by, cy: Double
+    let curve: ReferenceBezier
 
     init(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double) {
-        cx = 3.0 * p1x
-        bx = 3.0 * (p2x - p1x) - cx
-        ax = 1.0 - cx - bx
-        cy = 3.0 * p1y
-        by = 3.0 * (p2y - p1y) - cy
-        ay = 1.0 - cy - by
+        curve = ReferenceBezier(x1: p1x, y1: p1y, x2: p2x, y2: p2y)
     }
 
-    func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
-    func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
-    func sampleDX(_ t: Double) -> Double { (3.0 * ax * t + 2.0 * bx) * t + cx }
+    func sampleX(_ t: Double) -> Double { curve.x(at: t) }
+    func sampleY(_ t: Double) -> Double { curve.y(at: t) }
+    func sampleDX(_ t: Double) -> Double { (3.0 * curve.ax * t + 2.0 * curve.bx) * t + curve.cx }
 
     func solve(_ x: Double, _ epsilon: Double) -> Double {
         var t2 = x
