@@ -148,24 +148,15 @@ enum CompareText {
         struct Candidate: Encodable {
             let name: String
             let engine: String?
-            let rmsError: Double
-            let maxError: Double
+            let rmsError, maxError: Double
             let explains: Bool
         }
         let kind: String
         let parameters: [String: String]
         let samples: Int
-        let amplitude: Double
-        let maxError: Double
-        let rmsError: Double
-        let worstAt: Double
-        let maxVelocityError: Double?
-        let timeScale: Double?
-        let lag: Double?
-        let lagFrames: Double?
-        let settlingTrace: Double?
-        let settlingExact: Double?
-        let settlingBand: Double?
+        let amplitude, maxError, rmsError, worstAt: Double
+        let maxVelocityError, timeScale, lag, lagFrames: Double?
+        let settlingTrace, settlingExact, settlingBand: Double?
         let scheme: String?
         let explained: Bool?
         let noise: Double?

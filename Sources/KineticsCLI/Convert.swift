@@ -33,18 +33,11 @@ struct Convert: ParsableCommand {
 
     /// Every parameterisation of one spring; `nil` where there is no answer.
     struct Conversions: Encodable {
-        let tension: Double
-        let friction: Double
-        let mass: Double
-        let bounciness: Double?
-        let speed: Double?
-        let stiffness: Double
-        let damping: Double
-        let dampingRatio: Double
-        let response: Double
-        let dampingFraction: Double
-        let duration: Double
-        let bounce: Double
+        let tension, friction, mass: Double
+        let bounciness, speed: Double?
+        let stiffness, damping, dampingRatio: Double
+        let response, dampingFraction: Double
+        let duration, bounce: Double
         let settlingDuration: Double?
         let epsilon: Double
 

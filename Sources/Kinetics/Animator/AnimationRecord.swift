@@ -27,10 +27,7 @@ struct LifeCycle {
     var beginTime: Double
     /// Pop's internal count of runs left: `repeatCount`, doubled when autoreversing.
     var repeatRemaining: Int
-    var repeatForever: Bool
-    var autoreverses: Bool
-    var removedOnCompletion: Bool
-    var traced: Bool
+    var repeatForever, autoreverses, removedOnCompletion, traced: Bool
 
     /// One run from time 0, removed on completion: a free record's (made
     /// without an animation, whose creation and copy cost far more).

@@ -47,12 +47,8 @@ extension SpringParameters {
 /// The search behind ``SpringParameters/settlingDuration(displacement:velocity:band:)``.
 private struct SettlingSearch {
     let spring: SpringParameters
-    let d0: Double
-    let v0: Double
-    let band: Double
-    let omega2: Double
-    let alpha: Double
-    let q: Double
+    let d0, v0, band: Double
+    let omega2, alpha, q: Double
 
     init(spring: SpringParameters, d0: Double, v0: Double, band: Double) {
         self.spring = spring
