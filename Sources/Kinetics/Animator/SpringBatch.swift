@@ -141,53 +141,92 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         // Pop stores every slope; it reads the stored one only in a frame
         // where some group took no step.
         case .pop where groups.keepsAnySlope:
-            advance(groups, values: values, output: &output, keepsSlope: true, storesSlope: true, blendsOutput: false)
+            advance(groups, values: values, output: &output, PopKeepingSlope.self)
         case .pop:
-            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: true, blendsOutput: false)
+            advance(groups, values: values, output: &output, PopStepping.self)
         case .fixed:
-            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: false, blendsOutput: true)
+            advance(groups, values: values, output: &output, FixedGrid.self)
         case .rk4, .analytic:
-            advance(groups, values: values, output: &output, keepsSlope: false, storesSlope: false, blendsOutput: false)
+            advance(groups, values: values, output: &output, ExactMap.self)
         }
     }
 
     @inline(__always)
-    private func advance(
-        _ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput, keepsSlope: Bool,
-        storesSlope: Bool, blendsOutput: Bool
+    private func advance<Path: StraightPath>(
+        _ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput, _ path: Path.Type
     ) {
         precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
         let frames = groups.frames.base
         let p = Pointers(self)
         if let scalars = self as? SpringBatch<Double> {
-            scalars.advanceScalars(
-                frames, SpringBatch<Double>.Pointers(scalars),
-                values: UnsafeMutableRawPointer(values).assumingMemoryBound(to: Double.self), output: &output,
-                keepsSlope: keepsSlope, storesSlope: storesSlope, blendsOutput: blendsOutput)
-            return
-        }
-        for index in 0 ..< count {
-            advanceStraight(
-                index, p, frames, values: values, output: &output, keepsSlope: keepsSlope, storesSlope: storesSlope,
-                blendsOutput: blendsOutput)
-        }
-    }
-
-    /// One element's frame on the straight path, or the general one when a
-    /// flag is set.
-    @inline(__always)
-    func advanceStraight(
-        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
-        values: UnsafeMutablePointer<V>,
-        output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
-    ) {
-        let bits = p.common.flags[index]
-        if bits & ~ElementFlag.quiet != 0 {
-            if bits & ElementFlag.paused == 0 {
-                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+            let scalarValues = UnsafeMutableRawPointer(values).assumingMemoryBound(to: Double.self)
+            let q = SpringBatch<Double>.Pointers(scalars)
+            scalars.advanceInRuns(frames, q, values: scalarValues, output: &output) { index in
+                scalars.scalarStep(index, frames, q, values: scalarValues, path)
             }
             return
         }
+        advanceInRuns(frames, p, values: values, output: &output) { index in
+            straightStep(index, p, frames, values: values, path)
+        }
+    }
+
+    /// Advances every unpaused element in runs of straight elements: a run
+    /// ends at an element with a flag other than quiet, which takes the
+    /// general path, or at one that `step` (which advances an element on the
+    /// straight path) finds at rest; the run resumes after it.
+    ///
+    /// A run makes no call (`step` is inlined), so it keeps the batch's
+    /// pointers in registers; the calls of the general path and of a
+    /// finish are outside it.
+    @inline(__always)
+    private func advanceInRuns(
+        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: UnsafeMutablePointer<V>,
+        output: inout FrameOutput, step: (Int) -> Bool
+    ) {
+        let end = count
+        var index = 0
+        while true {
+            let atRest: Bool
+            (index, atRest) = run(from: index, to: end, p, step: step)
+            guard index < end else { return }
+            let bits = p.common.flags[index]
+            if atRest {
+                if bits != 0 {
+                    // Quiet, the one flag a run lets through; a tick's
+                    // advance collects quiet elements (checked above).
+                    common.noteQuietFinish(
+                        index, target: p.common.to[index], slot: p.common.slot[index], values: values)
+                } else {
+                    common.reportFinished(index, bits: bits, values: values, output: &output)
+                }
+            } else if bits & ElementFlag.paused == 0 {
+                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+            }
+            index &+= 1
+        }
+    }
+
+    /// Advances elements `start`, `start + 1`, … with `step` until one has
+    /// a flag other than quiet (returned not advanced) or `step` finds it at
+    /// rest (returned advanced, `atRest`); `end` when none does.
+    @inline(__always)
+    private func run(from start: Int, to end: Int, _ p: Pointers, step: (Int) -> Bool) -> (index: Int, atRest: Bool) {
+        var index = start
+        while index < end {
+            if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
+            if step(index) { return (index, true) }
+            index &+= 1
+        }
+        return (end, false)
+    }
+
+    /// One element's frame on the straight path; whether it came to rest.
+    @inline(__always)
+    private func straightStep<Path: StraightPath>(
+        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
+        values: UnsafeMutablePointer<V>, _ path: Path.Type
+    ) -> Bool {
         let f = frames + Int(p.group[index])
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
@@ -196,17 +235,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         p.state[index] = SpringState(displacement: d, velocity: v)
         var outD = d
         var outV = v
-        if blendsOutput {
+        if Path.blendsOutput {
             outD = d0 * f.pointee.output.dd + v0 * f.pointee.output.dv
             outV = d0 * f.pointee.output.vd + v0 * f.pointee.output.vv
         }
         var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
-        if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
-        if storesSlope { p.slope[index] = restSlope }
+        if Path.keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
+        if Path.storesSlope { p.slope[index] = restSlope }
         let target = p.common.to[index]
         let current = target + outD
         let before: V
-        if blendsOutput {
+        if Path.blendsOutput {
             before = p.outputValue[index]
             p.outputValue[index] = current
             p.outputVelocity[index] = outV
@@ -214,14 +253,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             before = target + d0
         }
         values[Int(p.common.slot[index])] = current
-        if Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f) {
-            if bits != 0 {
-                // Quiet, as in ``advanceScalars``.
-                common.noteQuietFinish(index, target: target, slot: p.common.slot[index], values: values)
-            } else {
-                common.reportFinished(index, bits: bits, values: values, output: &output)
-            }
-        }
+        // Farther than this from the target in any component (the first,
+        // say), neither test can pass.
+        return abs(current[component: 0] - target[component: 0]) < f.pointee.nearBound
+            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
     }
 
     /// Pop's two rest tests: the animation's (the last two written values
@@ -350,60 +385,82 @@ struct SpringState<V: AnimatableVector> {
 }
 
 extension SpringBatch where V == Double {
-    /// The straight path for scalar springs, with the state (d, v) in one
+    /// The straight step of a scalar spring, with the state (d, v) in one
     /// SIMD register: the frame's map is `x·(dd, vv) + x.swapped·(dv, vd)`.
-    /// The products and sums are those of the generic path, so the results
-    /// are identical to it.
+    /// The products and sums are those of the generic step, so the results
+    /// are identical to it; whether it came to rest.
     @inline(__always)
-    func advanceScalars(
-        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: UnsafeMutablePointer<Double>,
-        output: inout FrameOutput, keepsSlope: Bool, storesSlope: Bool, blendsOutput: Bool
-    ) {
+    fileprivate func scalarStep<Path: StraightPath>(
+        _ index: Int, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
+        values: UnsafeMutablePointer<Double>, _ path: Path.Type
+    ) -> Bool {
         typealias Pair = SIMD2<Double>
         let states = UnsafeMutableRawPointer(p.state)
-        for index in 0 ..< count {
-            let bits = p.common.flags[index]
-            if bits & ~ElementFlag.quiet != 0 {
-                if bits & ElementFlag.paused == 0 {
-                    advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
-                }
-                continue
-            }
-            let f = frames + Int(p.group[index])
-            let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
-            // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
-            // products, in the other order for v (exact either way).
-            let swapped = Pair(x[1], x[0])
-            let next = x * f.pointee.stateDiagonal + swapped * f.pointee.stateCross
-            states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
-            var out = next
-            if blendsOutput { out = x * f.pointee.outputDiagonal + swapped * f.pointee.outputCross }
-            var restSlope = x[0] * f.pointee.slopeD + x[1] * f.pointee.slopeV
-            if keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
-            if storesSlope { p.slope[index] = restSlope }
-            let target = p.common.to[index]
-            let current = target + out[0]
-            let before: Double
-            if blendsOutput {
-                before = p.outputValue[index]
-                p.outputValue[index] = current
-                p.outputVelocity[index] = out[1]
-            } else {
-                before = target + x[0]
-            }
-            values[Int(p.common.slot[index])] = current
-            // Farther than this from the target, neither test can pass.
-            if abs(current - target) < f.pointee.nearBound
-                && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
-            {
-                if bits != 0 {
-                    // Quiet, the one flag this path lets through; a tick's
-                    // advance collects quiet elements (checked above).
-                    common.noteQuietFinish(index, target: target, slot: p.common.slot[index], values: values)
-                } else {
-                    common.reportFinished(index, bits: bits, values: values, output: &output)
-                }
-            }
+        let f = UnsafeMutableRawPointer(frames).advanced(by: Int(p.group[index]) &<< SpringGroups.Frame.strideShift)
+            .assumingMemoryBound(to: SpringGroups.Frame.self)
+        let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
+        // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
+        // products, in the other order for v (exact either way).
+        let swapped = Pair(x[1], x[0])
+        let next = x * f.pointee.stateDiagonal + swapped * f.pointee.stateCross
+        states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
+        var out = next
+        if Path.blendsOutput { out = x * f.pointee.outputDiagonal + swapped * f.pointee.outputCross }
+        let weighted = x * f.pointee.slopeWeights
+        var restSlope = weighted[0] + weighted[1]
+        if Path.keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
+        if Path.storesSlope { p.slope[index] = restSlope }
+        let target = p.common.to[index]
+        let current = target + out[0]
+        let before: Double
+        if Path.blendsOutput {
+            before = p.outputValue[index]
+            p.outputValue[index] = current
+            p.outputVelocity[index] = out[1]
+        } else {
+            before = target + x[0]
         }
+        values[Int(p.common.slot[index])] = current
+        // Farther than this from the target, neither test can pass.
+        return abs(current - target) < f.pointee.nearBound
+            && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
     }
 }
+
+/// What a method's straight path does besides the state's map, fixed when
+/// the path is specialised for it (so each method's loop tests none of it);
+/// each is false unless a path says otherwise.
+protocol StraightPath {
+    /// Adds `keep` times the stored slope to the rest test's slope (Pop, in
+    /// a frame where some group takes no step).
+    static var keepsSlope: Bool { get }
+    /// Stores the rest test's slope (Pop).
+    static var storesSlope: Bool { get }
+    /// Writes the blend between grid states, not the state (`fixed`).
+    static var blendsOutput: Bool { get }
+}
+
+extension StraightPath {
+    static var keepsSlope: Bool { false }
+    static var storesSlope: Bool { false }
+    static var blendsOutput: Bool { false }
+}
+
+/// `pop` in a frame where some group takes no step.
+enum PopKeepingSlope: StraightPath {
+    static var keepsSlope: Bool { true }
+    static var storesSlope: Bool { true }
+}
+
+/// `pop` in a frame where every group steps.
+enum PopStepping: StraightPath {
+    static var storesSlope: Bool { true }
+}
+
+/// `fixed`: the grid's state, and a blend of it written.
+enum FixedGrid: StraightPath {
+    static var blendsOutput: Bool { true }
+}
+
+/// `rk4` and `analytic`: the state is what is written.
+enum ExactMap: StraightPath {}

@@ -156,6 +156,14 @@ final class SpringGroups {
         var stateCross = SIMD2<Double>(0, 0)
         var outputDiagonal = SIMD2<Double>(1, 1)
         var outputCross = SIMD2<Double>(0, 0)
+        /// (`slopeD`, `slopeV`): the slope is the sum of `x·slopeWeights`.
+        var slopeWeights = SIMD2<Double>(0, 0)
+        /// Room to a stride of 256 bytes, so that the straight paths find a
+        /// group's frame with one shift (``strideShift``).
+        private var padding = (SIMD4<Double>(), SIMD2<Double>())
+
+        /// log2 of the stride; checked when the group table is made.
+        static let strideShift = 8
 
         /// Fills in the SIMD forms of the maps.
         mutating func finish() {
@@ -163,6 +171,7 @@ final class SpringGroups {
             stateCross = SIMD2(state.dv, state.vd)
             outputDiagonal = SIMD2(output.dd, output.vv)
             outputCross = SIMD2(output.dv, output.vd)
+            slopeWeights = SIMD2(slopeD, slopeV)
         }
     }
 
@@ -194,7 +203,12 @@ final class SpringGroups {
     @exclusivity(unchecked)
     private(set) var keepsAnySlope = true
 
-    init(method: SpringMethod) { self.method = method }
+    init(method: SpringMethod) {
+        precondition(
+            MemoryLayout<Frame>.stride == 1 << Frame.strideShift,
+            "a spring group's frame is \(MemoryLayout<Frame>.stride) bytes, not 2^\(Frame.strideShift)")
+        self.method = method
+    }
 
     private var clocked: Bool { method == .pop || method == .fixed }
 
