@@ -260,15 +260,15 @@ package final class BatchSet {
                 case .fixed: return common + 4 * value + 4
                 case .rk4, .analytic: return common + 2 * value + 4
                 }
-            case .decay:  // value, velocity, configuration; from for the end clamp
-                return common + 3 * value + 4
-            case .basic:  // start, duration, timing; from
-                return common + 8 + 8 + 4 + value
-            // keyframe: start, duration, track, cursor; two values and two key
-            // times of the track. A custom element's closure reads what it
-            // likes; it is counted as a keyframe.
+            case .decay:  // its state (value, velocity, configuration); from for the end clamp
+                return common + MemoryLayout<DecayState<V>>.stride + value
+            case .basic:  // its state (start, duration, timing); from
+                return common + MemoryLayout<BasicState>.stride + value
+            // keyframe: its state (start, duration, track, cursor); two values
+            // and two key times of the track. A custom element's closure
+            // reads what it likes; it is counted as a keyframe.
             case .keyframe, .custom:
-                return common + 8 + 8 + 8 + 8 + 2 * value + 2 * 8
+                return common + MemoryLayout<KeyframeState>.stride + 2 * value + 2 * 8
             }
         }
         return points ? size(SIMD2<Double>.self) : size(Double.self)
