@@ -194,7 +194,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             if atRest {
                 if bits != 0 {
                     // Quiet, the one flag a run lets through; a tick's
-                    // advance collects quiet elements (checked above).
+                    // advance collects quiet elements (its precondition).
                     common.noteQuietFinish(
                         index, target: p.common.to[index], slot: p.common.slot[index], values: values)
                 } else {
