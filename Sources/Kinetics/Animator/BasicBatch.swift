@@ -1,21 +1,14 @@
 /// Pop's threshold for calling a basic animation done.
 let timeProgressThreshold = 1e-6
 
-/// The fraction of a timed animation (basic or keyframes) elapsed at `time`:
-/// Pop's `min(elapsed, duration)/duration`.
-@inline(__always)
-func timeFraction(at time: Double, start: Double, duration: Double) -> Double {
-    Swift.min(time - start, duration) / duration
-}
-
 /// When a timed animation (basic or keyframes) started and how long it runs.
 struct TimedSpan {
     var start: Double
     var duration: Double
 
-    /// Pop's elapsed fraction at `time` (``timeFraction(at:start:duration:)``).
+    /// The fraction elapsed at `time`: Pop's `min(elapsed, duration)/duration`.
     @inline(__always)
-    func fraction(at time: Double) -> Double { timeFraction(at: time, start: start, duration: duration) }
+    func fraction(at time: Double) -> Double { Swift.min(time - start, duration) / duration }
 }
 
 /// A basic animation's own state: its span and its timing function.
