@@ -396,8 +396,7 @@ extension SpringBatch where V == Double {
     ) -> Bool {
         typealias Pair = SIMD2<Double>
         let states = UnsafeMutableRawPointer(p.state)
-        let f = UnsafeMutableRawPointer(frames).advanced(by: Int(p.group[index]) &<< SpringGroups.Frame.strideShift)
-            .assumingMemoryBound(to: SpringGroups.Frame.self)
+        let f = frames + Int(p.group[index])
         let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
         // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
         // products, in the other order for v (exact either way).

@@ -158,12 +158,12 @@ final class SpringGroups {
         var outputCross = SIMD2<Double>(0, 0)
         /// (`slopeD`, `slopeV`): the slope is the sum of `x·slopeWeights`.
         var slopeWeights = SIMD2<Double>(0, 0)
-        /// Room to a stride of 256 bytes, so that the straight paths find a
-        /// group's frame with one shift (``strideShift``).
+        /// Room to a stride of 256 bytes (``stride``), a power of two, so
+        /// that the straight paths find a group's frame with one shift.
         private var padding = (SIMD4<Double>(), SIMD2<Double>())
 
-        /// log2 of the stride; checked when the group table is made.
-        static let strideShift = 8
+        /// The stride the padding makes; checked when the group table is made.
+        static let stride = 256
 
         /// Fills in the SIMD forms of the maps.
         mutating func finish() {
@@ -205,8 +205,8 @@ final class SpringGroups {
 
     init(method: SpringMethod) {
         precondition(
-            MemoryLayout<Frame>.stride == 1 << Frame.strideShift,
-            "a spring group's frame is \(MemoryLayout<Frame>.stride) bytes, not 2^\(Frame.strideShift)")
+            MemoryLayout<Frame>.stride == Frame.stride,
+            "a spring group's frame is \(MemoryLayout<Frame>.stride) bytes, not \(Frame.stride)")
         self.method = method
     }
 
