@@ -23,12 +23,8 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
             let item = workload.item(index)
             object.values[index] = SIMD4(item.from, item.kind == .pointSpring ? item.from : 0, 0, 0)
         }
-        for index in 0 ..< workload.count {
-            let animation = make(index)
-            byIndex.append(animation)
-            list.append(animation)
-            _ = animation.render(time: 0)
-        }
+        // At time 0, before the first frame.
+        for index in 0 ..< workload.count { add(index) }
     }
 
     var addsAnimations: Bool { true }
@@ -64,19 +60,19 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
     // addAnimation does; they advance again in the next frame.
     func replace(_ index: Int) {
         remove(byIndex[index])
-        let replacement = make(index)
-        byIndex[index] = replacement
-        list.append(replacement)
-        _ = replacement.render(time: time)
+        byIndex[index] = start(index)
     }
 
     func retarget(_ index: Int, to target: Double) { (byIndex[index] as? PopSpringModel)?.retarget(target) }
 
-    func add(_ index: Int) {
+    func add(_ index: Int) { byIndex.append(start(index)) }
+
+    /// Animation `index`, added to the list and rendered once.
+    private func start(_ index: Int) -> PopModelAnimation {
         let animation = make(index)
-        byIndex.append(animation)
         list.append(animation)
         _ = animation.render(time: time)
+        return animation
     }
 
     func frame(_ frame: Int, at time: Double) {
