@@ -313,6 +313,32 @@ struct AnimatorLifeCycleTests {
         }
     }
 
+    @Test("new spring parameters given while paused apply when the spring resumes")
+    func newParametersWhilePaused() throws {
+        // `a` gets the parameters while paused, `b` just before pausing; a
+        // paused spring holds its value, so both must then move alike.
+        let soft = try SpringParameters(tension: 60, friction: 4)
+        var values: [[Double]] = []
+        for changeFirst in [false, true] {
+            let (animator, _, x, _) = Self.setUp()
+            let handle = try animator.add(.spring(.popDefault, method: .analytic, from: 0, to: 10), to: x)
+            animator.tick(at: 0.05)
+            if changeFirst { #expect(animator.setSpringParameters(handle, soft)) }
+            #expect(animator.pause(handle))
+            animator.tick(at: 0.1)
+            if !changeFirst { #expect(animator.setSpringParameters(handle, soft)) }
+            animator.tick(at: 0.15)
+            #expect(animator.resume(handle))
+            var trace: [Double] = []
+            for frame in 1 ... 30 {
+                animator.tick(at: 0.15 + Double(frame) / 60)
+                trace.append(animator[x])
+            }
+            values.append(trace)
+        }
+        #expect(values[0] == values[1])
+    }
+
     @Test("new spring parameters apply from the next frame, keeping value and velocity")
     func newParameters() throws {
         let (animator, _, x, _) = Self.setUp()

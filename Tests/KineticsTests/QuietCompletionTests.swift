@@ -149,6 +149,24 @@ struct QuietCompletionTests {
                     #expect(!a.contains(before))
                 }
             }
+            // Pausing and resuming, and new parameters while paused: a spring
+            // restarted in place resumes with its own parameters, not those
+            // of the animation it replaced.
+            // (Resumed two frames on, before most are replaced again.)
+            if frame % 13 == 0 || frame % 13 == 2 {
+                let retuned = try SpringParameters(tension: 200 + Double(frame), friction: 12)
+                for index in stride(from: 0, to: 300, by: 6) {
+                    for animator in [a, b] {
+                        guard let handle = animator.animation(forKey: "k\(index)", on: target) else { continue }
+                        if frame % 13 == 2 {
+                            _ = animator.resume(handle)
+                        } else {
+                            _ = animator.pause(handle)
+                            if index % 12 == 0 { _ = animator.setSpringParameters(handle, retuned) }
+                        }
+                    }
+                }
+            }
             for info in a.propertyInfos[1]! {
                 let x = PropertyHandle<Double>(target: target, slot: info.slot)
                 if a[x] != b[x] { Issue.record("frame \(frame): \(info.name) is \(a[x]), removed and added \(b[x])") }

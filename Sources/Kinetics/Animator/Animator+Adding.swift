@@ -33,7 +33,7 @@ extension Animator {
         if let key, let hash,
             let found = quietSpringToReplace(animation, life: life, on: property.target, key: key, hash: hash)
         {
-            return replaceInPlace(consume animation, index: found.index, parameters: found.parameters, life: life)
+            return replaceInPlace(animation, index: found.index, parameters: found.parameters, life: life)
         }
         // Moved into its box, not copied: a copy of an animation goes
         // through its type's generic value witness.

@@ -42,7 +42,7 @@ extension Animator {
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.
     func replaceInPlace<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
+        _ animation: borrowing Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
     ) -> AnimationHandle {
         let generation = status[index].generation &+ 1
         status[index].generation = generation
@@ -53,9 +53,9 @@ extension Animator {
         nextSequence += 1
         let box = records[index].box!
         switch Self.width(of: Value.self) {
-        case 1: restart(box, Double.self, with: consume animation, parameters, handle, index: index)
-        case 2: restart(box, SIMD2<Double>.self, with: consume animation, parameters, handle, index: index)
-        default: restart(box, SIMD4<Double>.self, with: consume animation, parameters, handle, index: index)
+        case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
+        case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
+        default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
         }
         renderFirstFrame(handle, at: time) { output in
             switch Self.width(of: Value.self) {
@@ -68,12 +68,12 @@ extension Animator {
     }
 
     private func restart<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ box: AnimationBox, _ stored: Stored.Type, with animation: consuming Animation<Value>,
+        _ box: AnimationBox, _ stored: Stored.Type, with animation: borrowing Animation<Value>,
         _ parameters: SpringParameters, _ handle: AnimationHandle, index: Int
     ) {
         // The box's value type was checked: its type is this one (a cast
         // that checks would look up the generic class's metadata).
         unsafeDowncast(box, to: PropertyAnimationBox<Value, Stored>.self)
-            .restartQuietSpring(with: consume animation, parameters: parameters, self, handle, index: index)
+            .restartQuietSpring(with: animation, parameters: parameters, self, handle, index: index)
     }
 }
