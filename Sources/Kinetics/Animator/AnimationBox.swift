@@ -45,13 +45,6 @@ class AnimationBox {
 /// types the animator knows, so that starting and finishing an animation
 /// does not look up generic metadata at run time.
 final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVector>: AnimationBox {
-    /// The animation as added (its spring parameters as last set, for a
-    /// repeat's start). Once a run has started the box reads only its kind's
-    /// case and method and what makes it observed (callbacks, markers,
-    /// additive, rounding): a quiet spring restarted in place keeps the
-    /// animation it replaced, whose observers are the same (none).
-    @exclusivity(unchecked)
-    private var animation: Animation<Value>
     @exclusivity(unchecked)
     private var slot: Int32
     /// The animator's lane, which outlives every box of the animator (no
@@ -67,10 +60,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// (the clock starts again) and while paused (the group's clock moves on).
     @exclusivity(unchecked)
     private var shared: Int32 = -1
-    /// A paused spring's clock and parameters, to join a group with on
-    /// resuming.
-    @exclusivity(unchecked)
-    private var parked: (clock: Double, grid: Int, parameters: SpringParameters)?
     /// The rest threshold of the current run.
     @exclusivity(unchecked)
     private var threshold = 0.0
@@ -100,6 +89,19 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// kinds: read without matching `animation.kind`, which copies it.
     @exclusivity(unchecked)
     private var springMethod: Int
+    // Last, after what starting and restarting use (a replacement under
+    // churn touches the box's first lines only).
+    /// A paused spring's clock and parameters, to join a group with on
+    /// resuming.
+    @exclusivity(unchecked)
+    private var parked: (clock: Double, grid: Int, parameters: SpringParameters)?
+    /// The animation as added (its spring parameters as last set, for a
+    /// repeat's start). Once a run has started the box reads only its kind's
+    /// case and method and what makes it observed (callbacks, markers,
+    /// additive, rounding): a quiet spring restarted in place keeps the
+    /// animation it replaced, whose observers are the same (none).
+    @exclusivity(unchecked)
+    private var animation: Animation<Value>
 
     init(_ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
         hasExplicitEnd = animation.to != nil
