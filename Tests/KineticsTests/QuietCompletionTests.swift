@@ -271,6 +271,49 @@ struct KeyRegistryTests {
         #expect(Set(registry.targets.map(\.rawValue)) == Set(order.filter { !$0.value.isEmpty }.keys))
     }
 
+    @Test("keys that == calls equal hash alike, however they are spelled; other keys spread over the table")
+    func keyHashFollowsEquality() {
+        // Pieces with their canonically equivalent spellings: the three
+        // characters that decompose to ASCII, composed and decomposed
+        // accents, and plain ASCII of every tail length.
+        let pieces: [[String]] = [
+            ["K", "\u{212A}"], [";", "\u{37E}"], ["`", "\u{1FEF}"], ["\u{E9}", "e\u{301}"],
+            ["\u{C5}", "\u{212B}", "A\u{30A}"], ["a"], ["opacity"], ["-12345678"], ["\u{1F600}"], ["\u{0}"],
+        ]
+        let registry = KeyRegistry()
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var hashes: [String: Int] = [:]
+        for _ in 0 ..< 5_000 {
+            var first = ""
+            var second = ""
+            for _ in 0 ..< 1 + next(5) {
+                let spellings = pieces[next(pieces.count)]
+                first += spellings[next(spellings.count)]
+                second += spellings[next(spellings.count)]
+            }
+            #expect(first == second)
+            let target = TargetID(UInt64(next(3)))
+            #expect(
+                registry.hash(target, first) == registry.hash(target, second),
+                "\(Array(first.unicodeScalars)) and \(Array(second.unicodeScalars))")
+            hashes["\(target)/\(first)"] = registry.hash(target, first)
+        }
+        // Distinct keys (as `==` tells them apart) almost never share a hash:
+        // a 64-bit hash of a few thousand keys has no collision unless broken.
+        #expect(Set(hashes.values).count == hashes.count)
+        #expect(registry.hash(0, "a") != registry.hash(0, "a\u{0}"))
+        #expect(registry.hash(0, "ab") != registry.hash(0, "ba"))
+        #expect(registry.hash(0, "key") != registry.hash(1, "key"))
+        // Found under any spelling.
+        registry.insert(0, target: 4, key: "Kelvin;`\u{E9}")
+        #expect(registry.find(4, "\u{212A}elvin\u{37E}\u{1FEF}e\u{301}") == 0)
+        #expect(registry.violations() == [])
+    }
+
     @Test("removing many at once leaves nothing behind, and the table shrinks back when refilled")
     func bulkRemoval() {
         let registry = KeyRegistry()

@@ -29,7 +29,7 @@ extension Animator {
         try animation.validate()
         let id = animation.id
         let life = LifeCycle(animation)
-        let hash = key.map { KeyRegistry.hash(property.target, $0) }
+        let hash = key.map { registry.hash(property.target, $0) }
         if let key, let hash,
             let found = quietSpringToReplace(animation, life: life, on: property.target, key: key, hash: hash)
         {
@@ -101,7 +101,7 @@ extension Animator {
     ) -> AnimationHandle {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
-        let hash = hash ?? KeyRegistry.hash(target, key)
+        let hash = hash ?? registry.hash(target, key)
         if let existing = registry.find(target, key, hash: hash) {
             if records[Int(existing)].id == id { return registeredHandle(existing) }
             let registered = registrations

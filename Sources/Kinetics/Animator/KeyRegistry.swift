@@ -65,12 +65,10 @@ final class KeyRegistry {
     @exclusivity(unchecked)
     private var listOfTarget: [TargetID: Int32] = [:]
 
-    static func hash(_ target: TargetID, _ key: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(target)
-        hasher.combine(key)
-        return hasher.finalize()
-    }
+    private let keyHash = KeyHash()
+
+    /// The hash of `key` on `target` (``KeyHash``).
+    func hash(_ target: TargetID, _ key: String) -> Int { keyHash(target, key) }
 
     /// Whether `record` is registered.
     func contains(_ record: Int32) -> Bool {
@@ -85,7 +83,7 @@ final class KeyRegistry {
     /// The record registered under `key` on `target`; `hash` is
     /// ``hash(_:_:)`` of them, when the caller has it.
     func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> Int32? {
-        let hash = known ?? Self.hash(target, key)
+        let hash = known ?? hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
         while true {
@@ -110,7 +108,7 @@ final class KeyRegistry {
             entries.append(Entry())
         }
         if (occupied + 1) * 4 > buckets.count * 3 { rebuild() }
-        let hash = known ?? Self.hash(target, key)
+        let hash = known ?? hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
         while buckets[bucket] != Self.empty && isLive(bucket, holding: buckets[bucket]) { bucket = (bucket + 1) & mask }
@@ -250,7 +248,7 @@ final class KeyRegistry {
             if find(entry.target, entry.key) != Int32(record) {
                 problems.append("key \(entry.key) does not find record \(record)")
             }
-            if entry.hash != Self.hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
+            if entry.hash != hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
         }
         let inTable = buckets.indices.filter { buckets[$0] != Self.empty && isLive($0, holding: buckets[$0]) }.count
         if inTable != count { problems.append("\(inTable) live buckets, count \(count)") }
