@@ -292,7 +292,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ handle: AnimationHandle, index: Int
     ) {
         let element = Int(animator.status[index].element)
-        let current = lane.values[Int(slot)]
+        let current = withLane { $0.values[Int(slot)] }
         from = animation.from.map(convert) ?? current
         to = animation.to.map(convert) ?? current
         startVelocity = animation.velocity.map(convert) ?? .zero
@@ -311,13 +311,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             }
         }
         let clamp = animation.clamp
-        lane.withSprings(springMethod) { batch in
-            batch.restartState(element, value: from, to: to, velocity: startVelocity, group: shared)
-            batch.common.restart(
-                element, owner: handle, from: from, to: to, clamp: clamp, roundingFactor: 0, additive: false,
-                threshold: threshold, wantsEvents: false)
-            batch.common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+        withLane { lane in
+            lane.withSprings(springMethod) { batch in
+                batch.restartState(element, value: from, to: to, velocity: startVelocity, group: shared)
+                batch.common.restart(
+                    element, owner: handle, from: from, to: to, clamp: clamp, roundingFactor: 0, additive: false,
+                    threshold: threshold, wantsEvents: false)
+                batch.common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+            }
         }
+    }
+
+    /// Runs `body` with the lane, not retained: it outlives the box. (Each
+    /// use of the unowned reference retained and released it, two atomic
+    /// operations.)
+    @inline(__always)
+    private func withLane<Result>(_ body: (Lane<Stored>) -> Result) -> Result {
+        Unmanaged.passUnretained(lane)._withUnsafeGuaranteedRef(body)
     }
 
     /// Whether nothing observes the end of this run, so its batch may

@@ -51,11 +51,14 @@ extension Animator {
         registry.moveToEnd(Int32(index))
         registrations &+= 1
         nextSequence += 1
-        let box = records[index].box!
-        switch Self.width(of: Value.self) {
-        case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
-        case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
-        default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
+        // Not retained: the record keeps the box, and restarting a quiet
+        // spring neither frees a record nor calls out.
+        Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
+            switch Self.width(of: Value.self) {
+            case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
+            case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
+            default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
+            }
         }
         renderFirstFrame(handle, at: time) { output in
             switch Self.width(of: Value.self) {
