@@ -256,6 +256,7 @@ public struct Animation<Value: AnimatableVector> {
         Animation(.custom(step))
     }
 
+    @inline(__always)
     private static func checkFinite(_ packed: SIMD4<Double>?, _ name: String) throws(ParameterError) {
         // A packed value's unused components are 0.
         if let packed, !(packed - packed == .zero) {
@@ -269,10 +270,13 @@ public struct Animation<Value: AnimatableVector> {
     /// custom step is never quiet).
     var isUnobserved: Bool { !callbacks.hasAny && progressMarkers.isEmpty && !additive && roundingFactor == 0 }
 
-    /// Checks every setting.
+    /// Checks every setting, and returns a spring's parameters and method
+    /// (nil for other kinds): matching the kind copies it, over 200 bytes,
+    /// so an add matches it once.
     ///
     /// - Throws: ``ParameterError`` naming the setting.
-    func validate() throws(ParameterError) {
+    @discardableResult
+    func validate() throws(ParameterError) -> (parameters: SpringParameters, method: SpringMethod)? {
         // One by one: an array of them would allocate on every add.
         try Self.checkFinite(packedFrom, "from")
         try Self.checkFinite(packedTo, "to")
@@ -293,8 +297,10 @@ public struct Animation<Value: AnimatableVector> {
             }
         case .spring(let parameters, let method):
             try method.checkStable(for: parameters)
+            return (parameters, method)
         case .keyframes, .custom:
             break
         }
+        return nil
     }
 }

@@ -26,12 +26,13 @@ extension Animator {
         _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
     ) throws(ParameterError) -> AnimationHandle {
         defer { checkInternally(after: "add") }
-        try animation.validate()
+        let spring = try animation.validate()
         let id = animation.id
         let life = LifeCycle(animation)
         let hash = key.map { registry.hash(property.target, $0) }
-        if let key, let hash,
-            let found = quietSpringToReplace(animation, life: life, on: property.target, key: key, hash: hash)
+        if let key, let hash, let spring,
+            let found = quietSpringToReplace(
+                animation, spring: spring, life: life, on: property.target, key: key, hash: hash)
         {
             return replaceInPlace(animation, index: found.index, parameters: found.parameters, life: life)
         }

@@ -1,8 +1,9 @@
 // Replacing a quiet running spring with a quiet spring in place.
 
 extension Animator {
-    /// The record of the running spring that adding `animation` (with `life`)
-    /// under `key` on `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
+    /// The record of the running spring that adding `animation` (a spring
+    /// with `spring`'s parameters and method, and `life`) under `key` on
+    /// `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
     /// when the replacement can happen in place: nothing observes either
     /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
     /// rounding or additive writes; removed on completion), the new one is a
@@ -14,11 +15,12 @@ extension Animator {
     /// is observed) and value for value; only the element's place in its
     /// batch differs, which nothing observes either.
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, life: LifeCycle, on target: TargetID, key: String, hash: Int
+        _ animation: borrowing Animation<Value>, spring: (parameters: SpringParameters, method: SpringMethod),
+        life: LifeCycle, on target: TargetID, key: String, hash: Int
     ) -> (index: Int, parameters: SpringParameters)? {
+        let (parameters, method) = spring
         // The box's test of a quiet run (a top-level animation has no parent).
         guard phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved, life.endsWithThisRun,
-            case .spring(let parameters, let method) = animation.kind,
             let existing = registry.find(target, key, hash: hash)
         else { return nil }
         let index = Int(existing)
@@ -37,7 +39,7 @@ extension Animator {
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
-    /// (``quietSpringToReplace(_:life:on:key:hash:)`` found them), keeping its
+    /// (``quietSpringToReplace(_:spring:life:on:key:hash:)`` found them), keeping its
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.
