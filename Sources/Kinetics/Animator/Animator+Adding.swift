@@ -31,10 +31,10 @@ extension Animator {
         let life = LifeCycle(animation)
         let hash = key.map { registry.hash(property.target, $0) }
         if let key, let hash, let spring,
-            let found = quietSpringToReplace(
+            let index = quietSpringToReplace(
                 animation, spring: spring, life: life, on: property.target, key: key, hash: hash)
         {
-            return replaceInPlace(animation, index: found.index, parameters: found.parameters, life: life)
+            return replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
         }
         // Moved into its box, not copied: a copy of an animation goes
         // through its type's generic value witness.

@@ -17,25 +17,24 @@ extension Animator {
     func quietSpringToReplace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, spring: (parameters: SpringParameters, method: SpringMethod),
         life: LifeCycle, on target: TargetID, key: String, hash: Int
-    ) -> (index: Int, parameters: SpringParameters)? {
-        let (parameters, method) = spring
+    ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
         guard phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved, life.endsWithThisRun,
             let existing = registry.find(target, key, hash: hash)
         else { return nil }
         let index = Int(existing)
-        let spring = status[index].spring
-        guard status[index].phase == .running, spring != .none, spring.method == method.index,
+        let running = status[index].spring
+        guard status[index].phase == .running, running != .none, running.method == spring.method.index,
             records[index].id != animation.id, records[index].box?.valueType == ObjectIdentifier(Value.self)
         else { return nil }
         let element = Int(status[index].element)
         let flags: UInt8 =
-            switch spring.width {
-            case 1: lane1.withSprings(spring.method) { $0.common.flags[element] }
-            case 2: lane2.withSprings(spring.method) { $0.common.flags[element] }
-            default: lane4.withSprings(spring.method) { $0.common.flags[element] }
+            switch running.width {
+            case 1: lane1.withSprings(running.method) { $0.common.flags[element] }
+            case 2: lane2.withSprings(running.method) { $0.common.flags[element] }
+            default: lane4.withSprings(running.method) { $0.common.flags[element] }
             }
-        return flags & ElementFlag.quiet != 0 ? (index, parameters) : nil
+        return flags & ElementFlag.quiet != 0 ? index : nil
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
