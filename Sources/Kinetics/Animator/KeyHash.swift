@@ -42,9 +42,10 @@ struct KeyHash {
 
     /// The hash of `key` on `target`.
     func callAsFunction(_ target: TargetID, _ key: String) -> Int {
-        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes in asciiState(UnsafeRawBufferPointer(bytes)) }
-        if let ascii, let state = ascii { return finish(state, count: key.utf8.count, target) }
-        return scalarsHash(target, key)
+        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes in
+            asciiState(UnsafeRawBufferPointer(bytes)).map { finish($0, count: bytes.count, target) }
+        }
+        return (ascii ?? nil) ?? scalarsHash(target, key)
     }
 
     /// The state after the whole words of an ASCII key and its last partial
