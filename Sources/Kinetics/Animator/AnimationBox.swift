@@ -89,6 +89,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// kinds: read without matching `animation.kind`, which copies it.
     @exclusivity(unchecked)
     private var springMethod: Int
+    /// A spring's parameters as last set (by the add, or by
+    /// ``Animator/setParameters(_:of:)``), for a run's start; nil for other
+    /// kinds.
+    @exclusivity(unchecked)
+    private var springParameters: SpringParameters?
     // Last, after what starting and restarting use (a replacement under
     // churn touches the box's first lines only).
     /// A paused spring's clock and parameters, to join a group with on
@@ -105,15 +110,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     init(_ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
         hasExplicitEnd = animation.to != nil
-        springMethod = Self.springMethod(of: animation)
+        (springMethod, springParameters) = Self.spring(of: animation)
         self.animation = animation
         self.slot = slot
         self.lane = lane
         self.width = width
     }
 
-    private static func springMethod(of animation: Animation<Value>) -> Int {
-        if case .spring(_, let method) = animation.kind { method.index } else { -1 }
+    /// A spring's method index and parameters; -1 and nil for other kinds.
+    private static func spring(of animation: borrowing Animation<Value>) -> (Int, SpringParameters?) {
+        if case .spring(let parameters, let method) = animation.kind { (method.index, parameters) } else { (-1, nil) }
     }
 
     override var hasElement: Bool { installed }
@@ -149,7 +155,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     func reset(_ animation: consuming Animation<Value>, slot: Int32) {
         precondition(!installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0, "a box in use cannot be reset")
         hasExplicitEnd = animation.to != nil
-        springMethod = Self.springMethod(of: animation)
+        (springMethod, springParameters) = Self.spring(of: animation)
         self.animation = animation
         self.slot = slot
         resolved = false
@@ -208,7 +214,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @inline(never)
     private func startBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
-        let current = lane.values[Int(slot)]
+        let current = withLane { $0.values[Int(slot)] }
         if !resolved {
             from = animation.from.map(convert) ?? current
             to = animation.to.map(convert) ?? current
@@ -216,12 +222,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             resolved = true
         }
         threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        if let springParameters {
+            startSpring(springParameters, animator, handle, index: index)
+            return
+        }
         let tables = animator.shared
         switch animation.kind {
-        case .spring(let parameters, let method):
-            shared = tables.springGroups[method.index].acquire(
-                parameters, threshold: threshold, configurations: tables.springs)
-            lane.springs[method.index].appendState(value: from, to: to, velocity: startVelocity, group: shared)
+        case .spring:
+            preconditionFailure("a spring's box has its parameters")
         case .decay(let parameters, let method):
             if !hasExplicitEnd {
                 to = parameters.endValue(from: from, velocity: startVelocity, threshold: threshold, method: method)
@@ -258,15 +266,50 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         common.append(
             owner: handle, slot: slot, from: from, to: to, clamp: animation.clamp,
             roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
-            wantsEvents: wantsEvents(animator, handle))
-        if case .spring = animation.kind { common.setFlag(Int(element), ElementFlag.unwritten, true) }
+            wantsEvents: wantsEvents(animator, index))
         if isQuiet(animator, index) { common.setFlag(Int(element), ElementFlag.quiet, true) }
         distance = to - from
-        animator.status[index].element = element
-        if case .spring(_, let method) = animation.kind {
-            animator.status[index].spring = SpringElement(
-                width: width, method: method, observesReach: animation.callbacks.onReachToValue != nil)
+        finishStart(animator, index: index, element: element)
+    }
+
+    /// Starts a spring with `parameters` (record `index`, `handle`): joins
+    /// the group of its parameters and appends its element, reaching the
+    /// tables and the batch unretained and never matching (copying)
+    /// `animation.kind`, as an in-place restart does.
+    private func startSpring(
+        _ parameters: SpringParameters, _ animator: Animator, _ handle: AnimationHandle, index: Int
+    ) {
+        SharedTables.with(animator) { tables in
+            tables.withSpringGroups(springMethod) { groups in
+                shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+            }
         }
+        let wants = wantsEvents(animator, index)
+        let flags = ElementFlag.unwritten | (isQuiet(animator, index) ? ElementFlag.quiet : 0)
+        let clamp = animation.clamp
+        let roundingFactor = animation.roundingFactor
+        let additive = animation.additive
+        let element = withLane { lane in
+            lane.withSprings(springMethod) { batch in
+                batch.appendState(value: from, to: to, velocity: startVelocity, group: shared)
+                let element = batch.common.count
+                batch.common.append(
+                    owner: handle, slot: slot, from: from, to: to, clamp: clamp, roundingFactor: roundingFactor,
+                    additive: additive, threshold: threshold, wantsEvents: wants)
+                batch.common.flags[element] |= flags
+                return Int32(element)
+            }
+        }
+        distance = to - from
+        animator.status[index].spring = SpringElement(
+            width: width, methodIndex: springMethod, observesReach: animation.callbacks.onReachToValue != nil)
+        finishStart(animator, index: index, element: element)
+    }
+
+    /// What every start ends with: the record's element, its reach and
+    /// markers reset, and the box installed.
+    private func finishStart(_ animator: Animator, index: Int, element: Int32) {
+        animator.status[index].element = element
         animator.records[index].reached = false
         animator.records[index].nextMarker = 0
         installed = true
@@ -278,7 +321,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// adding the new one would leave, without giving back and taking again
     /// the element, the box and the key. `animation` is a quiet spring of
     /// the same method that starts now (the caller checked:
-    /// ``Animator/quietSpringToReplace(_:spring:life:on:key:hash:)``); nothing observes
+    /// ``Animator/quietSpringToReplace(_:spring:life:running:)``); nothing observes
     /// either animation, so no event is due.
     ///
     /// The box keeps its stored animation: a quiet spring does not start
@@ -339,19 +382,19 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard animation.isUnobserved, animator.records[index].life.endsWithThisRun, animator.tracer == nil,
             animator.records[index].parent == nil
         else { return false }
-        if case .custom = animation.kind { return false }
+        if springMethod < 0, case .custom = animation.kind { return false }
         return true
     }
 
     /// Whether the element must report every frame: for progress markers,
     /// a pending reached-to-value, an apply callback or tracing.
-    private func wantsEvents(_ animator: Animator, _ handle: AnimationHandle) -> Bool {
-        guard let index = animator.liveIndex(handle) else { return false }
-        let record = animator.records[index]
-        return record.nextMarker < animation.progressMarkers.count
-            || (!record.reached && animation.callbacks.onReachToValue != nil)
+    private func wantsEvents(_ animator: Animator, _ index: Int) -> Bool {
+        // The record's fields one by one: a copy of the record would
+        // retain and release its key, box and parent.
+        animator.records[index].nextMarker < animation.progressMarkers.count
+            || (!animator.records[index].reached && animation.callbacks.onReachToValue != nil)
             || animation.callbacks.onApply != nil
-            || animator.wantsTracing(handle)
+            || (animator.tracer.map { $0.traceAll || animator.records[index].life.traced } ?? false)
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -554,8 +597,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let (value, progress) = currentValueAndProgress(animator, handle) else { return }
         guard progressAndReached(animator, handle, progress: progress, value: value) else { return }
         applied(animator, handle)
+        // A live record (it has an element) is the handle's index.
         if let element = element(animator, handle) {
-            columns.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, handle))
+            columns.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, Int(handle.index)))
         }
     }
 
@@ -686,7 +730,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             method.isStable(for: parameters)
         else { return false }
         // For the next run's start (a repeat's).
-        animation.kind = .spring(parameters, method: method)
+        springParameters = parameters
         // A paused spring joins a group when it resumes.
         if parked != nil {
             parked?.parameters = parameters

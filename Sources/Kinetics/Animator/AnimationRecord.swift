@@ -135,9 +135,12 @@ struct SpringElement: Equatable {
 
     init(bits: UInt8) { self.bits = bits }
 
-    init(width: Int, method: SpringMethod, observesReach: Bool) {
+    /// The element of a spring whose method has index `methodIndex`
+    /// (``SpringMethod/index``).
+    init(width: Int, methodIndex: Int, observesReach: Bool) {
         precondition(width == 1 || width == 2 || width == 4, "a lane is 1, 2 or 4 wide")
-        bits = UInt8(width) << 2 | UInt8(method.index) | (observesReach ? 0x80 : 0)
+        precondition(methodIndex >= 0 && methodIndex < 4, "a spring method's index is in 0..<4")
+        bits = UInt8(width) << 2 | UInt8(methodIndex) | (observesReach ? 0x80 : 0)
     }
 
     /// The lane's width: 1, 2 or 4; 0 for none.
@@ -163,16 +166,22 @@ struct AnimationRecord {
 
     init() {}
 
-    init(
-        id: AnimationID, key: String, target: TargetID, life: LifeCycle,
-        box: AnimationBox, parent: AnimationHandle?
+    /// Makes this record that of a new animation `id` with `box`, waiting to
+    /// start; in place, since building a record and assigning it copied it
+    /// once more (a retain and a release of its key and box).
+    mutating func reuse(
+        id: AnimationID, key: String, target: TargetID, life: LifeCycle, box: AnimationBox, parent: AnimationHandle?
     ) {
         self.id = id
         self.key = key
         self.target = target
         self.life = life
+        startTime = 0
+        pausedAt = 0
         self.box = box
         self.parent = parent
+        nextMarker = 0
+        reached = false
     }
 
     /// The record of a new run of an animation `id` with `life` that starts

@@ -29,17 +29,18 @@ extension Animator {
         let spring = try animation.validate()
         let id = animation.id
         let life = LifeCycle(animation)
-        let hash = key.map { registry.hash(property.target, $0) }
-        if let key, let hash, let spring,
-            let index = quietSpringToReplace(
-                animation, spring: spring, life: life, on: property.target, key: key, hash: hash)
+        // The key is hashed and looked up once: for the in-place check and
+        // for registering.
+        let lookup = key.map { KeyLookup(registry, property.target, $0) }
+        if let lookup, let spring,
+            let index = quietSpringToReplace(animation, spring: spring, life: life, running: lookup.existing)
         {
             return replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
         }
         // Moved into its box, not copied: a copy of an animation goes
         // through its type's generic value witness.
         let box = makePropertyBox(consume animation, property: property)
-        return register(box, id: id, target: property.target, key: key, life: life, hash: hash)
+        return register(box, id: id, target: property.target, key: key, life: life, lookup: lookup)
     }
 
     /// Adds a group (a sequence or a concurrent group of animations, nestable)
@@ -94,16 +95,18 @@ extension Animator {
         }
     }
 
-    /// Registers `box` under `key` (`hash`: its ``KeyRegistry/hash(_:_:)``
-    /// on `target`, if known), replacing what runs there, and starts it if
-    /// its begin time has come.
+    /// Registers `box` under `key` (`lookup`: the key's on `target`, if
+    /// made since the registry last changed), replacing what runs there, and
+    /// starts it if its begin time has come.
     func register(
-        _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, hash: Int? = nil
+        _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle,
+        lookup: KeyLookup? = nil
     ) -> AnimationHandle {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
-        let hash = hash ?? registry.hash(target, key)
-        if let existing = registry.find(target, key, hash: hash) {
+        let lookup = lookup ?? KeyLookup(registry, target, key)
+        let hash = lookup.hash
+        if let existing = lookup.existing {
             if records[Int(existing)].id == id { return registeredHandle(existing) }
             let registered = registrations
             cancel(registeredHandle(existing))
@@ -132,10 +135,15 @@ extension Animator {
             index = reused
         } else {
             index = Int32(records.count)
+            let capacity = records.capacity
             records.append(AnimationRecord())
             status.append(RecordStatus())
-            output.reserveQuiet(records.capacity)
-            freeRecords.reserve(records.capacity)
+            // What grows with the records grows when they do (each call
+            // retains and releases the columns it reaches).
+            if records.capacity != capacity {
+                output.reserveQuiet(records.capacity)
+                freeRecords.reserve(records.capacity)
+            }
         }
         nextSequence += 1
         // A quietly finished animation left its box here.
@@ -145,7 +153,19 @@ extension Animator {
         }
         let generation = status[Int(index)].generation &+ 1
         status[Int(index)] = RecordStatus(generation: generation, live: true)
-        records[Int(index)] = AnimationRecord(id: id, key: key, target: target, life: life, box: box, parent: parent)
+        records[Int(index)].reuse(id: id, key: key, target: target, life: life, box: box, parent: parent)
         return AnimationHandle(index: index, generation: generation)
+    }
+}
+
+/// A key's hash on its target and the record registered under it, if any:
+/// looked up once per add.
+struct KeyLookup {
+    let hash: Int
+    let existing: Int32?
+
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String) {
+        hash = registry.hash(target, key)
+        existing = registry.find(target, key, hash: hash)
     }
 }

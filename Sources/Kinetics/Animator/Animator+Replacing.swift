@@ -2,9 +2,9 @@
 
 extension Animator {
     /// The record of the running spring that adding `animation` (a spring
-    /// with `spring`'s parameters and method, and `life`) under `key` on
-    /// `target` (`hash`: their ``KeyRegistry/hash(_:_:)``) would replace,
-    /// when the replacement can happen in place: nothing observes either
+    /// with `spring`'s parameters and method, and `life`) would replace
+    /// (`running`: the record registered under its key), when the
+    /// replacement can happen in place: nothing observes either
     /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
     /// rounding or additive writes; removed on completion), the new one is a
     /// spring of the same method and value type that starts now, and the
@@ -14,13 +14,14 @@ extension Animator {
     /// same state as ``replaceInPlace(_:index:parameters:life:)``, event for event (none
     /// is observed) and value for value; only the element's place in its
     /// batch differs, which nothing observes either.
+    @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, spring: (parameters: SpringParameters, method: SpringMethod),
-        life: LifeCycle, on target: TargetID, key: String, hash: Int
+        life: LifeCycle, running existing: Int32?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
-        guard phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved, life.endsWithThisRun,
-            let existing = registry.find(target, key, hash: hash)
+        guard let existing, phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved,
+            life.endsWithThisRun
         else { return nil }
         let index = Int(existing)
         let running = status[index].spring
@@ -38,7 +39,7 @@ extension Animator {
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
-    /// (``quietSpringToReplace(_:spring:life:on:key:hash:)`` found them), keeping its
+    /// (``quietSpringToReplace(_:spring:life:running:)`` found them), keeping its
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.

@@ -11,7 +11,7 @@
 /// taken only if a live link names it back, so the buckets of removed
 /// records read as free to insertions; they are reclaimed for good when the
 /// table is rebuilt from the entries, which happens when buckets that were
-/// ever used fill three quarters of it.
+/// ever used fill half of it.
 ///
 /// A class, so that a lookup reads the animator's registry in place: as a
 /// struct stored in the animator, every non-mutating call copied it (a
@@ -64,6 +64,12 @@ final class KeyRegistry {
     private var freeLists: [Int32] = []
     @exclusivity(unchecked)
     private var listOfTarget: [TargetID: Int32] = [:]
+    /// The target last inserted under and its list (-1: none), so that
+    /// inserting many keys on one target hashes the target once.
+    @exclusivity(unchecked)
+    private var lastTarget = TargetID(0)
+    @exclusivity(unchecked)
+    private var lastList: Int32 = -1
 
     private let keyHash = KeyHash()
 
@@ -107,7 +113,7 @@ final class KeyRegistry {
             links.append(Link())
             entries.append(Entry())
         }
-        if (occupied + 1) * 4 > buckets.count * 3 { rebuild() }
+        if (occupied + 1) * 2 > buckets.count { rebuild() }
         let hash = known ?? hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
@@ -117,7 +123,9 @@ final class KeyRegistry {
         count += 1
 
         let list: Int32
-        if let existing = listOfTarget[target] {
+        if lastList >= 0 && lastTarget == target {
+            list = lastList
+        } else if let existing = listOfTarget[target] {
             list = existing
         } else {
             let fresh = KeyList(target: target, head: -1, tail: -1, count: 0)
@@ -131,6 +139,8 @@ final class KeyRegistry {
             }
             listOfTarget[target] = list
         }
+        lastTarget = target
+        lastList = list
         let tail = lists[Int(list)].tail
         entries[Int(record)] = Entry(target: target, key: key, hash: hash)
         links[Int(record)] = Link(bucket: Int32(bucket), previous: tail, next: -1, list: list)
@@ -197,6 +207,7 @@ final class KeyRegistry {
                     lists[list].count -= 1
                     if lists[list].count == 0 {
                         listOfTarget[lists[list].target] = nil
+                        if lastList == Int32(list) { lastList = -1 }
                         freeLists.append(Int32(list))
                     }
                     links[Int(record)].list = -1
@@ -223,12 +234,15 @@ final class KeyRegistry {
     /// The targets with at least one key.
     var targets: [TargetID] { Array(listOfTarget.keys) }
 
-    /// Rebuilds the table from the registered records, at twice their count
-    /// rounded up to a power of two (at least 16): the buckets of removed
-    /// records go, and a table that has emptied shrinks.
+    /// Rebuilds the table from the registered records, at four times their
+    /// count rounded up to a power of two (at least 16): the buckets of
+    /// removed records go, and a table that has emptied shrinks. The table
+    /// is rebuilt when half its buckets are used, so a lookup of a key that
+    /// is not there (every add's) probes about 2.5 buckets on average,
+    /// against 8.5 at three quarters.
     private func rebuild() {
         var capacity = 16
-        while capacity < (count + 1) * 2 { capacity *= 2 }
+        while capacity < (count + 1) * 4 { capacity *= 2 }
         buckets = [Int32](repeating: Self.empty, count: capacity)
         let mask = capacity - 1
         for record in links.indices where links[record].list >= 0 {
