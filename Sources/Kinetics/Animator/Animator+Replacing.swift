@@ -62,13 +62,7 @@ extension Animator {
             default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
             }
         }
-        renderFirstFrame(handle, at: time) { output in
-            switch Self.width(of: Value.self) {
-            case 1: lane1.renderFirstSpringFrame(index, animator: self, output: &output)
-            case 2: lane2.renderFirstSpringFrame(index, animator: self, output: &output)
-            default: lane4.renderFirstSpringFrame(index, animator: self, output: &output)
-            }
-        }
+        renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: Self.width(of: Value.self), &$0) }
         return handle
     }
 

@@ -144,9 +144,27 @@ extension Animator {
     /// Renders the first frame of a just-started element (frame length 0) and
     /// handles what it reports at once.
     func render(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), let box = records[index].box, box.hasElement else { return }
+        guard let index = liveIndex(handle) else { return }
+        // A spring's element straight from its lane, as its box would.
+        let spring = status[index].spring
+        if spring != .none {
+            renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: spring.width, &$0) }
+            return
+        }
+        guard let box = records[index].box, box.hasElement else { return }
         renderFirstFrame(handle, at: time) { output in
             box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &output)
+        }
+    }
+
+    /// Renders the first frame of record `index`'s spring element, in the
+    /// lane `width` wide.
+    @inline(__always)
+    func renderFirstSpringFrame(_ index: Int, width: Int, _ output: inout FrameOutput) {
+        switch width {
+        case 1: lane1.renderFirstSpringFrame(index, animator: self, output: &output)
+        case 2: lane2.renderFirstSpringFrame(index, animator: self, output: &output)
+        default: lane4.renderFirstSpringFrame(index, animator: self, output: &output)
         }
     }
 
