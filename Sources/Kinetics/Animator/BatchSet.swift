@@ -55,9 +55,14 @@ package final class BatchSet {
 
     private func newID() -> Int32 {
         if let id = freeIDs.popLast() { return id }
+        let capacity = positions.capacity
         positions.append(nil)
-        output.reserveQuiet(positions.capacity)
-        freeIDs.reserveCapacity(positions.capacity)
+        // What grows with the ids grows when they do (each call retains
+        // and releases what it reaches).
+        if positions.capacity != capacity {
+            output.reserveQuiet(positions.capacity)
+            freeIDs.reserveCapacity(positions.capacity)
+        }
         return Int32(positions.count - 1)
     }
 
