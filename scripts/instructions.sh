@@ -5,7 +5,8 @@
 # change with machine noise, so they can be compared tightly. From them, the
 # cost of one interaction: a retarget (a retarget storm's frame less a
 # steady one: every spring is retargeted once a frame) and a replacement
-# (a churn frame less a steady one, over the tenth replaced per frame).
+# (a churn frame less a steady one, over the tenth replaced per frame). An
+# add is counted directly: the burst's adds, per spring added.
 #
 #   scripts/instructions.sh                  print the counts
 #   scripts/instructions.sh --save FILE      also write them as JSON
@@ -53,7 +54,7 @@ check() {
 import json, sys
 CEILINGS = {("animator", "retarget"): 300, ("animator", "replacement"): 3000, ("batch", "replacement"): 1500}
 def count(r):
-    return next(r[k] for k in ("instructionsPerAnimationFrame", "instructionsPerCompletion", "instructionsPerEvaluation") if k in r)
+    return next(r[k] for k in ("instructionsPerAnimationFrame", "instructionsPerCompletion", "instructionsPerAdd", "instructionsPerEvaluation") if k in r)
 def key(r):
     return (r["engine"], r.get("mix", r.get("method")), r.get("scenario", "-"), r.get("animations", 0))
 def load(path):
@@ -112,6 +113,8 @@ configurations=(
     "batch spring churn 10000"
     "animator spring retarget-storm 10000"
     "batch spring retarget-storm 10000"
+    "animator spring burst 10000"
+    "batch spring burst 10000"
     "reference spring steady 1000"
     "pop-c spring steady 1000"
     "animator spring mass-completion 10000"
@@ -144,6 +147,19 @@ for configuration in "${configurations[@]}"; do
         metric=instructionsPerCompletion
         divisor=$(((repetitions + 1) * count))
         unit="per quiet completion"
+    fi
+    # Burst: only the burst's adds (the bench's addBurst), per spring added:
+    # a tenth of the workload, into an engine built afresh, every repetition
+    # and the allocation-counted run. The animator renders a new spring's
+    # first frame as it adds it; the batch path, in the tick after.
+    if [[ $scenario == burst ]]; then
+        case $engine in
+            animator) symbols=(--toggle-collect='*8addBurstyyFAA14AnimatorEngineC*') ;;
+            batch) symbols=(--toggle-collect='*8addBurstyyFAA11BatchEngineC*') ;;
+        esac
+        metric=instructionsPerAdd
+        divisor=$(((repetitions + 1) * count / 10))
+        unit="per spring added"
     fi
     arguments=(--engine "$engine" --mix "$mix" --scenario "$scenario" --animations "$count"
         --warmup "$warmup" --frames "$frames" --repetitions "$repetitions" --no-bezier --no-value-check)
