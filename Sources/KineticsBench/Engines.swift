@@ -51,19 +51,10 @@ extension ScenarioDriven {
                 index += 1
             }
         case .burst where frame == workload.burstFrame:
-            addBurst()
+            for index in workload.count ..< workload.allCount { add(index) }
         case .steady, .jitter, .massCompletion, .burst:
             break
         }
-    }
-}
-
-extension ScenarioDriven {
-    /// The burst's adds, in a function of their own so that
-    /// `scripts/instructions.sh` can count them apart from the frame.
-    @inline(never)
-    func addBurst() {
-        for index in workload.count ..< workload.allCount { add(index) }
     }
 }
 
