@@ -310,7 +310,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// markers reset, and the box installed.
     private func finishStart(_ animator: Animator, index: Int, element: Int32) {
         animator.status[index].element = element
-        animator.records[index].reached = false
+        animator.status[index].reached = false
         animator.records[index].nextMarker = 0
         installed = true
     }
@@ -392,7 +392,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         // The record's fields one by one: a copy of the record would
         // retain and release its key, box and parent.
         animator.records[index].nextMarker < animation.progressMarkers.count
-            || (!animator.records[index].reached && animation.callbacks.onReachToValue != nil)
+            || (!animator.status[index].reached && animation.callbacks.onReachToValue != nil)
             || animation.callbacks.onApply != nil
             || (animator.tracer.map { $0.traceAll || animator.records[index].life.traced } ?? false)
     }
@@ -619,8 +619,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
         guard let index = animator.liveIndex(handle) else { return false }
         if case .custom = animation.kind { return true }
-        if !animator.records[index].reached && hasReached(value) {
-            animator.records[index].reached = true
+        if !animator.status[index].reached && hasReached(value) {
+            animator.status[index].reached = true
             animator.trace(handle, .reached)
             animation.callbacks.onReachToValue?(animator, handle)
         }

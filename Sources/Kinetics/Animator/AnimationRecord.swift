@@ -109,7 +109,7 @@ struct BoxPools {
 }
 
 /// The fields of a record that handle checks, completions and retargets
-/// touch, kept apart from the rest (12 bytes instead of a record's 120), so
+/// touch, kept apart from the rest (12 bytes instead of a record's 104), so
 /// that a frame in which many animations finish or change target touches
 /// little memory.
 struct RecordStatus {
@@ -118,6 +118,11 @@ struct RecordStatus {
     var phase = Animator.Phase.waiting
     /// Where the animation's spring element is, while it has one.
     var spring = SpringElement.none
+    /// Whether this run has reached its to-value (reported once; a retarget
+    /// arms it again). Here rather than in the record: every retarget reads
+    /// it, and the status is the record's part retargets touch. (Before
+    /// `element`, in what was padding: the status stays 12 bytes.)
+    var reached = false
     /// The element's index in its batch, or -1.
     var element: Int32 = -1
 }
@@ -162,7 +167,6 @@ struct AnimationRecord {
     var box: AnimationBox?
     var parent: AnimationHandle?
     var nextMarker = 0
-    var reached = false
 
     init() {}
 
@@ -181,7 +185,6 @@ struct AnimationRecord {
         self.box = box
         self.parent = parent
         nextMarker = 0
-        reached = false
     }
 
     /// The record of a new run of an animation `id` with `life` that starts
@@ -193,7 +196,6 @@ struct AnimationRecord {
         startTime = time
         pausedAt = 0
         nextMarker = 0
-        reached = false
     }
 
     /// The key events report: the registry key, or a child's property name.

@@ -45,8 +45,8 @@ extension Animator {
         guard let index = liveIndex(handle), isFinite else { return false }
         let spring = status[index].spring
         guard spring != .none else { return false }
-        // Read first: a write to the records array checks its uniqueness.
-        if records[index].reached { records[index].reached = false }
+        // Read first: a write to the status array checks its uniqueness.
+        if status[index].reached { status[index].reached = false }
         let arms = spring.observesReach || wantsTracing(handle)
         let element = Int(status[index].element)
         switch spring.width {

@@ -48,6 +48,7 @@ extension Animator {
     ) -> AnimationHandle {
         let generation = status[index].generation &+ 1
         status[index].generation = generation
+        status[index].reached = false
         let handle = AnimationHandle(index: Int32(index), generation: generation)
         records[index].restart(id: animation.id, life: life, at: time)
         registry.moveToEnd(Int32(index))
