@@ -153,10 +153,8 @@ for configuration in "${configurations[@]}"; do
     # allocation-counted run build an engine afresh, adding the workload's
     # springs, then the burst's tenth more. The animator's add renders the
     # spring's first frame; the batch path's leaves it to the next tick.
-    # (Counting the burst's frame instead would count the harness too: a
-    # function of its own for the burst's loop changed how the compiler
-    # laid out the retarget storm's, and the batch path's storm took 14%
-    # longer.)
+    # (The library's functions, not the bench's: the harness's frame is
+    # left as the timed runs have it.)
     if [[ $scenario == burst ]]; then
         case $engine in
             animator) symbols=(--toggle-collect='*AnimatorC3add_2to6forKey*Sd_Ts5') ;;

@@ -90,8 +90,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @exclusivity(unchecked)
     private var springMethod: Int
     /// A spring's parameters as last set (by the add, or by
-    /// ``Animator/setParameters(_:of:)``), for a run's start; nil for other
-    /// kinds.
+    /// ``Animator/setSpringParameters(_:_:)``), for a run's start; nil for
+    /// other kinds.
     @exclusivity(unchecked)
     private var springParameters: SpringParameters?
     // Last, after what starting and restarting use (a replacement under
@@ -394,7 +394,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         animator.records[index].nextMarker < animation.progressMarkers.count
             || (!animator.status[index].reached && animation.callbacks.onReachToValue != nil)
             || animation.callbacks.onApply != nil
-            || (animator.tracer.map { $0.traceAll || animator.records[index].life.traced } ?? false)
+            || animator.wantsTracing(index: index)
     }
 
     @_specialize(where Value == Double, Stored == Double)

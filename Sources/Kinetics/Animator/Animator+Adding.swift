@@ -95,9 +95,9 @@ extension Animator {
         }
     }
 
-    /// Registers `box` under `key` (`lookup`: the key's on `target`, if
-    /// made since the registry last changed), replacing what runs there, and
-    /// starts it if its begin time has come.
+    /// Registers `box` under `key` (`lookup`: the key's ``KeyLookup`` on
+    /// `target`, if the caller made one since the registry last changed),
+    /// replacing what runs there, and starts it if its begin time has come.
     func register(
         _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle,
         lookup: KeyLookup? = nil

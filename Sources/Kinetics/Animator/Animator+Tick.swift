@@ -238,7 +238,14 @@ extension Animator {
 
     /// Whether per-frame events of `handle` should be produced.
     func wantsTracing(_ handle: AnimationHandle) -> Bool {
-        guard let tracer, let index = liveIndex(handle) else { return false }
+        // The tracer first: without one (the usual case) no lookup is due.
+        guard tracer != nil, let index = liveIndex(handle) else { return false }
+        return wantsTracing(index: index)
+    }
+
+    /// Whether per-frame events of live record `index` should be produced.
+    func wantsTracing(index: Int) -> Bool {
+        guard let tracer else { return false }
         return tracer.traceAll || records[index].life.traced
     }
 }

@@ -238,8 +238,9 @@ final class KeyRegistry {
     /// count rounded up to a power of two (at least 16): the buckets of
     /// removed records go, and a table that has emptied shrinks. The table
     /// is rebuilt when half its buckets are used, so a lookup of a key that
-    /// is not there (every add's) probes about 2.5 buckets on average,
-    /// against 8.5 at three quarters.
+    /// is not there (every add's) probes at most about 2.5 buckets on
+    /// average (Knuth's estimate for linear probing), against 8.5 at three
+    /// quarters.
     private func rebuild() {
         var capacity = 16
         while capacity < (count + 1) * 4 { capacity *= 2 }
@@ -289,6 +290,9 @@ final class KeyRegistry {
             listed += length
         }
         if listed != count { problems.append("\(listed) listed keys, \(count) registered") }
+        if lastList >= 0 && listOfTarget[lastTarget] != lastList {
+            problems.append("the remembered list \(lastList) is not the list of \(lastTarget)")
+        }
         return problems
     }
 }
