@@ -136,6 +136,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         if animation.callbacks.hasAny { animation.callbacks = AnimationCallbacks() }
         if springMethod < 0 { animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit) }
         springMethod = -1
+        springParameters = nil
     }
 
     override func forgetRun() {
@@ -321,7 +322,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// adding the new one would leave, without giving back and taking again
     /// the element, the box and the key. `animation` is a quiet spring of
     /// the same method that starts now (the caller checked:
-    /// ``Animator/quietSpringToReplace(_:spring:life:running:)``); nothing observes
+    /// ``Animator/quietSpringToReplace(_:method:life:running:)``); nothing observes
     /// either animation, so no event is due.
     ///
     /// The box keeps its stored animation: a quiet spring does not start
@@ -412,15 +413,10 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ animator: Animator, _ handle: AnimationHandle, context: FrameContext, output: inout FrameOutput
     ) {
         guard let element = element(animator, handle) else { return }
-        // A spring first, without matching (copying) `animation.kind`.
-        if springMethod >= 0 {
-            lane.renderFirstSpringFrame(Int(handle.index), animator: animator, output: &output)
-            return
-        }
         let tables = animator.shared
         lane.withValues { values in
             switch animation.kind {
-            case .spring: break
+            case .spring: preconditionFailure("a spring's first frame is rendered from its lane (Animator.render)")
             case .decay(_, let method):
                 let decays = lane.decays[method.index]
                 decays.advanceElement(

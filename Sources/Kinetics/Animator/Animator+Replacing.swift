@@ -2,7 +2,7 @@
 
 extension Animator {
     /// The record of the running spring that adding `animation` (a spring
-    /// with `spring`'s parameters and method, and `life`) would replace
+    /// of `method`, with `life`) would replace
     /// (`running`: the record registered under its key), when the
     /// replacement can happen in place: nothing observes either
     /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
@@ -16,8 +16,7 @@ extension Animator {
     /// batch differs, which nothing observes either.
     @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, spring: (parameters: SpringParameters, method: SpringMethod),
-        life: LifeCycle, running existing: Int32?
+        _ animation: borrowing Animation<Value>, method: SpringMethod, life: LifeCycle, running existing: Int32?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
         guard let existing, phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved,
@@ -25,7 +24,7 @@ extension Animator {
         else { return nil }
         let index = Int(existing)
         let running = status[index].spring
-        guard status[index].phase == .running, running != .none, running.method == spring.method.index,
+        guard status[index].phase == .running, running != .none, running.method == method.index,
             records[index].id != animation.id, records[index].box?.valueType == ObjectIdentifier(Value.self)
         else { return nil }
         let element = Int(status[index].element)
@@ -39,7 +38,7 @@ extension Animator {
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
-    /// (``quietSpringToReplace(_:spring:life:running:)`` found them), keeping its
+    /// (``quietSpringToReplace(_:method:life:running:)`` found them), keeping its
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.

@@ -145,7 +145,8 @@ extension Animator {
     /// handles what it reports at once.
     func render(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle) else { return }
-        // A spring's element straight from its lane, as its box would.
+        // A spring's element from its lane, without its box (which renders
+        // the other kinds).
         let spring = status[index].spring
         if spring != .none {
             renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: spring.width, &$0) }
