@@ -46,16 +46,20 @@ struct GateScriptTests {
         #expect(result.stderr.contains("the harness is 1% or more of the engine's frame"))
     }
 
-    @Test("the instruction gate fails on a count 3% over its baseline, and on an interaction over its ceiling")
+    @Test(
+        "the instruction gate fails on a count 3% over its baseline (a frame's, an add's), and on an interaction over its ceiling"
+    )
     func instructionGate() throws {
         let folder = try temporaryFolder("kinetics-instructions")
         defer { try? FileManager.default.removeItem(at: folder) }
-        func report(steady: Double, replacement: Int) throws -> String {
-            let file = folder.appendingPathComponent("\(steady)-\(replacement).json")
+        func report(steady: Double, replacement: Int, add: Double = 3_832) throws -> String {
+            let file = folder.appendingPathComponent("\(steady)-\(replacement)-\(add).json")
             let text = """
                 {"kind": "kinetics-instructions", "formatVersion": 1, "results": [
                  {"engine": "animator", "mix": "spring", "scenario": "steady", "animations": 10000,
                   "instructionsPerAnimationFrame": \(steady)},
+                 {"engine": "animator", "mix": "spring", "scenario": "burst", "animations": 10000,
+                  "instructionsPerAdd": \(add)},
                  {"engine": "animator", "operation": "replacement", "instructionsPerOperation": \(replacement)}]}
                 """
             try Data(text.utf8).write(to: file)
@@ -67,6 +71,10 @@ struct GateScriptTests {
         let grown = try Self.run("instructions.sh", ["--compare", base, try report(steady: 45.8, replacement: 2_900)])
         #expect(grown.status == 2)
         #expect(grown.stderr.contains("animator spring steady 10000: 45.8 > 44.4 + 2%"), "\(grown.stderr)")
+        let added = try Self.run(
+            "instructions.sh", ["--compare", base, try report(steady: 44.4, replacement: 2_900, add: 3_950)])
+        #expect(added.status == 2)
+        #expect(added.stderr.contains("animator spring burst 10000: 3950.0 > 3832.0 + 2%"), "\(added.stderr)")
         let costly = try Self.run("instructions.sh", ["--compare", base, try report(steady: 44.4, replacement: 3_001)])
         #expect(costly.status == 2)
         #expect(costly.stderr.contains("animator replacement: 3001 instructions > ceiling 3000"), "\(costly.stderr)")
