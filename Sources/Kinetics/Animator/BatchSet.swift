@@ -187,7 +187,7 @@ package final class BatchSet {
         case .spring(let method):
             return lane.withSprings(method.index) { batch in
                 shared.withSpringGroups(method.index) {
-                    $0.release(batch.group[index], configurations: shared.springs)
+                    $0.release(batch.group(of: index), configurations: shared.springs)
                 }
                 return batch.remove(at: index)
             }
@@ -257,11 +257,11 @@ package final class BatchSet {
             case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
-                // displacement, velocity, group; pop adds the slope, fixed
+                // displacement, velocity, group; pop adds the slope's two terms, fixed
                 // the blended output.
                 let common = common - 8 - value
                 switch method {
-                case .pop: return common + 3 * value + 4
+                case .pop: return common + 4 * value + 4
                 case .fixed: return common + 4 * value + 4
                 case .rk4, .analytic: return common + 2 * value + 4
                 }

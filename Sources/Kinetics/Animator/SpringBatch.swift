@@ -11,9 +11,14 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Displacement and velocity side by side: one load per spring (for a
     /// scalar, one 16-byte SIMD register).
     let state = Column<SpringState<V>>()
-    let group = Column<Int32>()
-    /// `pop`: the last step's velocity slope, for Pop's rest test.
-    let slope = Column<V>()
+    /// Each spring's group, as the byte offset of its frame in the groups'
+    /// frames (its index times ``SpringGroups/Frame/stride``): the straight
+    /// path adds it to the frames' address, with no shift. Read and set
+    /// through ``group(of:)`` and ``setGroup(_:of:)``.
+    let groupOffset = Column<Int>()
+    /// `pop`: the last step's velocity slope, for Pop's rest test, as two
+    /// terms whose sum it is (``SlopeTerms``).
+    let slope = Column<SlopeTerms<V>>()
     /// `fixed`: the blended output.
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
@@ -24,10 +29,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// columns are appended by the caller through ``common``.
     func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
         state.append(SpringState(displacement: .zero, velocity: .zero))
-        group.append(index)
+        groupOffset.append(0)
         switch method {
         case .pop:
-            slope.append(.zero)
+            slope.append(SlopeTerms(.zero))
         case .fixed:
             outputValue.append(value)
             outputVelocity.append(initial)
@@ -41,10 +46,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// `group`, as ``appendState`` makes a new one.
     func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: Int32) {
         state[element] = SpringState(displacement: value - target, velocity: initial)
-        group[element] = index
+        setGroup(index, of: element)
         switch method {
         case .pop:
-            slope[element] = .zero
+            slope[element] = SlopeTerms(.zero)
         case .fixed:
             outputValue[element] = value
             outputVelocity[element] = initial
@@ -56,7 +61,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The columns this spring's method uses (the others stay empty).
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
         operation.apply(to: state)
-        operation.apply(to: group)
+        operation.apply(to: groupOffset)
         switch method {
         case .pop:
             operation.apply(to: slope)
@@ -72,8 +77,20 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), leaving their groups.
     func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { group.base[$0] },
+            output: &output, entry: { group(of: $0) },
             release: { entry, users in groups.release(entry, count: users, configurations: configurations) })
+    }
+
+    /// Element `element`'s group.
+    @inline(__always)
+    func group(of element: Int) -> Int32 {
+        Int32(truncatingIfNeeded: groupOffset[element] &>> SpringGroups.Frame.strideShift)
+    }
+
+    /// Puts element `element` in group `group`.
+    @inline(__always)
+    func setGroup(_ group: Int32, of element: Int) {
+        groupOffset[element] = Int(group) &<< SpringGroups.Frame.strideShift
     }
 
     /// The current value of element `index`.
@@ -105,8 +122,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// loop touches no class property.
     struct Pointers {
         let state: UnsafeMutablePointer<SpringState<V>>
-        let group: UnsafeMutablePointer<Int32>
-        let slope: UnsafeMutablePointer<V>
+        let groupOffset: UnsafeMutablePointer<Int>
+        let slope: UnsafeMutablePointer<SlopeTerms<V>>
         let outputValue: UnsafeMutablePointer<V>
         let outputVelocity: UnsafeMutablePointer<V>
         let common: ElementColumns<V>.Pointers
@@ -114,11 +131,19 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         @inline(__always)
         init(_ batch: SpringBatch) {
             state = batch.state.base
-            group = batch.group.base
+            groupOffset = batch.groupOffset.base
             slope = batch.slope.base
             outputValue = batch.outputValue.base
             outputVelocity = batch.outputVelocity.base
             common = ElementColumns.Pointers(batch.common)
+        }
+
+        /// Element `index`'s frame among `frames`.
+        @inline(__always)
+        func frame(_ index: Int, in frames: UnsafeMutablePointer<SpringGroups.Frame>)
+            -> UnsafeMutablePointer<SpringGroups.Frame>
+        {
+            (UnsafeMutableRawPointer(frames) + groupOffset[index]).assumingMemoryBound(to: SpringGroups.Frame.self)
         }
     }
 
@@ -201,7 +226,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }
             } else if bits & ElementFlag.paused == 0 {
-                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+                advanceElement(index, p, frame: p.frame(index, in: frames), values: values, output: &output)
             }
             index &+= 1
         }
@@ -227,7 +252,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
         values: UnsafeMutablePointer<V>, _ path: Path.Type
     ) -> Bool {
-        let f = frames + Int(p.group[index])
+        let f = p.frame(index, in: frames)
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
         let d = d0 * f.pointee.state.dd + v0 * f.pointee.state.dv
@@ -239,9 +264,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             outD = d0 * f.pointee.output.dd + v0 * f.pointee.output.dv
             outV = d0 * f.pointee.output.vd + v0 * f.pointee.output.vv
         }
-        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
-        if Path.keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
-        if Path.storesSlope { p.slope[index] = restSlope }
+        var terms = SlopeTerms(d0 * f.pointee.slopeD, v0 * f.pointee.slopeV)
+        if Path.keepsSlope && f.pointee.keep != 0 {
+            terms = SlopeTerms(terms.sum + p.slope[index].sum * f.pointee.keep)
+        }
+        if Path.storesSlope { p.slope[index] = terms }
         let target = p.common.to[index]
         let current = target + outD
         let before: V
@@ -253,10 +280,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             before = target + d0
         }
         values[Int(p.common.slot[index])] = current
-        // Farther than this from the target in any component (the first,
-        // say), neither test can pass.
-        return abs(current[component: 0] - target[component: 0]) < f.pointee.nearBound
-            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
+        return Self.isNear(current[component: 0], target[component: 0], f)
+            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: terms.sum, f)
+    }
+
+    /// Whether a value's first component is near enough its target's for
+    /// either rest test to pass: farther than the frame's `nearBound`,
+    /// neither can. NaN passes (and fails the tests).
+    @inline(__always)
+    static func isNear(_ value: Double, _ target: Double, _ f: UnsafeMutablePointer<SpringGroups.Frame>) -> Bool {
+        // Not `<`: this form compares with the bound in memory, without loading it.
+        !(abs(value - target) >= f.pointee.nearBound)
     }
 
     /// Pop's two rest tests: the animation's (the last two written values
@@ -304,8 +338,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var (outD, outV) = method == .fixed ? f.pointee.output.apply(displacement: d0, velocity: v0) : (d, v)
         var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
         if method == .pop {
-            restSlope = restSlope + p.slope[index] * f.pointee.keep
-            p.slope[index] = restSlope
+            restSlope = restSlope + p.slope[index].sum * f.pointee.keep
+            p.slope[index] = SlopeTerms(restSlope)
         }
         var current = target + outD
         let bits = p.common.flags[index]
@@ -378,6 +412,26 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 }
 
+/// Pop's rest-test slope as two terms (the displacement's and the
+/// velocity's products with the frame's weights), stored unsummed: their
+/// sum, taken only by a rest test, rounds as the slope itself does. A
+/// slope kept from an earlier frame is stored as itself and zero.
+struct SlopeTerms<V: AnimatableVector> {
+    var displacement: V
+    var velocity: V
+
+    init(_ displacement: V, _ velocity: V) {
+        self.displacement = displacement
+        self.velocity = velocity
+    }
+
+    init(_ slope: V) { self.init(slope, .zero) }
+
+    /// The slope.
+    @inline(__always)
+    var sum: V { displacement + velocity }
+}
+
 /// A spring's displacement from its target and its velocity.
 struct SpringState<V: AnimatableVector> {
     var displacement: V
@@ -396,7 +450,7 @@ extension SpringBatch where V == Double {
     ) -> Bool {
         typealias Pair = SIMD2<Double>
         let states = UnsafeMutableRawPointer(p.state)
-        let f = frames + Int(p.group[index])
+        let f = p.frame(index, in: frames)
         let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
         // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
         // products, in the other order for v (exact either way).
@@ -405,10 +459,15 @@ extension SpringBatch where V == Double {
         states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
         var out = next
         if Path.blendsOutput { out = x * f.pointee.outputDiagonal + swapped * f.pointee.outputCross }
-        let weighted = x * f.pointee.slopeWeights
-        var restSlope = weighted[0] + weighted[1]
-        if Path.keepsSlope && f.pointee.keep != 0 { restSlope = restSlope + p.slope[index] * f.pointee.keep }
-        if Path.storesSlope { p.slope[index] = restSlope }
+        // The slope's two terms, summed only for the rest test (and stored
+        // as they are: one store, no shuffle).
+        var terms = x * f.pointee.slopeWeights
+        if Path.keepsSlope && f.pointee.keep != 0 {
+            terms = Pair(terms[0] + terms[1] + p.slope[index].sum * f.pointee.keep, 0)
+        }
+        if Path.storesSlope {
+            UnsafeMutableRawPointer(p.slope).storeBytes(of: terms, toByteOffset: index &* 16, as: Pair.self)
+        }
         let target = p.common.to[index]
         let current = target + out[0]
         let before: Double
@@ -420,9 +479,9 @@ extension SpringBatch where V == Double {
             before = target + x[0]
         }
         values[Int(p.common.slot[index])] = current
-        // Farther than this from the target, neither test can pass.
-        return abs(current - target) < f.pointee.nearBound
-            && Self.atRest(before: before, current: current, target: target, velocity: out[1], slope: restSlope, f)
+        return Self.isNear(current, target, f)
+            && Self.atRest(
+                before: before, current: current, target: target, velocity: out[1], slope: terms[0] + terms[1], f)
     }
 }
 
