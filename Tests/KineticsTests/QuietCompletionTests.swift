@@ -183,6 +183,44 @@ struct QuietCompletionTests {
         #expect(a.invariantViolations() == [])
     }
 
+    @Test(
+        "a quiet spring added under the key of a quiet spring on another property of its type replaces that one and animates its own property",
+        arguments: [false, true])
+    func keyMovedToAnotherProperty(observed: Bool) throws {
+        // Keys belong to a target, not to a property: the running spring
+        // under "k" animates `a`, the new one `b`. (Observed, the
+        // replacement removes and adds; quiet, it may not be made in place.)
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let a = animator.property("a", of: target, initial: 0.0, kind: .point)
+        let b = animator.property("b", of: target, initial: 0.0, kind: .point)
+        let p = animator.property("p", of: target, initial: SIMD2<Double>(0, 0), kind: .point)
+        let q = animator.property("q", of: target, initial: SIMD2<Double>(0, 0), kind: .point)
+        func spring<Value: AnimatableVector>(to value: Value) -> Animation<Value> {
+            var animation = Animation<Value>.spring(.popDefault, to: value)
+            if observed { animation.callbacks.onStop = { _, _, _ in } }
+            return animation
+        }
+        let first = try animator.add(spring(to: 100.0), to: a, forKey: "k")
+        let firstPoint = try animator.add(spring(to: SIMD2<Double>(100, 100)), to: p, forKey: "kp")
+        animator.tick(at: 0)
+        animator.tick(at: 1.0 / 60)
+        let (left, leftPoint) = (animator[a], animator[p])
+        #expect(left > 0 && left < 100)
+        let second = try animator.add(spring(to: 50.0), to: b, forKey: "k")
+        let secondPoint = try animator.add(spring(to: SIMD2<Double>(50, 50)), to: q, forKey: "kp")
+        #expect(!animator.contains(first) && !animator.contains(firstPoint))
+        #expect(animator.animation(forKey: "k", on: target) == second)
+        #expect(animator.animation(forKey: "kp", on: target) == secondPoint)
+        for frame in 2 ..< 60 { animator.tick(at: Double(frame) / 60) }
+        // A cancelled animation leaves its property where it was.
+        #expect(animator[a] == left, "a: \(animator[a])")
+        #expect(animator[p] == leftPoint, "p: \(animator[p])")
+        #expect(animator[b] == 50, "b: \(animator[b])")
+        #expect(animator[q] == SIMD2(50, 50), "q: \(animator[q])")
+        #expect(animator.invariantViolations() == [])
+    }
+
     @Test("a quiet animation reaches its exact target and frees its key; a new animation reuses its record and box")
     func exactEndAndReuse() throws {
         let (animator, x) = animatorWithX()

@@ -322,7 +322,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// adding the new one would leave, without giving back and taking again
     /// the element, the box and the key. `animation` is a quiet spring of
     /// the same method that starts now (the caller checked:
-    /// ``Animator/quietSpringToReplace(_:method:life:running:)``); nothing observes
+    /// ``Animator/quietSpringToReplace(_:method:slot:life:running:)``); nothing observes
     /// either animation, so no event is due.
     ///
     /// The box keeps its stored animation: a quiet spring does not start

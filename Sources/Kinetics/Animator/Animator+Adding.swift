@@ -33,7 +33,8 @@ extension Animator {
         // for registering.
         let lookup = key.map { KeyLookup(registry, property.target, $0) }
         if let lookup, let spring,
-            let index = quietSpringToReplace(animation, method: spring.method, life: life, running: lookup.existing)
+            let index = quietSpringToReplace(
+                animation, method: spring.method, slot: property.slot, life: life, running: lookup.existing)
         {
             return replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
         }

@@ -2,13 +2,14 @@
 
 extension Animator {
     /// The record of the running spring that adding `animation` (a spring
-    /// of `method`, with `life`) would replace
+    /// of `method`, with `life`) to the property in `slot` would replace
     /// (`running`: the record registered under its key), when the
     /// replacement can happen in place: nothing observes either
     /// animation (both quiet: no callbacks, markers, tracer, group, repeats,
     /// rounding or additive writes; removed on completion), the new one is a
-    /// spring of the same method and value type that starts now, and the
-    /// animator is between operations (not in a tick or a callback).
+    /// spring of the same method and value type, on the same property, that
+    /// starts now, and the animator is between operations (not in a tick or
+    /// a callback).
     ///
     /// Removing the old animation and adding the new one then leaves the
     /// same state as ``replaceInPlace(_:index:parameters:life:)``, event for event (none
@@ -16,7 +17,8 @@ extension Animator {
     /// batch differs, which nothing observes either.
     @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, method: SpringMethod, life: LifeCycle, running existing: Int32?
+        _ animation: borrowing Animation<Value>, method: SpringMethod, slot: Int32, life: LifeCycle,
+        running existing: Int32?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
         guard let existing, phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved,
@@ -28,17 +30,19 @@ extension Animator {
             records[index].id != animation.id, records[index].box?.valueType == ObjectIdentifier(Value.self)
         else { return nil }
         let element = Int(status[index].element)
-        let flags: UInt8 =
+        // A key names an animation on a target, not on a property: the
+        // running spring may animate another property of the same type.
+        let (flags, property): (UInt8, Int32) =
             switch running.width {
-            case 1: lane1.withSprings(running.method) { $0.common.flags[element] }
-            case 2: lane2.withSprings(running.method) { $0.common.flags[element] }
-            default: lane4.withSprings(running.method) { $0.common.flags[element] }
+            case 1: lane1.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
+            case 2: lane2.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
+            default: lane4.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
             }
-        return flags & ElementFlag.quiet != 0 ? index : nil
+        return flags & ElementFlag.quiet != 0 && property == slot ? index : nil
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
-    /// (``quietSpringToReplace(_:method:life:running:)`` found them), keeping its
+    /// (``quietSpringToReplace(_:method:slot:life:running:)`` found them), keeping its
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.
