@@ -257,13 +257,14 @@ package final class BatchSet {
             case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
-                // displacement, velocity, group; pop adds the slope's two terms, fixed
-                // the blended output.
-                let common = common - 8 - value
+                // displacement, velocity, its group; pop
+                // adds the slope (a scalar's as two terms), fixed the
+                // blended output.
+                let own = common - 8 - value + 2 * value + 4
                 switch method {
-                case .pop: return common + 4 * value + 4
-                case .fixed: return common + 4 * value + 4
-                case .rk4, .analytic: return common + 2 * value + 4
+                case .pop: return own + (V.self == Double.self ? 2 * value : value)
+                case .fixed: return own + 2 * value
+                case .rk4, .analytic: return own
                 }
             case .decay:  // its state (value, velocity, configuration); from for the end clamp
                 return common + MemoryLayout<DecayState<V>>.stride + value

@@ -23,6 +23,9 @@ enum ElementFlag {
     /// end of the tick's advance (``ElementColumns/finishQuietly``). The
     /// only flag the straight paths ignore.
     static let quiet: UInt8 = 64
+    /// Past the last element (``ElementColumns/markEnd()``): not a flag of
+    /// any element.
+    static let stop: UInt8 = 0xFF
 }
 
 /// The columns every kind of element has: where it writes, its ends, the
@@ -60,6 +63,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         previous.append(.unwritten)
         threshold.append(rest)
         flags.append(0)
+        // Room for the stop byte (``markEnd()``).
+        flags.reserve(flags.count + 1)
         roundingScale.append(0)
         clamp.append(mode)
         restart(
@@ -85,6 +90,16 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         flags[index] = bits
         roundingScale[index] = roundingFactor == 0 ? 0 : 1 / roundingFactor
         clamp[index] = mode
+    }
+
+    /// Writes a stop byte (every flag set) just past the last element's
+    /// flags, in room that ``append`` keeps: a loop over the elements that
+    /// stops at the first element with a flag also stops there, with no
+    /// test of the index.
+    @inline(__always)
+    func markEnd() {
+        precondition(flags.capacity > flags.count, "no room for the flags' stop byte")
+        flags.base[flags.count] = ElementFlag.stop
     }
 
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {

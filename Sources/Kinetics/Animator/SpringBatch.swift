@@ -11,14 +11,23 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Displacement and velocity side by side: one load per spring (for a
     /// scalar, one 16-byte SIMD register).
     let state = Column<SpringState<V>>()
-    /// Each spring's group, as the byte offset of its frame in the groups'
-    /// frames (its index times ``SpringGroups/Frame/stride``): the straight
-    /// path adds it to the frames' address, with no shift. Read and set
-    /// through ``group(of:)`` and ``setGroup(_:of:)``.
-    let groupOffset = Column<Int>()
-    /// `pop`: the last step's velocity slope, for Pop's rest test, as two
-    /// terms whose sum it is (``SlopeTerms``).
-    let slope = Column<SlopeTerms<V>>()
+    /// Each spring's group (``group(of:)``, ``setGroup(_:of:)``).
+    let group = Column<Int32>()
+    /// `pop`: the last step's velocity slope, for Pop's rest test, of a
+    /// vector spring; a scalar spring's is in ``slopeTerms`` (this column
+    /// is then empty). Read and set through ``storedSlope(_:_:)`` and
+    /// ``storeSlope(_:_:_:)``.
+    let slope = Column<V>()
+    /// `pop`, scalar springs: the slope as its two terms, the products of
+    /// the displacement and the velocity with the frame's weights, stored
+    /// unsummed, so that the straight path stores them as it computes them
+    /// (no shuffle, no add) and only a rest test sums them, rounding as the
+    /// slope itself does. A slope kept from an earlier frame is stored as
+    /// itself and zero.
+    let slopeTerms = Column<SIMD2<Double>>()
+    /// Whether the slope is stored as its terms (scalar springs).
+    @inline(__always)
+    static var storesSlopeTerms: Bool { V.self == Double.self }
     /// `fixed`: the blended output.
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
@@ -29,10 +38,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// columns are appended by the caller through ``common``.
     func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
         state.append(SpringState(displacement: .zero, velocity: .zero))
-        groupOffset.append(0)
+        group.append(0)
         switch method {
         case .pop:
-            slope.append(SlopeTerms(.zero))
+            if Self.storesSlopeTerms { slopeTerms.append(.zero) } else { slope.append(.zero) }
         case .fixed:
             outputValue.append(value)
             outputVelocity.append(initial)
@@ -49,7 +58,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         setGroup(index, of: element)
         switch method {
         case .pop:
-            slope[element] = SlopeTerms(.zero)
+            if Self.storesSlopeTerms { slopeTerms[element] = .zero } else { slope[element] = .zero }
         case .fixed:
             outputValue[element] = value
             outputVelocity[element] = initial
@@ -61,10 +70,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The columns this spring's method uses (the others stay empty).
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
         operation.apply(to: state)
-        operation.apply(to: groupOffset)
+        operation.apply(to: group)
         switch method {
         case .pop:
-            operation.apply(to: slope)
+            if Self.storesSlopeTerms { operation.apply(to: slopeTerms) } else { operation.apply(to: slope) }
         case .fixed:
             operation.apply(to: outputValue)
             operation.apply(to: outputVelocity)
@@ -77,21 +86,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), leaving their groups.
     func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { group(of: $0) },
+            output: &output, entry: { group.base[$0] },
             release: { entry, users in groups.release(entry, count: users, configurations: configurations) })
     }
 
     /// Element `element`'s group.
     @inline(__always)
-    func group(of element: Int) -> Int32 {
-        Int32(truncatingIfNeeded: groupOffset[element] &>> SpringGroups.Frame.strideShift)
-    }
+    func group(of element: Int) -> Int32 { group[element] }
 
     /// Puts element `element` in group `group`.
     @inline(__always)
-    func setGroup(_ group: Int32, of element: Int) {
-        groupOffset[element] = Int(group) &<< SpringGroups.Frame.strideShift
-    }
+    func setGroup(_ index: Int32, of element: Int) { group[element] = index }
 
     /// The current value of element `index`.
     @inline(__always)
@@ -122,8 +127,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// loop touches no class property.
     struct Pointers {
         let state: UnsafeMutablePointer<SpringState<V>>
-        let groupOffset: UnsafeMutablePointer<Int>
-        let slope: UnsafeMutablePointer<SlopeTerms<V>>
+        let group: UnsafeMutablePointer<Int32>
+        let slope: UnsafeMutablePointer<V>
+        let slopeTerms: UnsafeMutablePointer<SIMD2<Double>>
         let outputValue: UnsafeMutablePointer<V>
         let outputVelocity: UnsafeMutablePointer<V>
         let common: ElementColumns<V>.Pointers
@@ -131,8 +137,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         @inline(__always)
         init(_ batch: SpringBatch) {
             state = batch.state.base
-            groupOffset = batch.groupOffset.base
+            group = batch.group.base
             slope = batch.slope.base
+            slopeTerms = batch.slopeTerms.base
             outputValue = batch.outputValue.base
             outputVelocity = batch.outputVelocity.base
             common = ElementColumns.Pointers(batch.common)
@@ -143,7 +150,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         func frame(_ index: Int, in frames: UnsafeMutablePointer<SpringGroups.Frame>)
             -> UnsafeMutablePointer<SpringGroups.Frame>
         {
-            (UnsafeMutableRawPointer(frames) + groupOffset[index]).assumingMemoryBound(to: SpringGroups.Frame.self)
+            frames + Int(group[index])
         }
     }
 
@@ -210,6 +217,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         output: inout FrameOutput, step: (Int) -> Bool
     ) {
         let end = count
+        // A stop byte past the last element ends the last run (``run``).
+        common.markEnd()
         var index = 0
         while true {
             let atRest: Bool
@@ -235,15 +244,18 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Advances elements `start`, `start + 1`, … with `step` until one has
     /// a flag other than quiet (returned not advanced) or `step` finds it at
     /// rest (returned advanced, `atRest`); `end` when none does.
+    ///
+    /// The loop tests no bound: the stop byte at `end`
+    /// (``ElementColumns/markEnd()``) has every flag set, so the flag test
+    /// ends the last run there.
     @inline(__always)
     private func run(from start: Int, to end: Int, _ p: Pointers, step: (Int) -> Bool) -> (index: Int, atRest: Bool) {
         var index = start
-        while index < end {
+        while true {
             if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
             if step(index) { return (index, true) }
             index &+= 1
         }
-        return (end, false)
     }
 
     /// One element's frame on the straight path; whether it came to rest.
@@ -264,11 +276,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             outD = d0 * f.pointee.output.dd + v0 * f.pointee.output.dv
             outV = d0 * f.pointee.output.vd + v0 * f.pointee.output.vv
         }
-        var terms = SlopeTerms(d0 * f.pointee.slopeD, v0 * f.pointee.slopeV)
+        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
         if Path.keepsSlope && f.pointee.keep != 0 {
-            terms = SlopeTerms(terms.sum + p.slope[index].sum * f.pointee.keep)
+            restSlope = restSlope + Self.storedSlope(p, index) * f.pointee.keep
         }
-        if Path.storesSlope { p.slope[index] = terms }
+        if Path.storesSlope { Self.storeSlope(p, index, restSlope) }
         let target = p.common.to[index]
         let current = target + outD
         let before: V
@@ -281,7 +293,26 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         }
         values[Int(p.common.slot[index])] = current
         return Self.isNear(current[component: 0], target[component: 0], f)
-            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: terms.sum, f)
+            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
+    }
+
+    /// Element `index`'s stored slope (``slope``, or the sum of its
+    /// ``slopeTerms``).
+    @inline(__always)
+    static func storedSlope(_ p: Pointers, _ index: Int) -> V {
+        guard storesSlopeTerms else { return p.slope[index] }
+        let terms = p.slopeTerms[index]
+        return unsafeBitCast(terms[0] + terms[1], to: V.self)
+    }
+
+    /// Stores element `index`'s slope (in ``slopeTerms``: as itself and zero).
+    @inline(__always)
+    static func storeSlope(_ p: Pointers, _ index: Int, _ slope: V) {
+        guard storesSlopeTerms else {
+            p.slope[index] = slope
+            return
+        }
+        p.slopeTerms[index] = SIMD2(unsafeBitCast(slope, to: Double.self), 0)
     }
 
     /// Whether a value's first component is near enough its target's for
@@ -338,8 +369,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var (outD, outV) = method == .fixed ? f.pointee.output.apply(displacement: d0, velocity: v0) : (d, v)
         var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
         if method == .pop {
-            restSlope = restSlope + p.slope[index].sum * f.pointee.keep
-            p.slope[index] = SlopeTerms(restSlope)
+            restSlope = restSlope + Self.storedSlope(p, index) * f.pointee.keep
+            Self.storeSlope(p, index, restSlope)
         }
         var current = target + outD
         let bits = p.common.flags[index]
@@ -412,26 +443,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 }
 
-/// Pop's rest-test slope as two terms (the displacement's and the
-/// velocity's products with the frame's weights), stored unsummed: their
-/// sum, taken only by a rest test, rounds as the slope itself does. A
-/// slope kept from an earlier frame is stored as itself and zero.
-struct SlopeTerms<V: AnimatableVector> {
-    var displacement: V
-    var velocity: V
-
-    init(_ displacement: V, _ velocity: V) {
-        self.displacement = displacement
-        self.velocity = velocity
-    }
-
-    init(_ slope: V) { self.init(slope, .zero) }
-
-    /// The slope.
-    @inline(__always)
-    var sum: V { displacement + velocity }
-}
-
 /// A spring's displacement from its target and its velocity.
 struct SpringState<V: AnimatableVector> {
     var displacement: V
@@ -463,10 +474,10 @@ extension SpringBatch where V == Double {
         // as they are: one store, no shuffle).
         var terms = x * f.pointee.slopeWeights
         if Path.keepsSlope && f.pointee.keep != 0 {
-            terms = Pair(terms[0] + terms[1] + p.slope[index].sum * f.pointee.keep, 0)
+            terms = Pair(terms[0] + terms[1] + Self.storedSlope(p, index) * f.pointee.keep, 0)
         }
         if Path.storesSlope {
-            UnsafeMutableRawPointer(p.slope).storeBytes(of: terms, toByteOffset: index &* 16, as: Pair.self)
+            p.slopeTerms[index] = terms
         }
         let target = p.common.to[index]
         let current = target + out[0]

@@ -158,14 +158,12 @@ final class SpringGroups {
         var outputCross = SIMD2<Double>(0, 0)
         /// (`slopeD`, `slopeV`): the slope is the sum of `x·slopeWeights`.
         var slopeWeights = SIMD2<Double>(0, 0)
-        /// Room to a stride of 256 bytes (``stride``), a power of two: a
-        /// spring's group column holds its frame's byte offset, and its
-        /// group's index is that offset shifted.
+        /// Room to a stride of 256 bytes (``stride``), a power of two, so
+        /// that the straight paths find a group's frame with one shift.
         private var padding = (SIMD4<Double>(), SIMD2<Double>())
 
         /// The stride the padding makes; checked when the group table is made.
-        static let stride = 1 << strideShift
-        static let strideShift = 8
+        static let stride = 256
 
         /// Fills in the SIMD forms of the maps.
         mutating func finish() {
