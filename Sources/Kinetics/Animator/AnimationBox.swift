@@ -6,8 +6,10 @@ class AnimationBox {
     var hasElement: Bool { false }
     /// Whether this freed box can be reset for a new animation.
     var isReusable: Bool { false }
-    /// The value type of a property animation's box.
-    var valueType: ObjectIdentifier? { nil }
+    /// The slot of a property animation's property when its value type is
+    /// `type`; nil otherwise, and for other boxes. (Read with the box's
+    /// header: the slot is its first field.)
+    func slot(ifValueType type: ObjectIdentifier) -> Int32? { nil }
     /// Drops what a freed box holds (callbacks may capture anything), at a
     /// point where none of its methods is running.
     func retire() {}
@@ -45,6 +47,8 @@ class AnimationBox {
 /// types the animator knows, so that starting and finishing an animation
 /// does not look up generic metadata at run time.
 final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVector>: AnimationBox {
+    /// The property's slot in its lane: the first field, in the header's
+    /// cache line, which the in-place check reads anyway.
     @exclusivity(unchecked)
     private var slot: Int32
     /// The animator's lane, which outlives every box of the animator (no
@@ -123,7 +127,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     }
 
     override var hasElement: Bool { installed }
-    override var valueType: ObjectIdentifier? { ObjectIdentifier(Value.self) }
+    override func slot(ifValueType type: ObjectIdentifier) -> Int32? {
+        type == ObjectIdentifier(Value.self) ? slot : nil
+    }
     override var isReusable: Bool { !installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0 }
 
     @_specialize(where Value == Double, Stored == Double)

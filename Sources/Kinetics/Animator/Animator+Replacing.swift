@@ -27,18 +27,19 @@ extension Animator {
         let index = Int(existing)
         let running = status[index].spring
         guard status[index].phase == .running, running != .none, running.method == method.index,
-            records[index].id != animation.id, records[index].box?.valueType == ObjectIdentifier(Value.self)
+            records[index].id != animation.id,
+            // A key names an animation on a target, not on a property: the
+            // running spring may animate another property.
+            records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
         else { return nil }
         let element = Int(status[index].element)
-        // A key names an animation on a target, not on a property: the
-        // running spring may animate another property of the same type.
-        let (flags, property): (UInt8, Int32) =
+        let flags: UInt8 =
             switch running.width {
-            case 1: lane1.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
-            case 2: lane2.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
-            default: lane4.withSprings(running.method) { ($0.common.flags[element], $0.common.slot[element]) }
+            case 1: lane1.withSprings(running.method) { $0.common.flags[element] }
+            case 2: lane2.withSprings(running.method) { $0.common.flags[element] }
+            default: lane4.withSprings(running.method) { $0.common.flags[element] }
             }
-        return flags & ElementFlag.quiet != 0 && property == slot ? index : nil
+        return flags & ElementFlag.quiet != 0 ? index : nil
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
