@@ -702,7 +702,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             shared = groups.acquire(
                 resumed.parameters, threshold: threshold, clock: resumed.clock, grid: resumed.grid,
                 configurations: animator.shared.springs)
-            lane.springs[method.index].setGroup(shared, of: element)
+            lane.springs[method.index].group[element] = shared
             parked = nil
         }
     }
@@ -745,7 +745,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             configurations: animator.shared.springs)
         groups.release(shared, configurations: animator.shared.springs)
         shared = next
-        lane.springs[method.index].setGroup(next, of: element)
+        lane.springs[method.index].group[element] = next
         return true
     }
 

@@ -187,7 +187,7 @@ package final class BatchSet {
         case .spring(let method):
             return lane.withSprings(method.index) { batch in
                 shared.withSpringGroups(method.index) {
-                    $0.release(batch.group(of: index), configurations: shared.springs)
+                    $0.release(batch.group[index], configurations: shared.springs)
                 }
                 return batch.remove(at: index)
             }
@@ -257,9 +257,8 @@ package final class BatchSet {
             case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
-                // displacement, velocity, its group; pop
-                // adds the slope (a scalar's as two terms), fixed the
-                // blended output.
+                // displacement, velocity, group; pop adds the slope (a
+                // scalar's as two terms), fixed the blended output.
                 let own = common - 8 - value + 2 * value + 4
                 switch method {
                 case .pop: return own + (V.self == Double.self ? 2 * value : value)

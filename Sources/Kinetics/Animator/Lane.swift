@@ -28,7 +28,7 @@ final class Lane<V: AnimatableVector> {
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
         let spring = animator.status[index].spring
         let element = Int(animator.status[index].element)
-        let group = withSprings(spring.method) { $0.group(of: element) }
+        let group = withSprings(spring.method) { $0.group[element] }
         let frame = SharedTables.with(animator) { tables in
             tables.withSpringGroups(spring.method) { $0.immediateFrame(group, configurations: tables.springs) }
         }

@@ -11,7 +11,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Displacement and velocity side by side: one load per spring (for a
     /// scalar, one 16-byte SIMD register).
     let state = Column<SpringState<V>>()
-    /// Each spring's group (``group(of:)``, ``setGroup(_:of:)``).
     let group = Column<Int32>()
     /// `pop`: the last step's velocity slope, for Pop's rest test, of a
     /// vector spring; a scalar spring's is in ``slopeTerms`` (this column
@@ -38,7 +37,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// columns are appended by the caller through ``common``.
     func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
         state.append(SpringState(displacement: .zero, velocity: .zero))
-        group.append(0)
+        group.append(index)
         switch method {
         case .pop:
             if Self.storesSlopeTerms { slopeTerms.append(.zero) } else { slope.append(.zero) }
@@ -55,7 +54,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// `group`, as ``appendState`` makes a new one.
     func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: Int32) {
         state[element] = SpringState(displacement: value - target, velocity: initial)
-        setGroup(index, of: element)
+        group[element] = index
         switch method {
         case .pop:
             if Self.storesSlopeTerms { slopeTerms[element] = .zero } else { slope[element] = .zero }
@@ -89,14 +88,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             output: &output, entry: { group.base[$0] },
             release: { entry, users in groups.release(entry, count: users, configurations: configurations) })
     }
-
-    /// Element `element`'s group.
-    @inline(__always)
-    func group(of element: Int) -> Int32 { group[element] }
-
-    /// Puts element `element` in group `group`.
-    @inline(__always)
-    func setGroup(_ index: Int32, of element: Int) { group[element] = index }
 
     /// The current value of element `index`.
     @inline(__always)
@@ -143,14 +134,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             outputValue = batch.outputValue.base
             outputVelocity = batch.outputVelocity.base
             common = ElementColumns.Pointers(batch.common)
-        }
-
-        /// Element `index`'s frame among `frames`.
-        @inline(__always)
-        func frame(_ index: Int, in frames: UnsafeMutablePointer<SpringGroups.Frame>)
-            -> UnsafeMutablePointer<SpringGroups.Frame>
-        {
-            frames + Int(group[index])
         }
     }
 
@@ -235,7 +218,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }
             } else if bits & ElementFlag.paused == 0 {
-                advanceElement(index, p, frame: p.frame(index, in: frames), values: values, output: &output)
+                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
             }
             index &+= 1
         }
@@ -264,7 +247,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
         values: UnsafeMutablePointer<V>, _ path: Path.Type
     ) -> Bool {
-        let f = p.frame(index, in: frames)
+        let f = frames + Int(p.group[index])
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
         let d = d0 * f.pointee.state.dd + v0 * f.pointee.state.dv
@@ -461,7 +444,7 @@ extension SpringBatch where V == Double {
     ) -> Bool {
         typealias Pair = SIMD2<Double>
         let states = UnsafeMutableRawPointer(p.state)
-        let f = p.frame(index, in: frames)
+        let f = frames + Int(p.group[index])
         let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
         // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
         // products, in the other order for v (exact either way).
