@@ -205,7 +205,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var index = 0
         while true {
             let atRest: Bool
-            (index, atRest) = run(from: index, to: end, p, step: step)
+            (index, atRest) = run(from: index, p, step: step)
             guard index < end else { return }
             let bits = p.common.flags[index]
             if atRest {
@@ -226,13 +226,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// Advances elements `start`, `start + 1`, … with `step` until one has
     /// a flag other than quiet (returned not advanced) or `step` finds it at
-    /// rest (returned advanced, `atRest`); `end` when none does.
+    /// rest (returned advanced, `atRest`); ``count`` when none does.
     ///
-    /// The loop tests no bound: the stop byte at `end`
+    /// The loop tests no bound: the stop byte at ``count``
     /// (``ElementColumns/markEnd()``) has every flag set, so the flag test
     /// ends the last run there.
     @inline(__always)
-    private func run(from start: Int, to end: Int, _ p: Pointers, step: (Int) -> Bool) -> (index: Int, atRest: Bool) {
+    private func run(from start: Int, _ p: Pointers, step: (Int) -> Bool) -> (index: Int, atRest: Bool) {
         var index = start
         while true {
             if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
