@@ -296,20 +296,18 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let clamp = animation.clamp
         let roundingFactor = animation.roundingFactor
         let additive = animation.additive
+        let start = SpringStart(from: from, to: to, velocity: startVelocity, threshold: threshold)
         let element = withLane { lane in
             lane.withSprings(springMethod) { batch in
-                batch.appendState(value: from, to: to, velocity: startVelocity, group: shared)
-                let element = batch.common.count
-                batch.common.append(
-                    owner: handle, slot: slot, from: from, to: to, clamp: clamp, roundingFactor: roundingFactor,
-                    additive: additive, threshold: threshold, wantsEvents: wants)
-                batch.common.flags[element] |= flags
-                return Int32(element)
+                batch.appendSpring(
+                    owner: handle, slot: slot, start, group: shared, clamp: clamp, roundingFactor: roundingFactor,
+                    additive: additive, wantsEvents: wants, flags: flags)
             }
         }
         distance = to - from
         animator.status[index].spring = SpringElement(
-            width: width, methodIndex: springMethod, observesReach: animation.callbacks.onReachToValue != nil)
+            width: width, methodIndex: springMethod, components: Value.componentCount,
+            observesReach: animation.callbacks.onReachToValue != nil)
         finishStart(animator, index: index, element: element)
     }
 
@@ -343,34 +341,41 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ handle: AnimationHandle, index: Int
     ) {
         let element = Int(animator.status[index].element)
-        let current = withLane { $0.values[Int(slot)] }
-        from = animation.from.map(convert) ?? current
-        to = animation.to.map(convert) ?? current
-        startVelocity = animation.velocity.map(convert) ?? .zero
+        let start = SpringStart(animation, current: withLane { $0.values[Int(slot)] }) {
+            animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        }
+        from = start.from
+        to = start.to
+        startVelocity = start.velocity
         distance = to - from
         resolved = true
         reversed = false
         hasExplicitEnd = animation.to != nil
-        threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
-        // Left, then joined, in the order removing and adding would (a slot
-        // given back can be taken again at once, so tables grow alike).
+        threshold = start.threshold
         SharedTables.with(animator) { tables in
             tables.withSpringGroups(springMethod) { groups in
-                guard !groups.admits(shared, parameters, threshold: threshold) else { return }
-                groups.release(shared, configurations: tables.springs)
-                shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+                shared = groups.rejoin(shared, parameters, threshold: threshold, configurations: tables.springs)
             }
         }
         let clamp = animation.clamp
         withLane { lane in
             lane.withSprings(springMethod) { batch in
-                batch.restartState(element, value: from, to: to, velocity: startVelocity, group: shared)
-                batch.common.restart(
-                    element, owner: handle, from: from, to: to, clamp: clamp, roundingFactor: 0, additive: false,
-                    threshold: threshold, wantsEvents: false)
-                batch.common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+                batch.restartQuiet(element, owner: handle, start, group: shared, clamp: clamp)
             }
         }
+    }
+
+    /// Makes this box, new, that of the running spring of a bare record
+    /// (``Animator/box(_:)``), whose run's state is its element's: its
+    /// `group`, `threshold` and ends.
+    func adoptRunningSpring(group: Int32, threshold: Double, from: Stored, to: Stored) {
+        shared = group
+        self.threshold = threshold
+        self.from = from
+        self.to = to
+        distance = to - from
+        resolved = true
+        installed = true
     }
 
     /// Runs `body` with the lane, not retained: it outlives the box. (Each

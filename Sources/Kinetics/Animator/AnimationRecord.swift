@@ -130,9 +130,12 @@ struct RecordStatus {
 /// The batch of a spring's element, in one byte of ``RecordStatus``, so that
 /// a retarget goes from the handle to the element's columns without the
 /// animation's box: the lane's width (bits 2–4: 1, 2 or 4), the method's
-/// index (bits 0–1) and whether a retarget makes the element report frame
-/// events again (bit 7: it has a reached-to-value callback, which a new
-/// target arms again). Zero: no spring element.
+/// index (bits 0–1), whether the value type has three components (bit 5:
+/// in the 4-wide lane, `SIMD3` rather than `SIMD4`, which tells a bare
+/// spring's value type, ``Animator/box(_:)``) and whether a retarget makes
+/// the element report frame events again (bit 7: it has a
+/// reached-to-value callback, which a new target arms again). Zero: no
+/// spring element.
 struct SpringElement: Equatable {
     let bits: UInt8
 
@@ -141,17 +144,20 @@ struct SpringElement: Equatable {
     init(bits: UInt8) { self.bits = bits }
 
     /// The element of a spring whose method has index `methodIndex`
-    /// (``SpringMethod/index``).
-    init(width: Int, methodIndex: Int, observesReach: Bool) {
+    /// (``SpringMethod/index``), of a value type with `components`.
+    init(width: Int, methodIndex: Int, components: Int, observesReach: Bool) {
         precondition(width == 1 || width == 2 || width == 4, "a lane is 1, 2 or 4 wide")
         precondition(methodIndex >= 0 && methodIndex < 4, "a spring method's index is in 0..<4")
-        bits = UInt8(width) << 2 | UInt8(methodIndex) | (observesReach ? 0x80 : 0)
+        bits =
+            UInt8(width) << 2 | UInt8(methodIndex) | (components == 3 ? 0x20 : 0) | (observesReach ? 0x80 : 0)
     }
 
     /// The lane's width: 1, 2 or 4; 0 for none.
     var width: Int { Int(bits >> 2 & 7) }
     /// The index of the method's batch in the lane.
     var method: Int { Int(bits & 3) }
+    /// Whether the value type has three components.
+    var hasThreeComponents: Bool { bits & 0x20 != 0 }
     /// Whether a retarget arms a reached-to-value callback again.
     var observesReach: Bool { bits & 0x80 != 0 }
 }
@@ -174,7 +180,7 @@ struct AnimationRecord {
     /// start; in place, since building a record and assigning it copied it
     /// once more (a retain and a release of its key and box).
     mutating func reuse(
-        id: AnimationID, key: String, target: TargetID, life: LifeCycle, box: AnimationBox, parent: AnimationHandle?
+        id: AnimationID, key: String, target: TargetID, life: LifeCycle, box: AnimationBox?, parent: AnimationHandle?
     ) {
         self.id = id
         self.key = key

@@ -38,6 +38,9 @@ extension Animator {
         {
             return replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
         }
+        if let spring, runsBare(animation, life: life) {
+            return addBare(animation, spring, to: property, id: id, key: key, life: life, lookup: lookup)
+        }
         // Moved into its box, not copied: a copy of an animation goes
         // through its type's generic value witness.
         let box = makePropertyBox(consume animation, property: property)
@@ -103,12 +106,24 @@ extension Animator {
         _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle,
         lookup: KeyLookup? = nil
     ) -> AnimationHandle {
+        let (handle, isNew) = claimRecord(box, id: id, target: target, key: key, life: life, lookup: lookup)
+        if isNew { startIfDue(handle, at: time) }
+        return handle
+    }
+
+    /// Makes a record for `box` (nil: a bare spring, which the caller
+    /// starts) under `key`, replacing what runs there, and registers it; not
+    /// started. When the animation `id` itself runs under the key already,
+    /// returns its handle instead, and false.
+    func claimRecord(
+        _ box: AnimationBox?, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, lookup: KeyLookup?
+    ) -> (handle: AnimationHandle, isNew: Bool) {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
         let key = key ?? "animation-\(nextSequence)"
         let lookup = lookup ?? KeyLookup(registry, target, key)
         let hash = lookup.hash
         if let existing = lookup.existing {
-            if records[Int(existing)].id == id { return registeredHandle(existing) }
+            if records[Int(existing)].id == id { return (registeredHandle(existing), false) }
             let registered = registrations
             cancel(registeredHandle(existing))
             // The replaced animation's stop callback may have added another
@@ -122,13 +137,12 @@ extension Animator {
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
         registry.insert(handle.index, target: target, key: key, hash: hash)
         registrations &+= 1
-        startIfDue(handle, at: time)
-        return handle
+        return (handle, true)
     }
 
     /// Creates a record for `box`, waiting to start at its begin time.
     func makeRecord(
-        box: AnimationBox, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
+        box: AnimationBox?, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
         parent: AnimationHandle?, time: Double
     ) -> AnimationHandle {
         let index: Int32

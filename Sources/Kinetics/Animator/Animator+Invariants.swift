@@ -97,6 +97,15 @@ extension Animator {
         for i in records.indices where status[i].live && records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
+        // A bare spring (no box) runs in the element it owns: not paused
+        // (pausing gives it a box), neither rounded nor additive.
+        for i in records.indices where status[i].live && records[i].box == nil {
+            if status[i].spring == .none || !owned[i] || status[i].phase != .running {
+                problems.append("record \(i) has no box, and is not a running spring in a batch")
+            } else if bareFlags(i) & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
+                problems.append("record \(i) has no box, and its spring is observed (flags \(bareFlags(i)))")
+            }
+        }
         // A spring's status names its batch (retargets go there directly);
         // no other record's does.
         var springs = 0
@@ -124,7 +133,15 @@ extension Animator {
         // The shared tables: each entry's users are the animations (and, for
         // configurations and timing functions, the groups and tracks) that hold it.
         var usage = TableUsage()
-        for i in records.indices where status[i].live { records[i].box?.countEntries(&usage) }
+        for i in records.indices where status[i].live {
+            if let box = records[i].box {
+                box.countEntries(&usage)
+            } else if status[i].spring != .none {
+                // A bare spring holds its element's group.
+                let spring = status[i].spring
+                TableUsage.count(bareGroup(i), in: &usage.springGroups[spring.method])
+            }
+        }
         var configurations: [Int] = []
         for (method, groups) in zip(SpringMethod.allCases, shared.springGroups) {
             problems += groups.violations(expected: usage.springGroups[method.index], configurations: &configurations)
@@ -144,6 +161,30 @@ extension Animator {
             }
         }
         return problems
+    }
+}
+
+extension Animator {
+    /// The flags of live record `index`'s spring element.
+    fileprivate func bareFlags(_ index: Int) -> UInt8 {
+        let spring = status[index].spring
+        let element = Int(status[index].element)
+        return switch spring.width {
+        case 1: lane1.springs[spring.method].common.flags[element]
+        case 2: lane2.springs[spring.method].common.flags[element]
+        default: lane4.springs[spring.method].common.flags[element]
+        }
+    }
+
+    /// The group of live record `index`'s spring element.
+    fileprivate func bareGroup(_ index: Int) -> Int32 {
+        let spring = status[index].spring
+        let element = Int(status[index].element)
+        return switch spring.width {
+        case 1: lane1.springs[spring.method].group[element]
+        case 2: lane2.springs[spring.method].group[element]
+        default: lane4.springs[spring.method].group[element]
+        }
     }
 }
 

@@ -29,6 +29,12 @@ extension Animator {
     /// stop (as Core Animation and Pop do); running or paused → stop;
     /// finished and kept → no event (it already stopped once).
     func cancel(_ handle: AnimationHandle) {
+        // A bare spring ends without a box while nothing observes it.
+        if let index = liveIndex(handle), records[index].box == nil, tracer == nil {
+            precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+            endBare(handle, index: index, finished: false)
+            return
+        }
         guard let (index, box) = changeable(handle) else { return }
         let recordPhase = status[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
@@ -110,7 +116,7 @@ extension Animator {
     @inline(__always)
     func changeable(_ handle: AnimationHandle) -> (index: Int, box: AnimationBox)? {
         precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), let box = records[index].box else { return nil }
+        guard let index = liveIndex(handle), let box = box(index) else { return nil }
         return (index, box)
     }
 

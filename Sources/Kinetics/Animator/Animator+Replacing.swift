@@ -27,12 +27,20 @@ extension Animator {
         let index = Int(existing)
         let running = status[index].spring
         guard status[index].phase == .running, running != .none, running.method == method.index,
-            records[index].id != animation.id,
-            // A key names an animation on a target, not on a property: the
-            // running spring may animate another property.
-            records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
+            records[index].id != animation.id
         else { return nil }
         let element = Int(status[index].element)
+        // A key names an animation on a target, not on a property: the
+        // running spring may animate another property, or values of
+        // another type. A bare spring's element says both (its value type
+        // is the animator's own for its lane and components); a box knows
+        // its own. (Neither test binds the box: that would retain it.)
+        let sameProperty =
+            records[index].box == nil
+            ? Self.isOwnValueType(Value.self) && running.width == Self.width(of: Value.self)
+                && running.hasThreeComponents == (Value.componentCount == 3) && elementSlot(running, element) == slot
+            : records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
+        guard sameProperty else { return nil }
         let flags: UInt8 =
             switch running.width {
             case 1: lane1.withSprings(running.method) { $0.common.flags[element] }
@@ -40,6 +48,15 @@ extension Animator {
             default: lane4.withSprings(running.method) { $0.common.flags[element] }
             }
         return flags & ElementFlag.quiet != 0 ? index : nil
+    }
+
+    /// The slot that spring element `element` writes.
+    private func elementSlot(_ spring: SpringElement, _ element: Int) -> Int32 {
+        switch spring.width {
+        case 1: lane1.withSprings(spring.method) { $0.common.slot[element] }
+        case 2: lane2.withSprings(spring.method) { $0.common.slot[element] }
+        default: lane4.withSprings(spring.method) { $0.common.slot[element] }
+        }
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
@@ -58,13 +75,21 @@ extension Animator {
         registry.moveToEnd(Int32(index))
         registrations &+= 1
         nextSequence += 1
-        // Not retained: the record keeps the box, and restarting a quiet
-        // spring neither frees a record nor calls out.
-        Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
+        if records[index].box != nil {
+            // Not retained: the record keeps the box, and restarting a quiet
+            // spring neither frees a record nor calls out.
+            Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
+                switch Self.width(of: Value.self) {
+                case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
+                case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
+                default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
+                }
+            }
+        } else {
             switch Self.width(of: Value.self) {
-            case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
-            case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
-            default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
+            case 1: restartBare(animation, parameters: parameters, lane: lane1, width: 1, handle, index: index)
+            case 2: restartBare(animation, parameters: parameters, lane: lane2, width: 2, handle, index: index)
+            default: restartBare(animation, parameters: parameters, lane: lane4, width: 4, handle, index: index)
             }
         }
         renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: Self.width(of: Value.self), &$0) }

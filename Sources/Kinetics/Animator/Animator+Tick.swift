@@ -39,7 +39,7 @@ extension Animator {
         var index = 0
         while index < output.events.count {
             let handle = output.events[index]
-            if let record = liveIndex(handle), status[record].phase == .running, let box = records[record].box {
+            if let record = liveIndex(handle), status[record].phase == .running, let box = box(record) {
                 box.frameEvents(self, handle)
             }
             index += 1
@@ -89,7 +89,8 @@ extension Animator {
     /// Every running element's owner, for the 30 s shutdown.
     func collectRunning(into list: inout [AnimationHandle]) {
         for index in records.indices where status[index].live && status[index].phase == .running {
-            if records[index].box?.hasElement == true {
+            // A bare spring runs in its element.
+            if records[index].box?.hasElement ?? (status[index].spring != .none) {
                 list.append(AnimationHandle(index: Int32(index), generation: status[index].generation))
             }
         }
@@ -191,7 +192,7 @@ extension Animator {
         while position < immediateOutputs[depth].events.count {
             let event = immediateOutputs[depth].events[position]
             if let record = liveIndex(event), status[record].phase == .running {
-                records[record].box?.frameEvents(self, event)
+                box(record)?.frameEvents(self, event)
             }
             position += 1
         }
@@ -204,9 +205,13 @@ extension Animator {
 
     /// A running animation finished: final value, then a repeat or a stop.
     func complete(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), status[index].phase == .running, let box = records[index].box else {
+        guard let index = liveIndex(handle), status[index].phase == .running else { return }
+        // A bare spring ends without a box while nothing observes it.
+        if records[index].box == nil && tracer == nil {
+            endBare(handle, index: index, finished: true)
             return
         }
+        guard let box = box(index) else { return }
         box.finalFrame(self, handle)
         guard let index = liveIndex(handle), status[index].phase == .running else { return }
         records[index].life.repeatRemaining -= 1

@@ -280,7 +280,18 @@ public final class Animator {
     public func velocity<Value: AnimatableVector>(of handle: AnimationHandle, as type: Value.Type = Value.self)
         -> Value?
     {
-        guard let index = liveIndex(handle), let box = records[index].box else { return nil }
+        guard let index = liveIndex(handle) else { return nil }
+        // A spring's from its element (a bare spring has no box to ask).
+        let spring = status[index].spring
+        if spring != .none {
+            let element = Int(status[index].element)
+            return switch spring.width {
+            case 1: Value(packed: lane1.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
+            case 2: Value(packed: lane2.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
+            default: Value(packed: lane4.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
+            }
+        }
+        guard let box = records[index].box else { return nil }
         return box.velocity(self, handle).map { Value(packed: $0) }
     }
 }

@@ -37,6 +37,18 @@ final class Lane<V: AnimatableVector> {
         }
     }
 
+    /// Removes spring element `element` of the batch of method index
+    /// `method`, giving back its group, after writing its target when
+    /// `writingTarget` (a quiet end: neither rounded nor additive); returns
+    /// the owner of the element moved into its place, if any.
+    func removeSpring(_ element: Int, method: Int, writingTarget: Bool, tables: SharedTables) -> AnimationHandle? {
+        withSprings(method) { batch in
+            if writingTarget { values[Int(batch.common.slot[element])] = batch.common.to[element] }
+            tables.withSpringGroups(method) { $0.release(batch.group[element], configurations: tables.springs) }
+            return batch.remove(at: element)
+        }
+    }
+
     /// Advances every batch, springs first; each batch then completes its
     /// quiet elements that finished, if the output collects them.
     ///

@@ -66,6 +66,35 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
+    /// Appends the element of `owner`'s spring, which writes `slot`, from
+    /// `start` in `group`, with the given settings and `flags` set beyond
+    /// those the settings imply; returns its index.
+    func appendSpring(
+        owner: AnimationHandle, slot: Int32, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode,
+        roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
+    ) -> Int32 {
+        appendState(value: start.from, to: start.to, velocity: start.velocity, group: index)
+        let element = common.count
+        common.append(
+            owner: owner, slot: slot, from: start.from, to: start.to, clamp: clamp, roundingFactor: roundingFactor,
+            additive: additive, threshold: start.threshold, wantsEvents: wantsEvents)
+        common.flags[element] |= flags
+        return Int32(element)
+    }
+
+    /// Makes quiet element `element` (its slot kept) the new run of
+    /// `owner`, a quiet spring from `start` in `group`, as removing it and
+    /// ``appendSpring`` would.
+    func restartQuiet(
+        _ element: Int, owner: AnimationHandle, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode
+    ) {
+        restartState(element, value: start.from, to: start.to, velocity: start.velocity, group: index)
+        common.restart(
+            element, owner: owner, from: start.from, to: start.to, clamp: clamp, roundingFactor: 0, additive: false,
+            threshold: start.threshold, wantsEvents: false)
+        common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+    }
+
     /// The columns this spring's method uses (the others stay empty).
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
         operation.apply(to: state)
@@ -427,6 +456,35 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 }
 
 /// A spring's displacement from its target and its velocity.
+/// Where a spring's run starts: its ends and velocity resolved against the
+/// property's current value, and its rest threshold.
+struct SpringStart<V: AnimatableVector> {
+    var from: V
+    var to: V
+    var velocity: V
+    var threshold: Double
+
+    init(from: V, to: V, velocity: V, threshold: Double) {
+        self.from = from
+        self.to = to
+        self.velocity = velocity
+        self.threshold = threshold
+    }
+
+    /// The start of `animation` on a property whose value is `current`:
+    /// its missing ends are the current value, a missing velocity zero, a
+    /// missing threshold `defaultThreshold()` (the property kind's).
+    @inline(__always)
+    init<Value: AnimatableVector>(
+        _ animation: borrowing Animation<Value>, current: V, defaultThreshold: () -> Double
+    ) {
+        from = animation.packedFrom.map { V(packed: $0) } ?? current
+        to = animation.packedTo.map { V(packed: $0) } ?? current
+        velocity = animation.packedVelocity.map { V(packed: $0) } ?? .zero
+        threshold = animation.threshold ?? defaultThreshold()
+    }
+}
+
 struct SpringState<V: AnimatableVector> {
     var displacement: V
     var velocity: V

@@ -238,6 +238,19 @@ final class SpringGroups {
         !clocked && groups[Int(index)].parameters == parameters && groups[Int(index)].threshold == threshold
     }
 
+    /// The group a spring of group `index` that starts again now with
+    /// `parameters` and `threshold` belongs to: `index` if it admits it,
+    /// else a group acquired after `index` is released (in the order
+    /// removing and adding would: a slot given back can be taken again at
+    /// once, so the tables grow alike).
+    func rejoin(
+        _ index: Int32, _ parameters: SpringParameters, threshold: Double, configurations: SpringConfigurations
+    ) -> Int32 {
+        if admits(index, parameters, threshold: threshold) { return index }
+        release(index, configurations: configurations)
+        return acquire(parameters, threshold: threshold, configurations: configurations)
+    }
+
     /// Counts `users` fewer; the group is recycled at zero.
     ///
     /// Out of line: the batches call it once per run of finished elements,

@@ -1,0 +1,190 @@
+// Bare springs: quiet springs that run without a box.
+//
+// A spring that nothing observes (no callbacks, markers, tracer, group,
+// repeats, rounding or additive writes; removed on completion) and starts
+// when it is added needs its box for nothing while it runs: its batch
+// advances it, retargets it and finishes it quietly, and an in-place
+// replacement restarts it, all from its element's columns. Such a spring,
+// of one of the animator's own value types, is added with no box: its
+// record's box is nil, and its run's state (ends, threshold, group, clamp)
+// is its element's alone. The first operation that needs a box (pausing,
+// new parameters, a cancel, a completion that reports, events once a
+// tracer is set) makes one from the element, as the box would be after the
+// spring's start: `box(_:)`. Adding a bare spring allocates nothing once
+// the animator has grown, and a bare spring keeps no object in memory.
+
+extension Animator {
+    /// Whether `animation`, a spring with `life`, runs bare: quiet as a box
+    /// would find it at its start (the animation unobserved, its last run,
+    /// no tracer; a top-level add has no group), starting now, and of a
+    /// value type that ``box(_:)`` can make a box for.
+    @inline(__always)
+    func runsBare<Value: AnimatableVector>(_ animation: borrowing Animation<Value>, life: LifeCycle) -> Bool {
+        Self.isOwnValueType(Value.self) && tracer == nil && animation.beginTime <= time && animation.isUnobserved
+            && life.endsWithThisRun
+    }
+
+    /// Whether `Value` is `Double` or a `SIMD2`, `SIMD3` or `SIMD4` of
+    /// `Double`: the value type of a bare spring follows from its lane and
+    /// component count (``SpringElement``), so that its box can be made.
+    @inline(__always)
+    static func isOwnValueType<Value: AnimatableVector>(_ type: Value.Type) -> Bool {
+        type == Double.self || type == SIMD2<Double>.self || type == SIMD3<Double>.self
+            || type == SIMD4<Double>.self
+    }
+
+    /// Adds `animation`, a spring that ``runsBare(_:life:)``, without a box:
+    /// registered under `key` as ``register(_:id:target:key:life:lookup:)``
+    /// would, started and rendered at once.
+    func addBare<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
+        to property: PropertyHandle<Value>, id: AnimationID, key: String?, life: LifeCycle, lookup: KeyLookup?
+    ) -> AnimationHandle {
+        let (handle, isNew) = claimRecord(nil, id: id, target: property.target, key: key, life: life, lookup: lookup)
+        guard isNew else { return handle }
+        let index = Int(handle.index)
+        // The stop callback of an animation this one replaced may have set
+        // a tracer, which observes it: then it has a box, as any other.
+        guard tracer == nil else {
+            records[index].box = makePropertyBox(animation, property: property)
+            startIfDue(handle, at: time)
+            return handle
+        }
+        status[index].phase = .running
+        records[index].startTime = time
+        // No start event is due: nothing observes it.
+        switch Self.width(of: Value.self) {
+        case 1: startBare(animation, spring, slot: property.slot, lane: lane1, width: 1, handle, index: index)
+        case 2: startBare(animation, spring, slot: property.slot, lane: lane2, width: 2, handle, index: index)
+        default: startBare(animation, spring, slot: property.slot, lane: lane4, width: 4, handle, index: index)
+        }
+        // The first frame may finish it, and a completion calls out.
+        withCallbacks { render(handle, at: time) }
+        return handle
+    }
+
+    /// Starts bare spring `animation` of record `index` (`handle`) on `slot`
+    /// of `lane`: joins its group and appends its element, quiet, as its box
+    /// would.
+    private func startBare<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ animation: borrowing Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
+        slot: Int32, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
+    ) {
+        let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
+            propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        }
+        let method = spring.method.index
+        let group = SharedTables.with(self) { tables in
+            tables.withSpringGroups(method) {
+                $0.acquire(spring.parameters, threshold: start.threshold, configurations: tables.springs)
+            }
+        }
+        let clamp = animation.clamp
+        let element = lane.withSprings(method) { batch in
+            batch.appendSpring(
+                owner: handle, slot: slot, start, group: group, clamp: clamp, roundingFactor: 0, additive: false,
+                wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
+        }
+        status[index].spring = SpringElement(
+            width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
+        status[index].element = element
+        status[index].reached = false
+    }
+
+    /// Restarts the quiet bare spring of record `index` as `animation`, a
+    /// quiet spring with `parameters` on the same property (its handle
+    /// `handle`), in its element: what its box's
+    /// ``PropertyAnimationBox/restartQuietSpring(with:parameters:_:_:index:)``
+    /// does, with no box to keep.
+    func restartBare<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ animation: borrowing Animation<Value>, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
+        _ handle: AnimationHandle, index: Int
+    ) {
+        let method = status[index].spring.method
+        let element = Int(status[index].element)
+        lane.withSprings(method) { batch in
+            let slot = batch.common.slot[element]
+            let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
+                propertyInfo(width: width, slot: slot).kind.defaultThreshold
+            }
+            let group = SharedTables.with(self) { tables in
+                tables.withSpringGroups(method) {
+                    $0.rejoin(
+                        batch.group[element], parameters, threshold: start.threshold,
+                        configurations: tables.springs)
+                }
+            }
+            batch.restartQuiet(element, owner: handle, start, group: group, clamp: animation.clamp)
+        }
+    }
+
+    /// The number of springs running bare, for tests. O(n).
+    package var bareSpringCount: Int {
+        records.indices.count { status[$0].live && records[$0].box == nil }
+    }
+
+    /// Ends bare spring record `index` (`handle`), which nothing observes
+    /// (no tracer), without a box: as its completion (`finished`: its exact
+    /// target written) or its cancellation would, with no event to fire.
+    func endBare(_ handle: AnimationHandle, index: Int, finished: Bool) {
+        let spring = status[index].spring
+        let element = Int(status[index].element)
+        let moved =
+            switch spring.width {
+            case 1: lane1.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
+            case 2: lane2.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
+            default: lane4.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
+            }
+        if let moved, let movedIndex = liveIndex(moved) { status[movedIndex].element = Int32(element) }
+        status[index].spring = .none
+        status[index].element = -1
+        status[index].phase = .finished
+        free(handle)
+    }
+
+    /// The box of live record `index`: a bare spring's is made now, from its
+    /// element, and kept (``runsBare(_:life:)``); nil for a dead record.
+    func box(_ index: Int) -> AnimationBox? {
+        if let box = records[index].box { return box }
+        guard status[index].live, status[index].spring != .none else { return nil }
+        let spring = status[index].spring
+        let box: AnimationBox =
+            switch spring.width {
+            case 1: makeBox(Double.self, lane: lane1, width: 1, index: index)
+            case 2: makeBox(SIMD2<Double>.self, lane: lane2, width: 2, index: index)
+            default:
+                spring.hasThreeComponents
+                    ? makeBox(SIMD3<Double>.self, lane: lane4, width: 4, index: index)
+                    : makeBox(SIMD4<Double>.self, lane: lane4, width: 4, index: index)
+            }
+        records[index].box = box
+        return box
+    }
+
+    /// A box of bare spring record `index` (its value type `Value`, its
+    /// element in `lane`), as the spring's box would be after its start:
+    /// its animation a spring of the element's group's parameters, from and
+    /// to the element's ends, with its threshold and clamping.
+    private func makeBox<Value: AnimatableVector, Stored: AnimatableVector>(
+        _ type: Value.Type, lane: Lane<Stored>, width: Int, index: Int
+    ) -> AnimationBox {
+        let method = status[index].spring.method
+        let element = Int(status[index].element)
+        let (slot, from, to, threshold, clamp, group) = lane.withSprings(method) { batch in
+            let common = batch.common
+            return (
+                common.slot[element], common.from[element], common.to[element], common.threshold[element],
+                common.clamp[element], batch.group[element]
+            )
+        }
+        var animation = Animation<Value>.spring(
+            shared.springGroups[method].parameters(group), method: SpringMethod.allCases[method],
+            from: Value(packed: from.packed), to: Value(packed: to.packed))
+        animation.threshold = threshold
+        animation.clamp = clamp
+        let box = propertyBox(animation, slot: slot, lane: lane, width: width)
+        unsafeDowncast(box, to: PropertyAnimationBox<Value, Stored>.self)
+            .adoptRunningSpring(group: group, threshold: threshold, from: from, to: to)
+        return box
+    }
+}
