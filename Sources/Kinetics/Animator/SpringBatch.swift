@@ -85,6 +85,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Makes quiet element `element` (its slot kept) the new run of
     /// `owner`, a quiet spring from `start` in `group`, as removing it and
     /// ``appendSpring`` would.
+    @inline(__always)
     func restartQuiet(
         _ element: Int, owner: AnimationHandle, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode
     ) {
