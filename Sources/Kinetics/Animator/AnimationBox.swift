@@ -392,7 +392,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// removed on completion.
     private func isQuiet(_ animator: Animator, _ index: Int) -> Bool {
         guard animation.isUnobserved, animator.records[index].life.endsWithThisRun, animator.tracer == nil,
-            animator.records[index].parent == nil
+            animator.places[index].parent == nil
         else { return false }
         if springMethod < 0, case .custom = animation.kind { return false }
         return true
@@ -402,7 +402,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// a pending reached-to-value, an apply callback or tracing.
     private func wantsEvents(_ animator: Animator, _ index: Int) -> Bool {
         // The record's fields one by one: a copy of the record would
-        // retain and release its key, box and parent.
+        // retain and release its box.
         animator.records[index].nextMarker < animation.progressMarkers.count
             || (!animator.status[index].reached && animation.callbacks.onReachToValue != nil)
             || animation.callbacks.onApply != nil

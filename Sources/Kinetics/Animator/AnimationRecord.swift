@@ -109,7 +109,7 @@ struct BoxPools {
 }
 
 /// The fields of a record that handle checks, completions and retargets
-/// touch, kept apart from the rest (12 bytes instead of a record's 104), so
+/// touch, kept apart from the rest (12 bytes instead of a record's 64), so
 /// that a frame in which many animations finish or change target touches
 /// little memory.
 struct RecordStatus {
@@ -162,40 +162,38 @@ struct SpringElement: Equatable {
     var observesReach: Bool { bits & 0x80 != 0 }
 }
 
-/// The cold, per-animation part of the animator's state.
+/// The per-animation part of the animator's state that starting and
+/// restarting an animation use: 64 bytes, the fields that an in-place
+/// replacement reads and writes and no others. (Its key, target and parent,
+/// which no replacement reads, are a ``RecordPlace`` in an array of their
+/// own: with them the record was 104 bytes, and at 100,000 springs under
+/// churn its extra lines did not fit in the cache with the rest.)
 struct AnimationRecord {
     var id = AnimationID(rawValue: 0)
-    var key = ""
-    var target = TargetID(0)
+    /// The animation's box; nil for a bare spring (``Animator/box(_:)``).
+    var box: AnimationBox?
     var life = LifeCycle.once
     var startTime = 0.0
     var pausedAt = 0.0
-    var box: AnimationBox?
-    var parent: AnimationHandle?
     var nextMarker = 0
 
     init() {}
 
     /// Makes this record that of a new animation `id` with `box`, waiting to
     /// start; in place, since building a record and assigning it copied it
-    /// once more (a retain and a release of its key and box).
-    mutating func reuse(
-        id: AnimationID, key: String, target: TargetID, life: LifeCycle, box: AnimationBox?, parent: AnimationHandle?
-    ) {
+    /// once more (a retain and a release of its box).
+    mutating func reuse(id: AnimationID, life: LifeCycle, box: AnimationBox?) {
         self.id = id
-        self.key = key
-        self.target = target
+        self.box = box
         self.life = life
         startTime = 0
         pausedAt = 0
-        self.box = box
-        self.parent = parent
         nextMarker = 0
     }
 
     /// The record of a new run of an animation `id` with `life` that starts
-    /// at `time`, its key, target, box and parent kept (one access to the
-    /// records array, where each write checks the array's uniqueness).
+    /// at `time`, its box kept (one access to the records array, where each
+    /// write checks the array's uniqueness).
     mutating func restart(id: AnimationID, life: LifeCycle, at time: Double) {
         self.id = id
         self.life = life
@@ -203,9 +201,13 @@ struct AnimationRecord {
         pausedAt = 0
         nextMarker = 0
     }
+}
 
-    /// The key events report: the registry key, or a child's property name.
-    func eventKey(_ animator: Animator) -> String {
-        key.isEmpty ? (box?.propertyName(animator) ?? "") : key
-    }
+/// Where an animation is registered: its key on its target (empty for a
+/// group's child) and the group it is a child of. By record index, beside
+/// the records.
+struct RecordPlace {
+    var key = ""
+    var target = TargetID(0)
+    var parent: AnimationHandle?
 }

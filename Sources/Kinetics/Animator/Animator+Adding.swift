@@ -153,6 +153,7 @@ extension Animator {
             let capacity = records.capacity
             records.append(AnimationRecord())
             status.append(RecordStatus())
+            places.append(RecordPlace())
             // What grows with the records grows when they do (each call
             // retains and releases the columns it reaches).
             if records.capacity != capacity {
@@ -168,7 +169,8 @@ extension Animator {
         }
         let generation = status[Int(index)].generation &+ 1
         status[Int(index)] = RecordStatus(generation: generation, live: true)
-        records[Int(index)].reuse(id: id, key: key, target: target, life: life, box: box, parent: parent)
+        records[Int(index)].reuse(id: id, life: life, box: box)
+        places[Int(index)] = RecordPlace(key: key, target: target, parent: parent)
         return AnimationHandle(index: index, generation: generation)
     }
 }

@@ -65,7 +65,7 @@ extension Animator {
                 problems.append("registry key \(entry.key) names a dead record")
                 continue
             }
-            if records[i].key != entry.key || records[i].target != entry.target {
+            if places[i].key != entry.key || places[i].target != entry.target {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
         }

@@ -224,7 +224,7 @@ extension Animator {
         status[index].phase = .finished
         // As Pop does: out of the registry first, then the stop event, so a
         // stop callback may add a new animation under the same key.
-        let parent = records[index].parent
+        let parent = places[index].parent
         let removing = records[index].life.removedOnCompletion || parent != nil
         if removing { unregister(index) }
         withCallbacks { box.fireStop(self, handle, finished: true) }
@@ -239,7 +239,14 @@ extension Animator {
     func trace(_ handle: AnimationHandle, _ kind: TraceEvent.Kind) {
         guard let tracer, let index = liveIndex(handle), tracer.traceAll || records[index].life.traced else { return }
         if case .valueWritten = kind, !tracer.recordsValues { return }
-        tracer.record(TraceEvent(time: time, handle: handle, key: records[index].eventKey(self), kind: kind))
+        tracer.record(TraceEvent(time: time, handle: handle, key: eventKey(index), kind: kind))
+    }
+
+    /// The key events of record `index` report: its registry key, or a
+    /// group child's property name.
+    func eventKey(_ index: Int) -> String {
+        let key = places[index].key
+        return key.isEmpty ? (records[index].box?.propertyName(self) ?? "") : key
     }
 
     /// Whether per-frame events of `handle` should be produced.

@@ -96,6 +96,9 @@ public final class Animator {
     /// The records' hot fields, by the same index.
     @exclusivity(unchecked)
     var status: [RecordStatus] = []
+    /// The records' keys, targets and parents, by the same index.
+    @exclusivity(unchecked)
+    var places: [RecordPlace] = []
     let freeRecords = Column<Int32>()
     /// The keys of registered records, per target in the order added.
     let registry = KeyRegistry()

@@ -1,0 +1,69 @@
+import Testing
+
+@testable import Kinetics
+
+/// Which springs run bare (without a box), when they get one, and the
+/// record layout that churn at 100,000 springs depends on. That bare and
+/// boxed springs behave alike is BareSpringPropertyTests' part.
+@Suite("Animator: bare springs")
+struct BareSpringTests {
+    @Test("a record is 64 bytes and its status 12: what an in-place replacement touches")
+    func layout() {
+        #expect(MemoryLayout<AnimationRecord>.stride == 64)
+        #expect(MemoryLayout<RecordStatus>.stride == 12)
+    }
+
+    @Test("only a quiet spring that starts now, of the animator's own value types, runs bare")
+    func which() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        let p = animator.property("p", of: target, initial: SIMD2<Double>.zero)
+        let c = animator.property("c", of: target, initial: SIMD3<Double>.zero)
+        try animator.add(.spring(to: 10), to: x, forKey: "x")
+        try animator.add(.spring(to: SIMD2(1, 2)), to: p, forKey: "p")
+        try animator.add(.spring(to: SIMD3(1, 2, 3)), to: c, forKey: "c")
+        #expect(animator.bareSpringCount == 3)
+
+        // Observed, waiting, repeating or kept when finished: boxes.
+        var observed = Animation<Double>.spring(to: 20)
+        observed.callbacks.onStop = { _, _, _ in }
+        var later = Animation<Double>.spring(to: 20)
+        later.beginTime = 1
+        var repeating = Animation<Double>.spring(to: 20)
+        repeating.repeatCount = 2
+        var kept = Animation<Double>.spring(to: 20)
+        kept.removedOnCompletion = false
+        for (index, animation) in [observed, later, repeating, kept].enumerated() {
+            let y = animator.property("y\(index)", of: target, initial: 0.0)
+            try animator.add(animation, to: y, forKey: "y\(index)")
+        }
+        // A decay is not a spring.
+        try animator.add(.decay(velocity: 100), to: animator.property("d", of: target, initial: 0.0), forKey: "d")
+        #expect(animator.bareSpringCount == 3)
+
+        // A tracer observes everything added after it.
+        animator.tracer = AnimationTracer()
+        try animator.add(.spring(to: 5), to: animator.property("z", of: target, initial: 0.0), forKey: "z")
+        #expect(animator.bareSpringCount == 3)
+    }
+
+    @Test("pausing a bare spring gives it a box; a retarget and a velocity query do not")
+    func boxMadeWhenNeeded() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        let handle = try animator.add(.spring(to: 10), to: x, forKey: "x")
+        animator.tick(at: 1.0 / 60)
+        #expect(animator.retarget(handle, to: 20.0))
+        #expect(animator.velocity(of: handle, as: Double.self)! > 0)
+        #expect(animator.bareSpringCount == 1)
+        #expect(animator.pause(handle))
+        #expect(animator.bareSpringCount == 0)
+        #expect(animator.invariantViolations().isEmpty)
+        #expect(animator.resume(handle))
+        for frame in 2 ... 600 { animator.tick(at: Double(frame) / 60) }
+        #expect(animator[x] == 20)
+        #expect(animator.animationCount == 0)
+    }
+}
