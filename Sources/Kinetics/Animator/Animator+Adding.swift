@@ -10,7 +10,12 @@ extension Animator {
     /// it) under its key again is a no-op that returns the running handle.
     /// A spring that nothing observes, replacing one of the same method that
     /// nothing observes, takes its place in place (its record, storage and
-    /// key), leaving what removing and adding would.
+    /// key), leaving what removing and adding would. A spring that nothing
+    /// observes and that starts now, of `Double` or a `SIMD2`, `SIMD3` or
+    /// `SIMD4` of `Double`, is added without an object of its own, so that
+    /// adding it allocates nothing once the animator has grown; what
+    /// observes it later (a tracer, a pause) changes nothing of what it
+    /// does.
     ///
     /// The animation is moved in: pass a temporary, or `consume` a variable,
     /// and it is not copied (an animation is a few hundred bytes).
