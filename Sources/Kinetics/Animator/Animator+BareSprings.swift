@@ -59,7 +59,7 @@ extension Animator {
         default: startBare(animation, spring, slot: property.slot, lane: lane4, width: 4, handle, index: index)
         }
         // The first frame may finish it, and a completion calls out.
-        withCallbacks { render(handle, at: time) }
+        withCallbacks { renderQuietSpring(handle, index: index, width: Self.width(of: Value.self)) }
         return handle
     }
 

@@ -92,7 +92,7 @@ extension Animator {
             default: restartBare(animation, parameters: parameters, lane: lane4, width: 4, handle, index: index)
             }
         }
-        renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: Self.width(of: Value.self), &$0) }
+        renderQuietSpring(handle, index: index, width: Self.width(of: Value.self))
         return handle
     }
 

@@ -159,6 +159,20 @@ extension Animator {
         }
     }
 
+    /// Renders the first frame of record `index`'s quiet spring (`handle`),
+    /// in the lane `width` wide. Nothing observes it, so its frame reports
+    /// no events, only its end when it starts at rest: it needs none of the
+    /// nested outputs of ``renderFirstFrame(_:at:_:)``, whose upkeep cost a
+    /// replacement more than the frame itself.
+    func renderQuietSpring(_ handle: AnimationHandle, index: Int, width: Int) {
+        renderFirstSpringFrame(index, width: width, &quietOutput)
+        assert(quietOutput.events.isEmpty, "a quiet spring reported an event")
+        guard !quietOutput.finished.isEmpty else { return }
+        // Emptied before completing, which may call out and render more.
+        quietOutput.finished.removeAll(keepingCapacity: true)
+        complete(handle, at: time)
+    }
+
     /// Renders the first frame of record `index`'s spring element, in the
     /// lane `width` wide.
     @inline(__always)

@@ -121,6 +121,11 @@ public final class Animator {
     /// whose first frame fires a callback that adds another).
     @exclusivity(unchecked)
     var immediateOutputs: [FrameOutput] = []
+    /// The output of a quiet spring's first frame
+    /// (``renderQuietSpring(_:index:width:)``): its end, when it starts at
+    /// rest, and nothing else.
+    @exclusivity(unchecked)
+    var quietOutput = FrameOutput()
     @exclusivity(unchecked)
     var renderDepth = 0
     @exclusivity(unchecked)
@@ -148,6 +153,7 @@ public final class Animator {
         output.events.reserveCapacity(64)
         output.finished.reserveCapacity(64)
         output.collectsQuiet = true
+        quietOutput.finished.reserveCapacity(1)
     }
 
     // MARK: Targets and properties
