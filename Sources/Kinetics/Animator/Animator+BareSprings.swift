@@ -7,11 +7,12 @@
 // replacement restarts it, all from its element's columns. Such a spring,
 // of one of the animator's own value types, is added with no box: its
 // record's box is nil, and its run's state (ends, threshold, group, clamp)
-// is its element's alone. The first operation that needs a box (pausing,
-// new parameters, a cancel, a completion that reports, events once a
-// tracer is set) makes one from the element, as the box would be after the
-// spring's start: `box(_:)`. Adding a bare spring allocates nothing once
-// the animator has grown, and a bare spring keeps no object in memory.
+// is its element's alone. Its completion or cancellation, while no tracer
+// observes it, needs no box (`endBare`); the first operation that does
+// (pausing, new parameters, an end or events once a tracer is set) makes
+// one from the element, as the box would be after the spring's start:
+// `box(_:)`. Adding a bare spring allocates nothing once the animator has
+// grown, and a bare spring keeps no object in memory.
 
 extension Animator {
     /// Whether `animation`, a spring with `life`, runs bare: quiet as a box
