@@ -88,8 +88,8 @@ extension Animator {
         }
         status[index].spring = SpringElement(
             width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
+        // (Its status is new: not reached.)
         status[index].element = element
-        status[index].reached = false
     }
 
     /// Restarts the quiet bare spring of record `index` as `animation`, a
@@ -187,5 +187,38 @@ extension Animator {
         unsafeDowncast(box, to: PropertyAnimationBox<Value, Stored>.self)
             .adoptRunningSpring(group: group, threshold: threshold, from: from, to: to)
         return box
+    }
+}
+
+// A spring element's columns, reached through its record's status (the
+// in-place check's two inlined: it runs on every replacement).
+extension Animator {
+    /// The flags of element `element` of `spring`'s batch.
+    @inline(__always)
+    func elementFlags(_ spring: SpringElement, _ element: Int) -> UInt8 {
+        switch spring.width {
+        case 1: lane1.withSprings(spring.method) { $0.common.flags[element] }
+        case 2: lane2.withSprings(spring.method) { $0.common.flags[element] }
+        default: lane4.withSprings(spring.method) { $0.common.flags[element] }
+        }
+    }
+
+    /// The slot that element `element` of `spring`'s batch writes.
+    @inline(__always)
+    func elementSlot(_ spring: SpringElement, _ element: Int) -> Int32 {
+        switch spring.width {
+        case 1: lane1.withSprings(spring.method) { $0.common.slot[element] }
+        case 2: lane2.withSprings(spring.method) { $0.common.slot[element] }
+        default: lane4.withSprings(spring.method) { $0.common.slot[element] }
+        }
+    }
+
+    /// The group of element `element` of `spring`'s batch.
+    func elementGroup(_ spring: SpringElement, _ element: Int) -> Int32 {
+        switch spring.width {
+        case 1: lane1.withSprings(spring.method) { $0.group[element] }
+        case 2: lane2.withSprings(spring.method) { $0.group[element] }
+        default: lane4.withSprings(spring.method) { $0.group[element] }
+        }
     }
 }

@@ -102,8 +102,11 @@ extension Animator {
         for i in records.indices where status[i].live && records[i].box == nil {
             if status[i].spring == .none || !owned[i] || status[i].phase != .running {
                 problems.append("record \(i) has no box, and is not a running spring in a batch")
-            } else if bareFlags(i) & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
-                problems.append("record \(i) has no box, and its spring is observed (flags \(bareFlags(i)))")
+            } else {
+                let flags = elementFlags(status[i].spring, Int(status[i].element))
+                if flags & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
+                    problems.append("record \(i) has no box, and its spring is observed (flags \(flags))")
+                }
             }
         }
         // A spring's status names its batch (retargets go there directly);
@@ -139,7 +142,8 @@ extension Animator {
             } else if status[i].spring != .none {
                 // A bare spring holds its element's group.
                 let spring = status[i].spring
-                TableUsage.count(bareGroup(i), in: &usage.springGroups[spring.method])
+                TableUsage.count(
+                    elementGroup(spring, Int(status[i].element)), in: &usage.springGroups[spring.method])
             }
         }
         var configurations: [Int] = []
@@ -161,30 +165,6 @@ extension Animator {
             }
         }
         return problems
-    }
-}
-
-extension Animator {
-    /// The flags of live record `index`'s spring element.
-    fileprivate func bareFlags(_ index: Int) -> UInt8 {
-        let spring = status[index].spring
-        let element = Int(status[index].element)
-        return switch spring.width {
-        case 1: lane1.springs[spring.method].common.flags[element]
-        case 2: lane2.springs[spring.method].common.flags[element]
-        default: lane4.springs[spring.method].common.flags[element]
-        }
-    }
-
-    /// The group of live record `index`'s spring element.
-    fileprivate func bareGroup(_ index: Int) -> Int32 {
-        let spring = status[index].spring
-        let element = Int(status[index].element)
-        return switch spring.width {
-        case 1: lane1.springs[spring.method].group[element]
-        case 2: lane2.springs[spring.method].group[element]
-        default: lane4.springs[spring.method].group[element]
-        }
     }
 }
 

@@ -41,22 +41,7 @@ extension Animator {
                 && running.hasThreeComponents == (Value.componentCount == 3) && elementSlot(running, element) == slot
             : records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
         guard sameProperty else { return nil }
-        let flags: UInt8 =
-            switch running.width {
-            case 1: lane1.withSprings(running.method) { $0.common.flags[element] }
-            case 2: lane2.withSprings(running.method) { $0.common.flags[element] }
-            default: lane4.withSprings(running.method) { $0.common.flags[element] }
-            }
-        return flags & ElementFlag.quiet != 0 ? index : nil
-    }
-
-    /// The slot that spring element `element` writes.
-    private func elementSlot(_ spring: SpringElement, _ element: Int) -> Int32 {
-        switch spring.width {
-        case 1: lane1.withSprings(spring.method) { $0.common.slot[element] }
-        case 2: lane2.withSprings(spring.method) { $0.common.slot[element] }
-        default: lane4.withSprings(spring.method) { $0.common.slot[element] }
-        }
+        return elementFlags(running, element) & ElementFlag.quiet != 0 ? index : nil
     }
 
     /// Replaces the quiet spring of record `index` with `animation`
