@@ -173,6 +173,53 @@ struct AnimatorLifeCycleTests {
         #expect(Self.kinds(tracer).filter { $0 == "stop:cancelled" }.count == 4)
     }
 
+    /// Adding to a property again under a key starts from the record last
+    /// added to it under a key, a hint that these cases make stale: the
+    /// record ended and now runs another key, another target's key, or the
+    /// key itself on another property or as a group.
+    @Test(
+        "adding to a property again under a key replaces what runs under the key now, whatever ran on it before",
+        arguments: [false, true])
+    func keyedAgain(traced: Bool) throws {
+        let animator = Animator()
+        if traced { animator.tracer = AnimationTracer(traceAll: true) }
+        let (one, two) = (animator.makeTarget(), animator.makeTarget())
+        let x = animator.property("x", of: one, initial: 0.0)
+        let y = animator.property("y", of: one, initial: 0.0)
+        let z = animator.property("z", of: two, initial: 0.0)
+
+        // x's record ends, then runs "b" on y: x under "a" replaces nothing.
+        animator.remove(try animator.add(.spring(to: 1), to: x, forKey: "a"))
+        let onY = try animator.add(.spring(to: 2), to: y, forKey: "b")
+        let onX = try animator.add(.spring(to: 3), to: x, forKey: "a")
+        #expect(animator.contains(onY) && animator.keys(on: one) == ["b", "a"])
+
+        // y under "a" replaces x's animation; x under "a" again replaces y's.
+        animator.remove(onY)
+        let yUnderA = try animator.add(.spring(to: 4), to: y, forKey: "a")
+        #expect(!animator.contains(onX) && animator.animation(forKey: "a", on: one) == yUnderA)
+        let xAgain = try animator.add(.spring(to: 5), to: x, forKey: "a")
+        #expect(!animator.contains(yUnderA) && animator.animation(forKey: "a", on: one) == xAgain)
+
+        // x's record ends and runs "a" on another target: x under "a" leaves it.
+        animator.remove(xAgain)
+        let onZ = try animator.add(.spring(to: 6), to: z, forKey: "a")
+        let xOnce = try animator.add(.spring(to: 7), to: x, forKey: "a")
+        #expect(animator.contains(onZ) && animator.animation(forKey: "a", on: two) == onZ)
+        #expect(animator.animation(forKey: "a", on: one) == xOnce)
+
+        // A group under "a" replaces x's animation; x under "a" replaces the group.
+        let group = try animator.add(
+            AnimationGroup(.concurrent, [.animation(.spring(to: 8), on: y)]), on: one, forKey: "a")
+        #expect(!animator.contains(xOnce) && animator.animation(forKey: "a", on: one) == group)
+        let last = try animator.add(.spring(to: 9), to: x, forKey: "a")
+        #expect(!animator.contains(group) && animator.animation(forKey: "a", on: one) == last)
+        #expect(animator.keys(on: one) == ["a"] && animator.animationCount == 2)
+
+        Self.run(animator, seconds: 3)
+        #expect(animator[x] == 9 && animator[z] == 6 && animator.animationCount == 0)
+    }
+
     @Test("removedOnCompletion false keeps a finished animation under its key, stopped once")
     func keptAfterCompletion() throws {
         let (animator, target, x, tracer) = Self.setUp()

@@ -36,20 +36,44 @@ extension Animator {
         let life = LifeCycle(animation)
         // The key is hashed and looked up once: for the in-place check and
         // for registering.
-        let lookup = key.map { KeyLookup(registry, property.target, $0) }
+        let hint = keyedRecord(of: property)
+        let lookup: KeyLookup? = if let key { KeyLookup(registry, property.target, key, hint: hint) } else { nil }
+        let handle: AnimationHandle
         if let lookup, let spring,
             let index = quietSpringToReplace(
                 animation, method: spring.method, slot: property.slot, life: life, running: lookup.existing)
         {
-            return replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
+            handle = replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
+        } else if let spring, runsBare(animation, life: life) {
+            handle = addBare(animation, spring, to: property, id: id, key: key, life: life, lookup: lookup)
+        } else {
+            // Moved into its box, not copied: a copy of an animation goes
+            // through its type's generic value witness.
+            let box = makePropertyBox(consume animation, property: property)
+            handle = register(box, id: id, target: property.target, key: key, life: life, lookup: lookup)
         }
-        if let spring, runsBare(animation, life: life) {
-            return addBare(animation, spring, to: property, id: id, key: key, life: life, lookup: lookup)
+        if key != nil && handle.index != hint { setKeyedRecord(handle.index, of: property) }
+        return handle
+    }
+
+    /// The record last added to `property` under a caller's key, or -1
+    /// (``Lane/keyedRecords``).
+    @inline(__always)
+    func keyedRecord<Value: AnimatableVector>(of property: PropertyHandle<Value>) -> Int32 {
+        switch Self.width(of: Value.self) {
+        case 1: lane1.keyedRecords[Int(property.slot)]
+        case 2: lane2.keyedRecords[Int(property.slot)]
+        default: lane4.keyedRecords[Int(property.slot)]
         }
-        // Moved into its box, not copied: a copy of an animation goes
-        // through its type's generic value witness.
-        let box = makePropertyBox(consume animation, property: property)
-        return register(box, id: id, target: property.target, key: key, life: life, lookup: lookup)
+    }
+
+    @inline(__always)
+    func setKeyedRecord<Value: AnimatableVector>(_ record: Int32, of property: PropertyHandle<Value>) {
+        switch Self.width(of: Value.self) {
+        case 1: lane1.keyedRecords[Int(property.slot)] = record
+        case 2: lane2.keyedRecords[Int(property.slot)] = record
+        default: lane4.keyedRecords[Int(property.slot)] = record
+        }
     }
 
     /// Adds a group (a sequence or a concurrent group of animations, nestable)
@@ -189,5 +213,23 @@ struct KeyLookup {
     init(_ registry: KeyRegistry, _ target: TargetID, _ key: String) {
         hash = registry.hash(target, key)
         existing = registry.find(target, key, hash: hash)
+    }
+
+    /// The lookup, from `hint` when it is the record registered under `key`
+    /// on `target`: then its entry has the key's hash, and neither hashing
+    /// nor the table is needed. (A property animated again under the key it
+    /// runs under, as a tap that interrupts an animation does.)
+    @inline(__always)
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, hint: Int32) {
+        if let known = registry.hash(ifRegistered: hint, as: target, key) {
+            self.init(hash: known, existing: hint)
+        } else {
+            self.init(registry, target, key)
+        }
+    }
+
+    private init(hash: Int, existing: Int32?) {
+        self.hash = hash
+        self.existing = existing
     }
 }

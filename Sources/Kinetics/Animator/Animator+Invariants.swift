@@ -69,6 +69,13 @@ extension Animator {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
         }
+        // Every property has its keyed-record hint (a number; any is safe).
+        for (width, count, hints) in [
+            (1, lane1.values.count, lane1.keyedRecords.count), (2, lane2.values.count, lane2.keyedRecords.count),
+            (4, lane4.values.count, lane4.keyedRecords.count),
+        ] where count != hints {
+            problems.append("lane \(width) has \(count) properties and \(hints) keyed-record hints")
+        }
 
         // Batch elements and their owners.
         var owned = [Bool](repeating: false, count: records.count)

@@ -182,18 +182,12 @@ public final class Animator {
             return PropertyHandle(target: target, slot: info.slot)
         }
         let width = Self.width(of: Value.self)
-        let slot: Int32
-        switch width {
-        case 1:
-            slot = Int32(lane1.values.count)
-            lane1.values.append(initial[component: 0])
-        case 2:
-            slot = Int32(lane2.values.count)
-            lane2.values.append(SIMD2(initial[component: 0], initial[component: 1]))
-        default:
-            slot = Int32(lane4.values.count)
-            lane4.values.append(initial.packed)
-        }
+        let slot =
+            switch width {
+            case 1: lane1.appendProperty(initial[component: 0])
+            case 2: lane2.appendProperty(SIMD2(initial[component: 0], initial[component: 1]))
+            default: lane4.appendProperty(initial.packed)
+            }
         let info = PropertyInfo(
             name: name, target: target, kind: kind, width: width, components: Value.componentCount, slot: slot)
         properties[key] = info

@@ -78,7 +78,18 @@ final class KeyRegistry {
 
     /// Whether `record` is registered.
     func contains(_ record: Int32) -> Bool {
-        Int(record) < links.count && links[Int(record)].list >= 0
+        record >= 0 && Int(record) < links.count && links[Int(record)].list >= 0
+    }
+
+    /// The hash of `key` on `target` when `record` (any number, -1
+    /// included) is registered under them, which is then what
+    /// ``find(_:_:hash:)`` returns; nil otherwise.
+    @inline(__always)
+    func hash(ifRegistered record: Int32, as target: TargetID, _ key: String) -> Int? {
+        guard contains(record) else { return nil }
+        let entry = Int(record)
+        guard entries[entry].target == target, entries[entry].key == key else { return nil }
+        return entries[entry].hash
     }
 
     /// Whether `bucket`, holding `record`, belongs to a registered record.

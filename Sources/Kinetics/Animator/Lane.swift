@@ -7,6 +7,12 @@ final class Lane<V: AnimatableVector> {
     /// The property values, by slot.
     @exclusivity(unchecked)
     var values: [V] = []
+    /// By slot: the record last added to the property under a key given by
+    /// the caller (-1: none yet), so that adding under that key again can
+    /// find what runs there without hashing the key. Only a hint: the
+    /// record may have ended, or run under another key since
+    /// (``KeyLookup/init(_:_:_:hint:)`` checks it).
+    let keyedRecords = Column<Int32>()
     let springs: [SpringBatch<V>] = SpringMethod.allCases.map { SpringBatch(method: $0) }
     let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }
     let basics = BasicBatch<V>()
@@ -94,6 +100,13 @@ final class Lane<V: AnimatableVector> {
             // Custom animations are never quiet: their steps are closures.
             if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
         }
+    }
+
+    /// Appends a property of value `value`; returns its slot.
+    func appendProperty(_ value: V) -> Int32 {
+        values.append(value)
+        keyedRecords.append(-1)
+        return Int32(values.count - 1)
     }
 
     /// Runs `body` with a pointer to the values.
