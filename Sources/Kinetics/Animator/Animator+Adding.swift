@@ -34,8 +34,9 @@ extension Animator {
         let spring = try animation.validate()
         let id = animation.id
         let life = LifeCycle(animation)
-        // The key is hashed and looked up once: for the in-place check and
-        // for registering.
+        // The key is looked up once, for the in-place check and for
+        // registering: from the property's hint when it still holds, else
+        // by its hash.
         let hint = keyedRecord(of: property)
         let lookup: KeyLookup? = if let key { KeyLookup(registry, property.target, key, hint: hint) } else { nil }
         let handle: AnimationHandle
@@ -67,6 +68,7 @@ extension Animator {
         }
     }
 
+    /// Makes `record` the one last added to `property` under a caller's key.
     @inline(__always)
     func setKeyedRecord<Value: AnimatableVector>(_ record: Int32, of property: PropertyHandle<Value>) {
         switch Self.width(of: Value.self) {
