@@ -48,6 +48,35 @@ struct BareSpringTests {
         #expect(animator.bareSpringCount == 3)
     }
 
+    @Test("a new pop spring's first frame tests rest with its own threshold, not the last new spring's")
+    func firstFrameThreshold() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        // 0.3 from its target: at rest at once under a threshold of 1 (Pop's
+        // bound is half of it), not under 0.1. Each add's first frame keeps
+        // the batch's frame of length 0 for the next add with its threshold.
+        func add(_ name: String, threshold: Double) throws -> PropertyHandle<Double> {
+            let property = animator.property(name, of: target, initial: 0.0)
+            var spring = Animation<Double>.spring(method: .pop, from: 0, to: 0.3)
+            spring.threshold = threshold
+            try animator.add(spring, to: property, forKey: name)
+            return property
+        }
+        let loose = try add("loose", threshold: 1)
+        #expect(animator.animationCount == 0)
+        #expect(animator[loose] == 0.3)
+        let tight = try add("tight", threshold: 0.1)
+        #expect(animator.animationCount == 1)
+        #expect(animator[tight] == 0)
+        let looseAgain = try add("loose again", threshold: 1)
+        #expect(animator.animationCount == 1)
+        #expect(animator[looseAgain] == 0.3)
+        let tightAgain = try add("tight again", threshold: 0.1)
+        #expect(animator.animationCount == 2)
+        #expect(animator[tightAgain] == 0)
+        #expect(animator.invariantViolations().isEmpty)
+    }
+
     @Test("pausing a bare spring gives it a box; a retarget and a velocity query do not")
     func boxMadeWhenNeeded() throws {
         let animator = Animator()

@@ -123,6 +123,16 @@ extension Animator {
             for batch in lane.springs {
                 springs += batch.count
                 for element in 0 ..< batch.count {
+                    // A new spring's first frame takes its group's threshold from its
+                    // element. (A paused spring has given its group back.)
+                    if batch.common.flags[element] & ElementFlag.paused == 0 {
+                        let threshold = shared.springGroups[batch.method.index].threshold(batch.group[element])
+                        if batch.common.threshold[element] != threshold {
+                            problems.append(
+                                "element \(element) of the \(batch.method) springs of lane \(width) has threshold \(batch.common.threshold[element]), its group \(threshold)"
+                            )
+                        }
+                    }
                     guard let i = liveIndex(batch.common.owner[element]) else { continue }
                     let spring = status[i].spring
                     if spring.width != width || spring.method != batch.method.index {

@@ -31,15 +31,24 @@ final class Lane<V: AnimatableVector> {
 
     /// Renders the first frame (length 0) of record `index`'s spring element
     /// (``Animator/renderFirstFrame(_:at:_:)``), as its box would.
+    ///
+    /// A `pop` spring's frame needs only its rest threshold, its group's,
+    /// which its element keeps (``SpringBatch/renderFirstPopFrame(_:values:output:)``):
+    /// a new spring's first frame is part of every add and every replacement.
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
         let spring = animator.status[index].spring
         let element = Int(animator.status[index].element)
-        let group = withSprings(spring.method) { $0.group[element] }
-        let frame = SharedTables.with(animator) { tables in
-            tables.withSpringGroups(spring.method) { $0.immediateFrame(group, configurations: tables.springs) }
-        }
-        withValues { values in
-            withSprings(spring.method) { $0.advanceOne(element, frame: frame, values: values, output: &output) }
+        withSprings(spring.method) { batch in
+            if batch.method == .pop {
+                withValues { values in batch.renderFirstPopFrame(element, values: values, output: &output) }
+                return
+            }
+            let frame = SharedTables.with(animator) { tables in
+                tables.withSpringGroups(spring.method) {
+                    $0.immediateFrame(batch.group[element], configurations: tables.springs)
+                }
+            }
+            withValues { values in batch.advanceOne(element, frame: frame, values: values, output: &output) }
         }
     }
 

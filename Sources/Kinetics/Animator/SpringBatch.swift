@@ -31,7 +31,18 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
 
-    init(method: SpringMethod) { self.method = method }
+    /// `pop`: the frame of length 0 for rest threshold ``firstFrameThreshold``
+    /// (``SpringGroups/immediatePopFrame(threshold:)``), kept for the next
+    /// new spring's first frame: springs added together mostly share a
+    /// threshold, and the frame is 256 bytes to fill.
+    private let firstFrame = Column<SpringGroups.Frame>(capacity: 1)
+    @exclusivity(unchecked)
+    private var firstFrameThreshold = Double.nan
+
+    init(method: SpringMethod) {
+        self.method = method
+        firstFrame.append(SpringGroups.Frame())
+    }
 
     /// Appends a spring at `value` with `velocity` in `group`; its common
     /// columns are appended by the caller through ``common``.
@@ -360,6 +371,20 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                 && abs(before[component: component] - current[component: component]) < f.restBound
         }
         return written || (settled && velocity.squaredNorm < f.velocityBound && slope.squaredNorm < f.slopeBound)
+    }
+
+    /// The first frame (length 0) of `pop` element `index`, which a new
+    /// spring renders at once: with its group's frame of length 0, which
+    /// needs only the element's threshold (its group's), so that the group
+    /// table is not read.
+    func renderFirstPopFrame(_ index: Int, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+        precondition(method == .pop, "a \(method) spring's first frame needs its group's")
+        let threshold = common.threshold[index]
+        if threshold != firstFrameThreshold {
+            firstFrame[0] = SpringGroups.immediatePopFrame(threshold: threshold)
+            firstFrameThreshold = threshold
+        }
+        advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
     }
 
     /// One element's frame with its group's `frame` (also the immediate

@@ -288,10 +288,10 @@ final class SpringGroups {
     /// The frame of length 0 that renders a new spring where it is.
     func immediateFrame(_ index: Int32, configurations: SpringConfigurations) -> Frame {
         let group = groups[Int(index)]
-        var frame = bounds(group.threshold)
+        var frame = Self.bounds(group.threshold)
         switch method {
         case .pop:
-            frame.keep = 1
+            return Self.immediatePopFrame(threshold: group.threshold)
         case .fixed:
             let h = SpringMethod.gridStep
             let alpha = (group.clock - Double(group.grid) * h) / h
@@ -313,7 +313,23 @@ final class SpringGroups {
     /// The parameters of a group.
     func parameters(_ index: Int32) -> SpringParameters { groups[Int(index)].parameters }
 
-    private func bounds(_ threshold: Double) -> Frame {
+    /// The rest threshold of a group.
+    func threshold(_ index: Int32) -> Double { groups[Int(index)].threshold }
+
+    /// The frame of length 0 of a `pop` spring whose rest threshold is
+    /// `threshold`: it needs nothing else of the spring's group (it keeps
+    /// the state and the stored slope), so that a new spring's first frame
+    /// can be rendered without reading the group table.
+    @inline(__always)
+    static func immediatePopFrame(threshold: Double) -> Frame {
+        var frame = bounds(threshold)
+        frame.keep = 1
+        frame.finish()
+        return frame
+    }
+
+    @inline(__always)
+    private static func bounds(_ threshold: Double) -> Frame {
         var frame = Frame()
         frame.positionBound = threshold / 2
         frame.velocityBound = 25.0 * threshold
@@ -341,7 +357,7 @@ final class SpringGroups {
     private func frame(
         _ index: Int, dt: Double, maps: SpringConfigurations.FrameMaps, configurations: SpringConfigurations
     ) -> Frame {
-        var frame = bounds(groups[index].threshold)
+        var frame = Self.bounds(groups[index].threshold)
         let configuration = groups[index].configuration
         switch method {
         case .analytic, .rk4:
