@@ -155,6 +155,24 @@ public enum BenchText {
         return ["values against GSL's motion of the workload (spring: over its travel; decay: over its throw):"] + lines
     }
 
+    /// For each burst measured, its keys alone registered in the standard
+    /// library's `Dictionary` (``BenchResult/keysAloneNanoseconds``), in
+    /// milliseconds and in the engine's steady frames: the part of the
+    /// burst frame that registering the keys takes in a table nobody here
+    /// wrote.
+    public static func burstKeyLines(_ report: BenchReport) -> [String] {
+        let lines = report.results.compactMap { result -> String? in
+            guard let keys = result.keysAloneNanoseconds, let steady = result.steadyNanoseconds else { return nil }
+            let c = result.configuration
+            return "  \(c.engine.rawValue) \(c.animations): "
+                + String(format: "%.4g ms = %.2f× steady", keys / 1e6, keys / steady)
+        }
+        guard !lines.isEmpty else { return [] }
+        return [
+            "a burst's keys alone, registered in a Dictionary<String, Int32> holding the workload's (same repetitions, after the steady frame):"
+        ] + lines
+    }
+
     /// For each engine from a library or a Swift package, what the harness
     /// adds to its frame: the `abi-null` engine's frame in the same run, over
     /// the engine's own.
@@ -180,7 +198,8 @@ public enum BenchText {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
-        for extra in [valueLines(report), overheadLines(report), scalingLines(report)] where !extra.isEmpty {
+        for extra in [valueLines(report), burstKeyLines(report), overheadLines(report), scalingLines(report)]
+        where !extra.isEmpty {
             lines += [""] + extra
         }
         let bezier = bezierLines(report)

@@ -49,6 +49,16 @@ struct BenchCommandTests {
         let rows = result.lines.filter { $0.contains(" burst ") }
         #expect(rows.map { String($0.prefix { $0 != " " }) } == ["animator", "batch", "reference"], "\(rows)")
         #expect(rows.allSatisfy { $0.contains("× steady") }, "\(rows)")
+        // Beside each, its keys alone in the standard library's Dictionary.
+        let header = try #require(result.lines.firstIndex { $0.hasPrefix("a burst's keys alone") })
+        let keys = result.lines[(header + 1)...].prefix { $0.hasPrefix("  ") }
+        #expect(keys.map { $0.split(separator: " ").first.map(String.init) } == ["animator", "batch", "reference"])
+        #expect(keys.allSatisfy { $0.contains(" ms = ") && $0.hasSuffix("× steady") }, "\(keys)")
+        let json = try kinetics(quick + ["--no-bezier", "--engine", "batch", "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let results = report["results"] as! [[String: Any]]
+        #expect((results.first?["keysAloneNanoseconds"] as? Double ?? 0) > 0, "\(results)")
         // Asked for by name, an engine behind the C interface is refused.
         let refused = try kinetics(quick + ["--engine", "pop-c"])
         #expect(refused.status == 65)
