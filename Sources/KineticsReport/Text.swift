@@ -252,7 +252,9 @@ public enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
-        for extra in [valueLines(report), overheadLines(report)] where !extra.isEmpty { lines += [""] + extra }
+        for extra in [valueLines(report), burstKeyLines(report), overheadLines(report)] where !extra.isEmpty {
+            lines += [""] + extra
+        }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
         let bezier = bezierLines(report)
@@ -262,7 +264,7 @@ public enum BenchText {
 
     public static func csv(_ report: BenchReport) -> String {
         var lines = [
-            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns"
+            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,keys_alone_ns"
         ]
         for result in report.results {
             let c = result.configuration
@@ -276,7 +278,7 @@ public enum BenchText {
                     csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),
                     csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
                     csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
-                    result.steadyNanoseconds.map(csvNumber) ?? "",
+                    result.steadyNanoseconds.map(csvNumber) ?? "", result.keysAloneNanoseconds.map(csvNumber) ?? "",
                 ].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -59,6 +59,9 @@ struct BenchCommandTests {
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         let results = report["results"] as! [[String: Any]]
         #expect((results.first?["keysAloneNanoseconds"] as? Double ?? 0) > 0, "\(results)")
+        let csv = try kinetics(quick + ["--no-bezier", "--engine", "batch", "--format", "csv"])
+        #expect(csv.lines.first?.hasSuffix(",steady_ns,keys_alone_ns") == true, "\(csv.stdout)")
+        #expect(csv.lines.dropFirst().first.map { !$0.hasSuffix(",") } == true, "\(csv.stdout)")
         // Asked for by name, an engine behind the C interface is refused.
         let refused = try kinetics(quick + ["--engine", "pop-c"])
         #expect(refused.status == 65)
