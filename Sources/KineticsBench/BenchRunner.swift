@@ -201,7 +201,7 @@ public enum BenchRunner {
         let workload = Workload(configuration)
         let times = workload.frameTimes(workload.burstFrame + 2)
         let burst = workload.burstFrame
-        let keys = (0 ..< workload.allCount).map { "a\($0)" }
+        let keys = workload.keys()
         func warmUp(_ engine: MeasuredEngine) throws(BenchError) {
             guard engine.addsAnimations else {
                 throw BenchError(

@@ -118,7 +118,7 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     init(_ workload: Workload) {
         self.workload = workload
         target = animator.makeTarget()
-        keys = (0 ..< workload.allCount).map { "a\($0)" }
+        keys = workload.keys()
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             if item.kind == .pointSpring {
