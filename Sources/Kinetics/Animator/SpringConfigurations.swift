@@ -288,18 +288,14 @@ final class SpringGroups {
     /// The frame of length 0 that renders a new spring where it is.
     func immediateFrame(_ index: Int32, configurations: SpringConfigurations) -> Frame {
         let group = groups[Int(index)]
+        guard method != .pop else { return Self.immediatePopFrame(threshold: group.threshold) }
         var frame = Self.bounds(group.threshold)
-        switch method {
-        case .pop:
-            return Self.immediatePopFrame(threshold: group.threshold)
-        case .fixed:
+        if method == .fixed {
             let h = SpringMethod.gridStep
             let alpha = (group.clock - Double(group.grid) * h) / h
             frame.output = Self.blend(.identity, configurations.step(group.configuration), alpha)
-            setRestSlope(&frame, configurations.parameters(group.configuration))
-        case .rk4, .analytic:
-            setRestSlope(&frame, configurations.parameters(group.configuration))
         }
+        setRestSlope(&frame, configurations.parameters(group.configuration))
         frame.finish()
         return frame
     }
