@@ -188,8 +188,11 @@ extension Animator {
             // What grows with the records grows when they do (each call
             // retains and releases the columns it reaches).
             if records.capacity != capacity {
+                status.reserveCapacity(records.capacity)
+                places.reserveCapacity(records.capacity)
                 output.reserveQuiet(records.capacity)
                 freeRecords.reserve(records.capacity)
+                registry.reserve(records.capacity)
             }
         }
         nextSequence += 1

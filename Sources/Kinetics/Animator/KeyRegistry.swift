@@ -114,6 +114,14 @@ final class KeyRegistry {
         }
     }
 
+    /// Makes room for the entries and links of records `0 ..< capacity`, so
+    /// that they grow when the animator's records do (in the same frame),
+    /// not in a later one.
+    func reserve(_ capacity: Int) {
+        entries.reserveCapacity(capacity)
+        links.reserveCapacity(capacity)
+    }
+
     /// Registers `record` under `key` on `target`, last in the target's list;
     /// `hash` as for ``find(_:_:hash:)``.
     ///
