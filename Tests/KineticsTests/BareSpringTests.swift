@@ -62,18 +62,16 @@ struct BareSpringTests {
             try animator.add(spring, to: property, forKey: name)
             return property
         }
-        let loose = try add("loose", threshold: 1)
-        #expect(animator.animationCount == 0)
-        #expect(animator[loose] == 0.3)
-        let tight = try add("tight", threshold: 0.1)
-        #expect(animator.animationCount == 1)
-        #expect(animator[tight] == 0)
-        let looseAgain = try add("loose again", threshold: 1)
-        #expect(animator.animationCount == 1)
-        #expect(animator[looseAgain] == 0.3)
-        let tightAgain = try add("tight again", threshold: 0.1)
-        #expect(animator.animationCount == 2)
-        #expect(animator[tightAgain] == 0)
+        // Thresholds in turn, so that each add finds the other's frame kept:
+        // the spring, then how many run after its add and where it is.
+        let adds: [(name: String, threshold: Double, running: Int, value: Double)] = [
+            ("loose", 1, 0, 0.3), ("tight", 0.1, 1, 0), ("loose again", 1, 1, 0.3), ("tight again", 0.1, 2, 0),
+        ]
+        for spring in adds {
+            let property = try add(spring.name, threshold: spring.threshold)
+            #expect(animator.animationCount == spring.running, "\(spring.name)")
+            #expect(animator[property] == spring.value, "\(spring.name)")
+        }
         #expect(animator.invariantViolations().isEmpty)
     }
 
