@@ -47,6 +47,13 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Whether the engine is one of Kinetics' own (not from a library).
     public var isBuiltIn: Bool { Self.allCases.contains(self) || self == .abiNull }
 
+    /// Whether `--method` means anything to the engine: only Kinetics' own
+    /// engines with springs take one. An engine from a library or a
+    /// package steps as it steps, and abi-null steps nothing; their
+    /// configurations are made with `pop` (so that a baseline matches
+    /// whatever --method said) and their rows show `-`.
+    public var takesMethod: Bool { Self.allCases.contains(self) }
+
     /// The name.
     public var description: String { rawValue }
 }

@@ -125,6 +125,50 @@ public struct Regression: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(key): \(message)" }
 }
 
+/// One configuration of a run compared with its saved baseline.
+public struct BaselineComparison: Sendable, Equatable, CustomStringConvertible {
+    /// The configuration's key.
+    public var key: String
+    /// The calibrated figures of this run and of the baseline.
+    public var calibrated: Double
+    public var baseline: Double
+    /// The change, in percent.
+    public var change: Double
+    /// The largest change that passes, in percent.
+    public var bound: Double
+    /// This run's repetition medians' spread, in percent of its p50.
+    public var repetitionSpread: Double
+    /// This run's calibration passes' spread, in percent (nil when unknown).
+    public var calibrationSpread: Double?
+    /// The change in instructions per frame, in percent, where both counted.
+    public var instructionChange: Double?
+
+    /// Whether the calibration kernel varied more than the frames it divides.
+    public var calibrationIsNoisier: Bool { (calibrationSpread ?? 0) > repetitionSpread }
+
+    /// The smallest change, in percent, that this comparison can tell from
+    /// noise: the bound, or this run's own spread where that is wider (a
+    /// saved baseline was measured at another moment, so this is a floor:
+    /// the machine's drift between the two runs comes on top).
+    public var smallestVisibleChange: Double {
+        max(bound, repetitionSpread, calibrationIsNoisier ? calibrationSpread ?? 0 : 0)
+    }
+
+    /// `soa-springs 10000 …: calibrated 35.8 vs 35.7 (+0.3%), fails above +25%; …`.
+    public var description: String {
+        var text = String(
+            format: "%@: calibrated %.4g vs %.4g (%+.1f%%), fails above %+.0f%%; repetitions spread %.1f%%", key,
+            calibrated, baseline, change, bound, repetitionSpread)
+        if let calibrationSpread {
+            text += String(format: ", calibration %.1f%%", calibrationSpread)
+            if calibrationIsNoisier { text += " (noisier than the frames it calibrates)" }
+        }
+        text += String(format: "; sees changes above %+.0f%% at best", smallestVisibleChange)
+        if let instructionChange { text += String(format: "; instructions per frame %+.2f%%", instructionChange) }
+        return text
+    }
+}
+
 /// The CI performance gate: compares calibrated figures and allocations with
 /// a saved baseline.
 public enum BaselineGate {
@@ -221,13 +265,53 @@ public enum BaselineGate {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
     }
 
+    /// How much a value check's error may grow before the gate fails: to
+    /// 1.1 times the baseline's, plus 1e-12. An engine's values are
+    /// deterministic (the same workload, the same frames), so any growth is
+    /// a change of what it computes; the 10% and the 1e-12 leave room for
+    /// a change in the order of floating-point operations, whose error
+    /// moves by a few ulps of the amplitude, and none for a frame stepped
+    /// wrong (a library that advanced half of every frame went from 1.7e-2
+    /// to 3.4e-1).
+    public static func valueErrorLimit(baseline error: Double) -> Double { error * 1.1 + 1e-12 }
+
+    /// Each configuration of `current` that `baseline` also has, compared:
+    /// the calibrated change, the bound it is held to, and the spreads that
+    /// say how small a change this one comparison can see.
+    public static func comparisons(
+        _ current: BenchReport, baseline: BenchReport, maxRegression: Double, perScenario: [BenchScenario: Double] = [:]
+    ) -> [BaselineComparison] {
+        let byKey = Dictionary(
+            baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return current.results.compactMap { result in
+            guard let base = byKey[result.configuration.key] else { return nil }
+            return BaselineComparison(
+                key: result.configuration.key, calibrated: result.calibrated, baseline: base.calibrated,
+                change: (result.calibrated / base.calibrated - 1) * 100,
+                bound: perScenario[result.configuration.scenario] ?? maxRegression,
+                repetitionSpread: result.repetitionSpread, calibrationSpread: result.calibrationSpread,
+                instructionChange: result.instructions.flatMap { now in
+                    base.instructions.map { InstructionCount.change(now, from: $0) }
+                })
+        }
+    }
+
+    /// The configurations of `baseline` that `current` did not measure.
+    public static func unmeasured(_ current: BenchReport, baseline: BenchReport) -> [String] {
+        let measured = Set(current.results.map(\.configuration.key))
+        return baseline.results.map(\.configuration.key).filter { !measured.contains($0) }
+    }
+
     /// The regressions of `current` against `baseline`: a configuration whose
     /// calibrated p50 is more than `maxRegression` percent above the
-    /// baseline's (`perScenario` percent for the scenarios it names), or
-    /// that allocates where the baseline did not. Configurations the
-    /// baseline lacks are not compared.
+    /// baseline's (`perScenario` percent for the scenarios it names), that
+    /// allocates where the baseline did not, or whose value error grew past
+    /// ``valueErrorLimit(baseline:)``. Configurations the baseline lacks are
+    /// not compared (``unmeasured(_:baseline:)`` lists the converse).
     public static func regressions(
-        _ current: BenchReport, baseline: BenchReport, maxRegression: Double, perScenario: [BenchScenario: Double] = [:]
+        _ current: BenchReport, baseline: BenchReport, maxRegression: Double,
+        perScenario: [BenchScenario: Double] = [:],
+        maxCountIncrease: Double = 1
     ) -> [Regression] {
         var found: [Regression] = []
         let byKey = Dictionary(
@@ -243,6 +327,28 @@ public enum BaselineGate {
                         message: String(
                             format: "calibrated %.4g vs baseline %.4g (%+.1f%%, more than %.0f%%)", result.calibrated,
                             base.calibrated, change, bound)))
+            }
+            if let now = result.instructions, let then = base.instructions,
+                InstructionCount.change(now, from: then) >= maxCountIncrease
+            {
+                found.append(
+                    Regression(
+                        key: result.configuration.key,
+                        message: String(
+                            format: "%.1f instructions per frame vs baseline %.1f (%+.2f%%, %g%% or more)",
+                            now.instructionsPerFrame, then.instructionsPerFrame,
+                            InstructionCount.change(now, from: then), maxCountIncrease)))
+            }
+            if let now = result.valueCheck, let then = base.valueCheck,
+                now.error > valueErrorLimit(baseline: then.error)
+            {
+                found.append(
+                    Regression(
+                        key: result.configuration.key,
+                        message: String(
+                            format:
+                                "value error %.2e vs baseline %.2e (more than 1.1× + 1e-12): the engine's values changed, at %@",
+                            now.error, then.error, now.worst)))
             }
             if result.allocationsCounted == false && base.allocationsCounted != false {
                 found.append(

@@ -33,6 +33,12 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var calibrationNanoseconds: Double
     /// `p50 / calibrationNanoseconds`: the machine-independent figure.
     public var calibrated: Double
+    /// The fastest and slowest pass of the calibration kernel in this
+    /// configuration's run, in nanoseconds (nil in reports written before
+    /// they were kept): where their spread is wider than the repetitions',
+    /// dividing by the kernel adds noise instead of removing it.
+    public var calibrationMinimum: Double?
+    public var calibrationMaximum: Double?
     /// Mass completion: the median time of the steady frame just before the
     /// completing one; burst: of the steady frame just after the burst (all
     /// running); measured in the same repetitions.
@@ -50,10 +56,28 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// The engine's values against GSL's motion of the workload
     /// (``BenchRunner/checkValues(_:)``); nil where not checked.
     public var valueCheck: ValueCheck?
+    /// What the measured frames execute, under callgrind (`--count
+    /// instructions`); nil where not counted.
+    public var instructions: InstructionCount?
 
     /// The smallest and largest repetition median.
     public var repetitionRange: (min: Double, max: Double) {
         (repetitionMedians.min() ?? p50, repetitionMedians.max() ?? p50)
+    }
+
+    /// The spread of the repetition medians, max − min over p50, in percent.
+    public var repetitionSpread: Double {
+        let range = repetitionRange
+        return p50 > 0 ? (range.max - range.min) / p50 * 100 : 0
+    }
+
+    /// The spread of the calibration kernel's passes, max − min over their
+    /// median, in percent; nil where the passes were not kept.
+    public var calibrationSpread: Double? {
+        guard let low = calibrationMinimum, let high = calibrationMaximum, calibrationNanoseconds > 0 else {
+            return nil
+        }
+        return (high - low) / calibrationNanoseconds * 100
     }
 
     public static func == (lhs: BenchResult, rhs: BenchResult) -> Bool {
@@ -87,6 +111,8 @@ public enum BenchRunner {
     public static func measure(
         _ configuration: BenchConfiguration, checkingValues: Bool = true
     ) throws(BenchError) -> BenchResult {
+        FrameWatchdog.begin(configuration.key)
+        defer { FrameWatchdog.end() }
         if configuration.scenario == .massCompletion { return try measureCompletion(configuration) }
         if configuration.scenario == .burst { return try measureBurst(configuration) }
         let workload = Workload(configuration)
@@ -97,7 +123,7 @@ public enum BenchRunner {
         let times = workload.frameTimes(total)
         var frame = 0
         while frame < configuration.warmupFrames {
-            engine.frame(frame, at: times[frame])
+            engine.markedFrame(frame, at: times[frame])
             frame += 1
         }
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
@@ -107,12 +133,8 @@ public enum BenchRunner {
         var frameTimes: [Double] = []
         frameTimes.reserveCapacity(configuration.repetitions * configuration.frames)
         for _ in 0 ..< configuration.repetitions {
-            for sample in 0 ..< configuration.frames {
-                let start = DispatchTime.now().uptimeNanoseconds
-                engine.frame(frame, at: times[frame])
-                samples[sample] = DispatchTime.now().uptimeNanoseconds - start
-                frame += 1
-            }
+            timeFrames(engine, times, from: frame, into: &samples)
+            frame += configuration.frames
             for sample in samples {
                 _ = histogram.record(sample)
                 sum += Double(sample)
@@ -125,17 +147,43 @@ public enum BenchRunner {
         var allocations = 0
         for _ in 0 ..< countedFrames {
             let index = frame
-            allocations += AllocationCounter.count { engine.frame(index, at: times[index]) }
+            allocations += AllocationCounter.count { engine.markedFrame(index, at: times[index]) }
             frame += 1
         }
         let count = Double(configuration.repetitions * configuration.frames)
         var measured = result(
             configuration, histogram: histogram, mean: sum / count, medians: medians,
-            allocations: Double(allocations) / Double(countedFrames), steady: nil, calibration: median(kernel))
+            allocations: Double(allocations) / Double(countedFrames), steady: nil, kernel: kernel)
         measured.frameTimes = frameTimes
         if checkingValues { measured.valueCheck = try checkValues(configuration) }
         return measured
     }
+
+    /// Times `samples.count` frames of `engine` from frame `first`, each
+    /// on the monotonic clock, the watchdog's mark before the first read.
+    @inline(__always)
+    static func timeFrames(_ engine: MeasuredEngine, _ times: [Double], from first: Int, into samples: inout [UInt64]) {
+        for sample in samples.indices {
+            FrameWatchdog.mark()
+            let start = DispatchTime.now().uptimeNanoseconds
+            countedFrame(engine, first + sample, times[first + sample])
+            samples[sample] = DispatchTime.now().uptimeNanoseconds - start
+        }
+    }
+
+    /// Runs a timed frame. `--count instructions` counts inside this
+    /// function alone (callgrind's `--toggle-collect`), so that it counts
+    /// the measured frames and nothing else: not the set-up, the warm-up,
+    /// the clock reads nor the value check. Never inlined, so that it is
+    /// there to be found; the call costs a few instructions a frame.
+    @inline(never)
+    static func countedFrame(_ engine: MeasuredEngine, _ frame: Int, _ time: Double) {
+        engine.frame(frame, at: time)
+    }
+
+    /// The name `--count instructions` finds ``countedFrame(_:_:_:)`` by,
+    /// as a callgrind pattern over its mangled name.
+    public static let countedFrameSymbol = "*RunnerO12countedFrameyy*"
 
     /// Throws unless every animation finished in the completing frame, as
     /// the workload's own engines finish them.
@@ -163,7 +211,7 @@ public enum BenchRunner {
                 scenario: .massCompletion))
         var last = 0
         while last < times.count - 1 && probe.running > 0 {
-            probe.frame(last, at: times[last])
+            probe.markedFrame(last, at: times[last])
             last += 1
         }
         guard probe.running == 0, last >= 2 else {
@@ -176,15 +224,16 @@ public enum BenchRunner {
         return try measureEventFrames(
             configuration,
             run: { engine throws(BenchError) in
-                for frame in 0 ..< completing - 1 { engine.frame(frame, at: times[frame]) }
-                let steady = timed { engine.frame(completing - 1, at: times[completing - 1]) }
-                let event = timed { engine.frame(completing, at: times[completing]) }
+                for frame in 0 ..< completing - 1 { engine.markedFrame(frame, at: times[frame]) }
+                let steady = timed { engine.markedFrame(completing - 1, at: times[completing - 1]) }
+                FrameWatchdog.mark()
+                let event = timed { countedFrame(engine, completing, times[completing]) }
                 try finished(engine, configuration)
                 return (event, steady, nil)
             },
             countAllocations: { engine throws(BenchError) in
-                for frame in 0 ..< completing { engine.frame(frame, at: times[frame]) }
-                let allocations = AllocationCounter.count { engine.frame(completing, at: times[completing]) }
+                for frame in 0 ..< completing { engine.markedFrame(frame, at: times[frame]) }
+                let allocations = AllocationCounter.count { engine.markedFrame(completing, at: times[completing]) }
                 try finished(engine, configuration)
                 return allocations
             })
@@ -209,7 +258,7 @@ public enum BenchRunner {
                         "\(configuration.engine): the burst scenario adds animations after the workload, which an engine behind the engine interface cannot (it has no add); it measures the animator, batch and reference engines"
                 )
             }
-            for frame in 0 ..< burst { engine.frame(frame, at: times[frame]) }
+            for frame in 0 ..< burst { engine.markedFrame(frame, at: times[frame]) }
         }
         return try measureEventFrames(
             configuration,
@@ -220,8 +269,9 @@ public enum BenchRunner {
                 var registered = [String: Int32](minimumCapacity: workload.allCount)
                 for index in 0 ..< workload.count { registered[keys[index]] = Int32(index) }
                 try warmUp(engine)
-                let event = timed { engine.frame(burst, at: times[burst]) }
-                let steady = timed { engine.frame(burst + 1, at: times[burst + 1]) }
+                FrameWatchdog.mark()
+                let event = timed { countedFrame(engine, burst, times[burst]) }
+                let steady = timed { engine.markedFrame(burst + 1, at: times[burst + 1]) }
                 let keysAlone = timed {
                     for index in workload.count ..< workload.allCount { registered[keys[index]] = Int32(index) }
                 }
@@ -237,7 +287,7 @@ public enum BenchRunner {
             },
             countAllocations: { engine throws(BenchError) in
                 try warmUp(engine)
-                return AllocationCounter.count { engine.frame(burst, at: times[burst]) }
+                return AllocationCounter.count { engine.markedFrame(burst, at: times[burst]) }
             })
     }
 
@@ -268,7 +318,7 @@ public enum BenchRunner {
         let allocations = try countAllocations(try makeEngine(configuration))
         var measured = result(
             configuration, histogram: histogram, mean: events.reduce(0, +) / Double(events.count), medians: events,
-            allocations: Double(allocations), steady: median(steady), calibration: median(kernel))
+            allocations: Double(allocations), steady: median(steady), kernel: kernel)
         measured.frameTimes = events
         if !keysAlone.isEmpty { measured.keysAloneNanoseconds = median(keysAlone) }
         return measured
@@ -283,17 +333,20 @@ public enum BenchRunner {
 
     private static func result(
         _ configuration: BenchConfiguration, histogram: Histogram<UInt64>, mean: Double, medians: [Double],
-        allocations: Double, steady: Double?, calibration: Double
+        allocations: Double, steady: Double?, kernel: [UInt64]
     ) -> BenchResult {
         let p50 = Double(histogram.valueAtPercentile(50))
         let bytes = bytesPerFrame(configuration)
+        let calibration = median(kernel)
         return BenchResult(
             configuration: configuration, p50: p50, p90: Double(histogram.valueAtPercentile(90)),
             p99: Double(histogram.valueAtPercentile(99)), max: Double(histogram.max), mean: mean,
             repetitionMedians: medians, nanosecondsPerAnimation: p50 / Double(configuration.animations),
             budgetShare: p50 / (1e9 / configuration.fps), allocationsPerFrame: allocations,
             allocationsCounted: countsAllocations, bytesPerFrame: bytes,
-            calibrationNanoseconds: calibration, calibrated: p50 / calibration, steadyNanoseconds: steady)
+            calibrationNanoseconds: calibration, calibrated: p50 / calibration,
+            calibrationMinimum: kernel.min().map { Double($0) }, calibrationMaximum: kernel.max().map { Double($0) },
+            steadyNanoseconds: steady)
     }
 
     /// The bytes a frame of the batch engine touches for the workload.

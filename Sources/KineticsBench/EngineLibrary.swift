@@ -40,16 +40,20 @@ public struct BenchError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct EngineLibrary: Sendable {
     /// The path it was loaded from.
     public let path: String
-    /// The engine, named by its table.
+    /// The engine, named by its table or by the label it was loaded as.
     public let engine: BenchEngine
+    /// The name in the library's table.
+    public let tableName: String
 
-    /// Loads the library at `path` and registers its engine.
+    /// Loads the library at `path` and registers its engine, under
+    /// `label` when one is given (`kinetics gate` loads two builds of one
+    /// engine as `before` and `after`) and under its table's name otherwise.
     ///
     /// - Throws: ``EngineLibraryError``: `missing` when nothing is at the
     ///   path; `unusable` for a file that does not load, lacks a function,
     ///   speaks another interface version, has a NULL function in its table,
     ///   or names its engine as no engine may be named.
-    public static func load(_ path: String) throws(EngineLibraryError) -> EngineLibrary {
+    public static func load(_ path: String, as label: String? = nil) throws(EngineLibraryError) -> EngineLibrary {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .missing(path: path) }
         // A name without a slash would be searched for on the library path.
@@ -85,15 +89,16 @@ public struct EngineLibrary: Sendable {
         if let problem = CEngine.problem(with: table) { throw .unusable(path: path, reason: problem) }
         let name = table.name.map { String(cString: $0) } ?? ""
         let loaded = LoadedTable(table: table)
-        let engine = try EngineRegistry.register(name: name, origin: path) { workload throws(BenchError) in
+        let engine = try EngineRegistry.register(name: label ?? name, origin: path) { workload throws(BenchError) in
             try CEngine(loaded.table, workload: workload)
         }
-        return EngineLibrary(path: path, engine: engine)
+        return EngineLibrary(path: path, engine: engine, tableName: name)
     }
 
-    private init(path: String, engine: BenchEngine) {
+    private init(path: String, engine: BenchEngine, tableName: String) {
         self.path = path
         self.engine = engine
+        self.tableName = tableName
     }
 }
 

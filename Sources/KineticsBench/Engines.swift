@@ -16,6 +16,17 @@ package protocol MeasuredEngine: AnyObject {
     func sampleValues(_ count: Int) -> [Double]
 }
 
+extension MeasuredEngine {
+    /// Runs a frame that the watchdog sees (``FrameWatchdog/mark()``): every
+    /// frame of the harness but the timed loop's, which marks before its
+    /// clock reads.
+    @inline(__always)
+    func markedFrame(_ frame: Int, at time: Double) {
+        FrameWatchdog.mark()
+        self.frame(frame, at: time)
+    }
+}
+
 /// What an engine does to its workload's animations between frames; the
 /// scenario decides which (``ScenarioDriven/interact(before:cursor:)``).
 protocol ScenarioDriven: AnyObject {

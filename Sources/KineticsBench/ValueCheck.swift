@@ -44,7 +44,7 @@ extension BenchRunner {
         guard !indices.isEmpty else { return nil }
         let engine = try makeEngine(small)
         let times = workload.frameTimes(Int(configuration.fps.rounded(.up)) + 1)
-        for (frame, time) in times.enumerated() { engine.frame(frame, at: time) }
+        for (frame, time) in times.enumerated() { engine.markedFrame(frame, at: time) }
         let time = times[times.count - 1]
         let values = engine.sampleValues(workload.count)
         var check = ValueCheck(error: -1, animations: indices.count, time: time, worst: "")

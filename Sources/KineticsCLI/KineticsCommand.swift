@@ -23,6 +23,7 @@ struct KineticsCommand: ParsableCommand {
         version: KineticsVersion.current,
         subcommands: [
             Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self,
+            Gate.self,
             Plot.self,
             Reference.self,
         ],

@@ -14,7 +14,8 @@ package struct Bench: ParsableCommand {
             are counted exactly over three more frames; a memory-streaming kernel over the same bytes \
             is timed in the same run, and p50 divided by it is the calibrated figure that baselines \
             compare. Exit status: 0 success, 2 a regression against --baseline, 64 usage error, \
-            65 a malformed baseline, 66 a missing baseline, 73 an output that cannot be written.
+            65 a malformed baseline or a frame past --frame-timeout, 66 a missing baseline, 69 no valgrind \
+            for --count instructions, 73 an output that cannot be written.
 
             --engine-library PATH loads an engine from a shared library that exports the C interface \
             of kinetics_engine.h and measures it beside the built-in engines (docs/bench.md): 66 when \
@@ -35,32 +36,14 @@ package struct Bench: ParsableCommand {
             "Also measure the engine of this shared library (the C interface of kinetics_engine.h; repeatable).",
             valueName: "path"))
     var libraries: [String] = []
+    @OptionGroup var workload: WorkloadOptions
     @Option(
-        name: .customLong("animations"),
-        help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000.")
-    var counts: [Int] = []
-    @Option(
-        name: .customLong("mix"), help: "Mixes (repeatable): spring, decay, basic, keyframe, mixed. Default: spring.")
-    var mixes: [BenchMix] = []
-    @Option(name: .customLong("fps"), help: "Frame rates (repeatable). Default: 60.")
-    var rates: [Double] = []
-    @Option(
-        name: .customLong("scenario"),
-        help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm, burst. Default: steady.")
-    var scenarios: [BenchScenario] = []
-    @Option(
-        help: "Spring method: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop).")
+        help:
+            "Spring method of the animator and the batch path: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop; an engine from a library or package has no method, and its rows show -)."
+    )
     var method: SpringMethod = .pop
-    @Option(parsing: .unconditional, help: "Measured frames per repetition.")
-    var frames = 30
     @Option(parsing: .unconditional, help: "Repetitions (at least 7).")
     var repetitions = 7
-    @Option(parsing: .unconditional, help: "Warm-up frames before measuring.")
-    var warmup = 10
-    @Option(
-        name: .customLong("churn-fraction"), parsing: .unconditional,
-        help: "Fraction of animations replaced per frame under churn, in (0, 1].")
-    var churnFraction = 0.1
     @Option(help: "Output: table, json, csv or markdown.")
     var format: ReportFormat = .table
     @Option(help: "Write the output to FILE instead of standard output.")
@@ -101,6 +84,15 @@ package struct Bench: ParsableCommand {
             return (all, scenarios)
         }
     }
+    @Option(
+        help:
+            "Also count what the measured frames execute: 'instructions' runs each configuration again under valgrind's callgrind (instructions, simulated cache misses, estimated cycles)."
+    )
+    var count: CountKind?
+    @Option(
+        name: .customLong("max-count-increase"), parsing: .unconditional,
+        help: "Percent more instructions per frame than --baseline's that counts as a regression (1), in [0, 1000].")
+    var maxCountIncrease = 1.0
     @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
     var noBezier = false
     @Flag(
@@ -116,23 +108,11 @@ package struct Bench: ParsableCommand {
                 "--engine must be one of \(BenchEngine.allCases.map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
             )
         }
-        for count in counts where !(1 ... 1_000_000).contains(count) {
-            throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
-        }
-        for rate in rates where !(rate.isFinite && rate > 0 && rate <= 1_000) {
-            throw ValidationError("--fps must be a number in (0, 1000], got \(rate)")
-        }
-        guard (1 ... 100_000).contains(frames) else {
-            throw ValidationError("--frames must be a whole number in [1, 100000], got \(frames)")
-        }
         guard (7 ... 1_000).contains(repetitions) else {
             throw ValidationError("--repetitions must be a whole number in [7, 1000], got \(repetitions)")
         }
-        guard (0 ... 100_000).contains(warmup) else {
-            throw ValidationError("--warmup must be a whole number in [0, 100000], got \(warmup)")
-        }
-        guard churnFraction.isFinite, churnFraction > 0, churnFraction <= 1 else {
-            throw ValidationError("--churn-fraction must be in (0, 1], got \(churnFraction)")
+        guard maxCountIncrease.isFinite, (0 ... 1_000).contains(maxCountIncrease) else {
+            throw ValidationError("--max-count-increase must be a percentage in [0, 1000], got \(maxCountIncrease)")
         }
         _ = try regressionBounds
     }
@@ -144,23 +124,9 @@ package struct Bench: ParsableCommand {
         // By default, the engines from elsewhere and, beside them, the
         // harness alone (abi-null): what it adds to their frames.
         let chosen = engines.isEmpty ? BenchEngine.allCases + loaded + (loaded.isEmpty ? [] : [.abiNull]) : engines
-        var list: [BenchConfiguration] = []
-        for mix in mixes.isEmpty ? [.spring] : mixes {
-            for scenario in scenarios.isEmpty ? [.steady] : scenarios {
-                for rate in rates.isEmpty ? [60] : rates {
-                    for count in counts.isEmpty ? [1_000, 10_000, 100_000] : counts {
-                        for engine in chosen where Self.measures(engine, scenario, chosenByDefault: engines.isEmpty) {
-                            list.append(
-                                BenchConfiguration(
-                                    engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,
-                                    method: method, frames: frames, repetitions: repetitions, warmupFrames: warmup,
-                                    churnFraction: churnFraction))
-                        }
-                    }
-                }
-            }
-        }
-        return list
+        return workload.configurations(
+            engines: chosen, defaultCounts: [1_000, 10_000, 100_000], method: method, repetitions: repetitions
+        ) { engine, scenario in Self.measures(engine, scenario, chosenByDefault: engines.isEmpty) }
     }
 
     /// Whether `engine` is measured in `scenario`: the harness alone
@@ -190,16 +156,23 @@ package struct Bench: ParsableCommand {
             }
         }
         let loaded = try loadLibraries()
+        FrameWatchdog.start(timeout: workload.frameTimeout)
+        let counter = count == .instructions ? try InstructionCounter() : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
         var results: [BenchResult] = []
         for (index, configuration) in list.enumerated() {
             bar.update("bench", index, list.count)
             do {
-                results.append(try BenchRunner.measure(configuration, checkingValues: !noValueCheck))
-            } catch {
+                var result = try BenchRunner.measure(configuration, checkingValues: !noValueCheck)
+                result.instructions = try counter?.count(configuration, libraries: libraries)
+                results.append(result)
+            } catch let error as BenchError {
                 bar.finish()
                 throw CLIError(message: error.description, status: CLIError.badData)
+            } catch {
+                bar.finish()
+                throw error
             }
         }
         let bezier = noBezier ? nil : BezierBench.measure()
@@ -216,8 +189,23 @@ package struct Bench: ParsableCommand {
         if let saveBaseline { try writeOutput(try jsonText(report, pretty: true) + "\n", to: saveBaseline) }
         if let base {
             let bounds = try regressionBounds
-            let regressions = BaselineGate.regressions(
+            let compared = BaselineGate.comparisons(
                 report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios)
+            let unmeasured = BaselineGate.unmeasured(report, baseline: base)
+            guard !compared.isEmpty else {
+                throw CLIError(
+                    message:
+                        "nothing compared with \(baseline!): it holds \(listed(base.results.map(\.configuration.key))); this run measured \(listed(report.results.map(\.configuration.key)))",
+                    status: CLIError.badData)
+            }
+            warnLine("compared with \(baseline!) (a saved baseline; for changes under 25% use kinetics gate):")
+            for comparison in compared { warnLine("  \(comparison)") }
+            if !unmeasured.isEmpty {
+                warnLine("not measured in this run, so not compared: \(listed(unmeasured, most: 20))")
+            }
+            let regressions = BaselineGate.regressions(
+                report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios,
+                maxCountIncrease: maxCountIncrease)
             for regression in regressions { warnLine("regression: \(regression)") }
             if !regressions.isEmpty {
                 throw CLIError(
@@ -226,6 +214,12 @@ package struct Bench: ParsableCommand {
             }
         }
     }
+}
+
+/// `a; b; c and 9 more`: at most `most` of `keys`.
+func listed(_ keys: [String], most: Int = 4) -> String {
+    keys.count <= most
+        ? keys.joined(separator: "; ") : keys.prefix(most).joined(separator: "; ") + " and \(keys.count - most) more"
 }
 
 extension Bench {

@@ -20,6 +20,8 @@ package struct CLIError: Error {
     package static let badData: Int32 = 65
     /// 66: an input file is missing.
     package static let missingInput: Int32 = 66
+    /// 69: a tool this needs is not installed (valgrind for instruction counts).
+    package static let unavailable: Int32 = 69
     /// 73: an output file cannot be written.
     package static let cannotWrite: Int32 = 73
 

@@ -121,7 +121,7 @@ public enum BenchText {
         }
         return [
             c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, String(format: "%g", c.fps),
-            c.method.rawValue, p50, String(format: "%.4g", result.p99 / 1e6),
+            c.engine.takesMethod ? c.method.rawValue : "-", p50, String(format: "%.4g", result.p99 / 1e6),
             String(format: "%.3g", result.nanosecondsPerAnimation), String(format: "%.2f%%", result.budgetShare * 100),
             result.allocationsCounted == false ? "not counted" : String(format: "%g", result.allocationsPerFrame),
             String(format: "%.3g", result.calibrated), ratio,
@@ -194,11 +194,32 @@ public enum BenchText {
         return ["harness overhead (the abi-null engine's frame, same run, over the engine's):"] + lines
     }
 
+    /// Per configuration counted (`--count instructions`): instructions,
+    /// simulated misses and estimated cycles per frame.
+    public static func instructionLines(_ report: BenchReport) -> [String] {
+        let counted = report.results.filter { $0.instructions != nil }
+        guard let first = counted.first?.instructions else { return [] }
+        return [
+            "instructions per measured frame (\(first.valgrind) callgrind, the measured frames only; est. cycles = Ir + 10 × L1 misses + 100 × LL misses):"
+        ]
+            + counted.map { result in
+                let count = result.instructions!
+                return String(
+                    format:
+                        "  %@: %.1f per frame (%.2f per animation), L1 misses %.1f, LL misses %.1f, est. cycles %.1f",
+                    result.configuration.key, count.instructionsPerFrame, count.instructionsPerAnimation,
+                    count.l1MissesPerFrame, count.lastLevelMissesPerFrame, count.estimatedCyclesPerFrame)
+            }
+    }
+
     public static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
-        for extra in [valueLines(report), burstKeyLines(report), overheadLines(report), scalingLines(report)]
+        for extra in [
+            valueLines(report), instructionLines(report), burstKeyLines(report), overheadLines(report),
+            scalingLines(report),
+        ]
         where !extra.isEmpty {
             lines += [""] + extra
         }
@@ -252,7 +273,8 @@ public enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
-        for extra in [valueLines(report), burstKeyLines(report), overheadLines(report)] where !extra.isEmpty {
+        for extra in [valueLines(report), instructionLines(report), burstKeyLines(report), overheadLines(report)]
+        where !extra.isEmpty {
             lines += [""] + extra
         }
         let scaling = scalingLines(report)
@@ -264,7 +286,7 @@ public enum BenchText {
 
     public static func csv(_ report: BenchReport) -> String {
         var lines = [
-            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,keys_alone_ns"
+            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,keys_alone_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame"
         ]
         for result in report.results {
             let c = result.configuration
@@ -279,6 +301,10 @@ public enum BenchText {
                     csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
                     csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
                     result.steadyNanoseconds.map(csvNumber) ?? "", result.keysAloneNanoseconds.map(csvNumber) ?? "",
+                    result.instructions.map { csvNumber($0.instructionsPerFrame) } ?? "",
+                    result.instructions.map { csvNumber($0.l1MissesPerFrame) } ?? "",
+                    result.instructions.map { csvNumber($0.lastLevelMissesPerFrame) } ?? "",
+                    result.instructions.map { csvNumber($0.estimatedCyclesPerFrame) } ?? "",
                 ].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -112,6 +112,87 @@ struct BenchEngineLibraryTests {
         #expect(try error(reported, "half-time") > 0.1)
     }
 
+    @Test("a baseline gate says what it compared, fails on grown value errors, and exits 65 when it compares nothing")
+    func baselineGate() throws {
+        let library = try Self.example()
+        let folder = try temporaryFolder("engine-library")
+        let baseline = folder.appendingPathComponent("base.json").path
+        let quick = ["--animations", "1000", "--frames", "2", "--warmup", "1", "--no-bezier"]
+        let saved = try kinetics(
+            ["bench", "--engine-library", library, "--engine", "soa-springs", "--save-baseline", baseline] + quick)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        // The library's engine has no method: its row shows -, whatever --method says, and its baseline matches.
+        let row = try #require(saved.lines.first { $0.hasPrefix("soa-springs ") })
+        #expect(row.contains(" 60   -  "), "\(row)")
+        let again = try kinetics(
+            [
+                "bench", "--engine-library", library, "--engine", "soa-springs", "--method", "analytic", "--baseline",
+                baseline,
+                "--max-regression", "100000",
+            ] + quick)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "kinetics: compared with \(baseline) (a saved baseline; for changes under 25% use kinetics gate):"))
+        #expect(
+            again.stderr.contains("kinetics:   soa-springs 1000 spring steady 60 Hz pop: calibrated "),
+            "\(again.stderr)")
+        #expect(again.stderr.contains("fails above +100000%; repetitions spread "), "\(again.stderr)")
+        #expect(again.stderr.contains("; sees changes above +100000% at best"), "\(again.stderr)")
+        // Another count: nothing in common, exit 65 with both lists.
+        var other = quick
+        other[1] = "2000"
+        let none = try kinetics(
+            ["bench", "--engine-library", library, "--engine", "soa-springs", "--baseline", baseline] + other)
+        #expect(none.status == 65, "\(none.stderr)")
+        #expect(
+            none.stderr.contains(
+                "nothing compared with \(baseline): it holds soa-springs 1000 spring steady 60 Hz pop; this run measured soa-springs 2000 spring steady 60 Hz pop"
+            ), "\(none.stderr)")
+        // A baseline configuration the run left out is named.
+        let wider = folder.appendingPathComponent("wider.json").path
+        _ = try kinetics(
+            [
+                "bench", "--engine-library", library, "--engine", "soa-springs", "--engine", "batch", "--save-baseline",
+                wider,
+            ] + quick)
+        let partial = try kinetics(
+            [
+                "bench", "--engine-library", library, "--engine", "soa-springs", "--baseline", wider,
+                "--max-regression",
+                "100000",
+            ] + quick)
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(
+            partial.stderr.contains("not measured in this run, so not compared: batch 1000 spring steady 60 Hz pop"),
+            "\(partial.stderr)")
+        // The same engine stepping half of every frame, under the baseline's name: as fast, and wrong; exit 2.
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/engines/soa_springs.c"), encoding: .utf8)
+        let wrong = try Self.library(
+            source.replacingOccurrences(of: "exact(e->kinds[k], h)", with: "exact(e->kinds[k], 0.5 * h)"),
+            named: "soa_half")
+        let gated = try kinetics(
+            [
+                "bench", "--engine-library", wrong, "--engine", "soa-springs", "--baseline", baseline,
+                "--max-regression",
+                "100000",
+            ] + quick)
+        #expect(gated.status == 2, "\(gated.stderr)")
+        #expect(
+            gated.stderr.contains("regression: soa-springs 1000 spring steady 60 Hz pop: value error 3.5"),
+            "\(gated.stderr)")
+        #expect(gated.stderr.contains("vs baseline 2.50e-15 (more than 1.1× + 1e-12): the engine's values changed"))
+        // Without the value check there is nothing to gate on.
+        let unchecked = try kinetics(
+            [
+                "bench", "--engine-library", wrong, "--engine", "soa-springs", "--baseline", baseline,
+                "--max-regression",
+                "100000", "--no-value-check",
+            ] + quick)
+        #expect(unchecked.status == 0, "\(unchecked.stderr)")
+    }
+
     @Test("the malloc interposer counts the library's own allocations, exactly")
     func allocationsCounted() throws {
         let source = try String(

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// Ends the process when an engine's frame does not return in time.
+///
+/// An engine runs in the bench's process, and a frame that never returns
+/// cannot be stopped from inside it; without the watchdog a CI job would
+/// die at its own time limit with no clue. The harness marks every frame
+/// (``mark()``, one counter written by the one measuring thread) and a
+/// thread started by ``start(timeout:)`` looks at the counter: when it has
+/// not moved for `timeout` seconds while a configuration's frames run, it
+/// writes one line naming the configuration and the frame, and exits with
+/// status 65.
+package enum FrameWatchdog {
+    /// Frames marked since the process started.
+    private static let frames = Atomic<Int>(0)
+    /// The frames marked when the running configuration began; -1 between configurations.
+    private static let first = Atomic<Int>(-1)
+    /// What runs: `soa-springs 10000 spring steady 60 Hz`.
+    private static let label = Mutex<String>("")
+    private static let started = Atomic<Bool>(false)
+
+    /// Starts the watchdog with `timeout` seconds (once per process; later
+    /// calls do nothing).
+    package static func start(timeout: Double) {
+        guard timeout.isFinite, timeout > 0, !started.exchange(true, ordering: .relaxed) else { return }
+        let interval = min(1, timeout / 4)
+        Thread.detachNewThread {
+            var seen = -1
+            var since = Date()
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                let now = frames.load(ordering: .relaxed)
+                let begun = first.load(ordering: .relaxed)
+                if begun < 0 || now != seen {
+                    (seen, since) = (now, Date())
+                    continue
+                }
+                let waited = Date().timeIntervalSince(since)
+                guard waited >= timeout else { continue }
+                let name = label.withLock { $0 }
+                let what = now >= begun ? "frame \(now - begun + 1) (warm-up included)" : "the engine's creation"
+                let message =
+                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (--frame-timeout \(String(format: "%g", timeout))); an engine cannot be stopped in-process, so the run ends here\n"
+                FileHandle.standardError.write(Data(message.utf8))
+                exit(65)
+            }
+        }
+    }
+
+    /// A configuration's frames begin; ``mark()`` counts them from here.
+    package static func begin(_ name: String) {
+        label.withLock { $0 = name }
+        first.store(frames.load(ordering: .relaxed) + 1, ordering: .relaxed)
+    }
+
+    /// The configuration's frames are over.
+    package static func end() { first.store(-1, ordering: .relaxed) }
+
+    /// A frame is about to run. Called by the one measuring thread only, so
+    /// a plain load and store count without a locked instruction.
+    @inline(__always)
+    package static func mark() {
+        frames.store(frames.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+}

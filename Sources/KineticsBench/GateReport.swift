@@ -1,0 +1,135 @@
+/// One configuration of a paired comparison, while it runs: the rounds so
+/// far and, once a look has decided it, the comparison that did. A decided
+/// configuration takes no more rounds, so later looks cannot undo it.
+public struct SequentialComparison: Sendable {
+    /// The configuration without the engine: `10000 spring steady 60 Hz`.
+    public let name: String
+    /// Each round's time of `before` and of `after`, in nanoseconds.
+    public private(set) var before: [Double] = []
+    public private(set) var after: [Double] = []
+    /// The comparison that decided it; nil while undecided.
+    public private(set) var decided: PairedComparison?
+    /// The looks taken so far.
+    public private(set) var looks = 0
+    private let confidence: Double
+    private let minimumEffect: Double
+
+    /// A comparison of `name` at `confidence` with `minimumEffect` (see
+    /// ``PairedComparison``).
+    public init(name: String, confidence: Double, minimumEffect: Double) {
+        self.name = name
+        self.confidence = confidence
+        self.minimumEffect = minimumEffect
+    }
+
+    /// Adds a round (ignored once decided); looks when the schedule says
+    /// so (``SequentialSchedule``) and returns whether it is now decided.
+    @discardableResult
+    public mutating func add(before first: Double, after second: Double) -> Bool {
+        guard decided == nil else { return true }
+        before.append(first)
+        after.append(second)
+        if let look = SequentialSchedule.look(after: before.count) {
+            looks = look
+            let comparison = compared(look: look)
+            if comparison.verdict != .inconclusive { decided = comparison }
+        }
+        return decided != nil
+    }
+
+    /// The comparison of every round so far at the k-th look's confidence.
+    private func compared(look: Int) -> PairedComparison {
+        PairedComparison(
+            before: before, after: after, confidence: SequentialSchedule.confidence(confidence, look: look),
+            minimumEffect: minimumEffect)
+    }
+
+    /// The final result: the deciding comparison, or, when none decided,
+    /// every round's interval at the confidence a next look would have,
+    /// with the verdict `inconclusive`.
+    public var result: GateResult {
+        var comparison = decided ?? compared(look: looks + 1)
+        if decided == nil { comparison.verdict = .inconclusive }
+        return GateResult(
+            configuration: name, comparison: comparison, beforeMedian: BenchRunner.median(before),
+            afterMedian: BenchRunner.median(after), before: before, after: after)
+    }
+}
+
+/// The outcome of one configuration in `kinetics gate`.
+public struct GateResult: Codable, Sendable, Equatable {
+    /// The configuration without the engine: `10000 spring steady 60 Hz`.
+    public var configuration: String
+    /// The estimate, its interval, the rounds and the verdict.
+    public var comparison: PairedComparison
+    /// The median of the rounds' times of each build, in nanoseconds.
+    public var beforeMedian: Double
+    public var afterMedian: Double
+    /// Every round's time of each build (the round's median frame), in
+    /// nanoseconds, in the order measured: the comparison can be
+    /// recomputed from them.
+    public var before: [Double]
+    public var after: [Double]
+    /// Each build's value error against GSL (``ValueCheck``), where checked.
+    public var beforeValueError: Double?
+    public var afterValueError: Double?
+
+    /// Whether `after`'s value error grew past
+    /// ``BaselineGate/valueErrorLimit(baseline:)`` of `before`'s.
+    public var valuesRegressed: Bool {
+        guard let beforeValueError, let afterValueError else { return false }
+        return afterValueError > BaselineGate.valueErrorLimit(baseline: beforeValueError)
+    }
+}
+
+/// A whole run of `kinetics gate`. Fields are only ever added;
+/// ``formatVersion`` changes if one changes meaning.
+public struct GateReport: Codable, Sendable {
+    /// The version of this format: 1.
+    public var formatVersion = 1
+    /// Always `kinetics-gate`.
+    public var kind = "kinetics-gate"
+    /// The Kinetics version that measured.
+    public var kinetics: String
+    /// The machine: CPU model and cores.
+    public var machine: String
+    /// What was compared: two libraries (`library`) or two commands (`command`).
+    public var mode: String
+    /// The two builds: their paths or commands.
+    public var before: String
+    public var after: String
+    /// The settings of the verdicts.
+    public var confidence: Double
+    public var minimumEffect: Double
+    public var maxSeconds: Double
+    /// How long the comparison ran, in seconds.
+    public var seconds: Double
+    /// Each configuration's outcome, in the order measured.
+    public var results: [GateResult]
+
+    /// A report of `results`.
+    public init(
+        kinetics: String, machine: String = BenchReport.machineDescription, mode: String, before: String,
+        after: String, confidence: Double, minimumEffect: Double, maxSeconds: Double, seconds: Double,
+        results: [GateResult]
+    ) {
+        self.kinetics = kinetics
+        self.machine = machine
+        self.mode = mode
+        self.before = before
+        self.after = after
+        self.confidence = confidence
+        self.minimumEffect = minimumEffect
+        self.maxSeconds = maxSeconds
+        self.seconds = seconds
+        self.results = results
+    }
+
+    /// The results whose values regressed.
+    public var valueRegressions: [GateResult] { results.filter(\.valuesRegressed) }
+
+    /// The results with a verdict of `verdict`.
+    public func results(_ verdict: GateVerdict) -> [GateResult] {
+        results.filter { $0.comparison.verdict == verdict }
+    }
+}

@@ -1,0 +1,345 @@
+import ArgumentParser
+import Foundation
+import KineticsBench
+import KineticsReport
+
+/// `kinetics gate`: two builds compared in paired rounds, with a verdict.
+package struct Gate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        abstract: "Compare two builds in paired rounds, in random order; exit 2 on a regression.",
+        discussion: """
+            --before PATH --after PATH: two builds of one C engine (kinetics_engine.h), loaded in this \
+            process as `before` and `after`. Each round makes each engine afresh for every configuration \
+            of the workload options, runs its warm-up frames and times its measured frames; the round's \
+            time is their median. --before-command CMD --after-command CMD: any two programs that print \
+            a `kinetics bench --format json` document (run with /bin/sh -c); a round runs each once and \
+            compares the p50 of every configuration they share.
+
+            The order within a round is random. After 20 rounds, and each time the rounds have grown by \
+            a quarter, every configuration still open is looked at: the change is the Hodges–Lehmann \
+            estimate of after/before with the interval of Wilcoxon's signed-rank test, the k-th look's at \
+            1 − (1 − --confidence)·6/(π²k²), so that all the looks together hold at --confidence; \
+            `regression` when the interval lies above no change and the estimate above --min-effect, \
+            `improvement` the other way, `unchanged` when the interval lies within ±--min-effect. \
+            Configurations still open when --max-seconds have passed are `inconclusive`.
+
+            Exit status: 0 no regression (inconclusive ones are named on stderr), 2 a regression (or an \
+            inconclusive one with --fail-inconclusive), 64 usage error, 65 a build that fails, refuses \
+            the workload, prints no bench document or one whose configurations do not match, or a frame \
+            past --frame-timeout, 66 a missing library, 73 an output that cannot be written.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The build to compare against: a shared library.", valueName: "path"))
+    var before: String?
+    @Option(help: ArgumentHelp("The build under test: a shared library.", valueName: "path"))
+    var after: String?
+    @Option(
+        name: .customLong("before-command"),
+        help: ArgumentHelp(
+            "The build to compare against: a command that prints a bench JSON document.", valueName: "cmd"))
+    var beforeCommand: String?
+    @Option(
+        name: .customLong("after-command"),
+        help: ArgumentHelp("The build under test: a command that prints a bench JSON document.", valueName: "cmd"))
+    var afterCommand: String?
+    @OptionGroup var workload: WorkloadOptions
+    @Option(parsing: .unconditional, help: "The confidence of the intervals, in (0, 1).")
+    var confidence = 0.99
+    @Option(
+        name: .customLong("min-effect"), parsing: .unconditional,
+        help: "The smallest change that counts, in percent, in [0, 100).")
+    var minEffect = 2.0
+    @Option(
+        name: .customLong("max-seconds"), parsing: .unconditional,
+        help: "The time for the whole comparison, in seconds, in (0, 86400].")
+    var maxSeconds = 60.0
+    @Option(
+        name: .customLong("command-timeout"), parsing: .unconditional,
+        help: "Seconds one run of a command may take before it is ended (exit 65), in (0, 86400].")
+    var commandTimeout = 600.0
+    @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
+    var failInconclusive = false
+    @Flag(
+        name: .customLong("no-value-check"),
+        help: "Do not check each build's values against GSL (nor fail when after's error grows).")
+    var noValueCheck = false
+    @Option(help: "Output: table, json, csv or markdown.")
+    var format: ReportFormat = .table
+    @Option(help: "Write the output to FILE instead of standard output.")
+    var output: String?
+
+    package init() {}
+
+    package func validate() throws {
+        let libraries = before != nil || after != nil
+        let commands = beforeCommand != nil || afterCommand != nil
+        guard libraries != commands else {
+            throw ValidationError(
+                "give --before and --after (two engine libraries) or --before-command and --after-command (two commands), not both"
+            )
+        }
+        if libraries && (before == nil || after == nil) {
+            throw ValidationError("--before and --after go together: give both libraries")
+        }
+        if commands && (beforeCommand == nil || afterCommand == nil) {
+            throw ValidationError("--before-command and --after-command go together: give both commands")
+        }
+        if commands && workload.isGiven {
+            throw ValidationError(
+                "the workload options (--animations, --mix, …) are for --before/--after; a command measures what its own arguments say"
+            )
+        }
+        guard confidence.isFinite, confidence > 0, confidence < 1 else {
+            throw ValidationError("--confidence must be a number in (0, 1), got \(confidence)")
+        }
+        guard minEffect.isFinite, minEffect >= 0, minEffect < 100 else {
+            throw ValidationError("--min-effect must be a percentage in [0, 100), got \(minEffect)")
+        }
+        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 86_400 else {
+            throw ValidationError("--max-seconds must be a number of seconds in (0, 86400], got \(maxSeconds)")
+        }
+        guard commandTimeout.isFinite, commandTimeout > 0, commandTimeout <= 86_400 else {
+            throw ValidationError(
+                "--command-timeout must be a number of seconds in (0, 86400], got \(commandTimeout)")
+        }
+    }
+
+    package func run() throws {
+        try checkWritable(output)
+        let start = Date()
+        let results: [GateResult]
+        let report: GateReport
+        if let before, let after {
+            results = try compareLibraries(before, after, start: start)
+            report = makeReport("library", before, after, results, start)
+        } else if let beforeCommand, let afterCommand {
+            results = try compareCommands(beforeCommand, afterCommand, start: start)
+            report = makeReport("command", beforeCommand, afterCommand, results, start)
+        } else {
+            preconditionFailure("validate() lets one pair through")
+        }
+        let text: String
+        switch format {
+        case .table: text = GateText.table(report)
+        case .markdown: text = GateText.markdown(report)
+        case .csv: text = GateText.csv(report)
+        case .json: text = try jsonText(report, pretty: true) + "\n"
+        }
+        try writeOutput(text, to: output)
+        for result in report.results(.inconclusive) {
+            warnLine(
+                "inconclusive: \(result.configuration): \(describe(result)) when --max-seconds \(String(format: "%g", maxSeconds)) ran out; more time gives more rounds"
+            )
+        }
+        let regressions = report.results(.regression)
+        for result in regressions { warnLine("regression: \(result.configuration): \(describe(result))") }
+        for result in report.valueRegressions {
+            warnLine(
+                "regression: \(result.configuration): after's value error \(scientific(result.afterValueError!)) against before's \(scientific(result.beforeValueError!)), more than 1.1 × before's + 1e-12: after computes something else"
+            )
+        }
+        let failed = regressions.count + report.valueRegressions.count
+        if failed > 0 {
+            throw CLIError(
+                message: "\(failed) regression\(failed == 1 ? "" : "s") of after against before",
+                status: CLIError.regression)
+        }
+        if failInconclusive && !report.results(.inconclusive).isEmpty {
+            throw CLIError(
+                message: "\(report.results(.inconclusive).count) inconclusive (--fail-inconclusive)",
+                status: CLIError.regression)
+        }
+    }
+
+    /// `change +5.0% (+4.1% … +5.8%, 99%) over 22 rounds`.
+    private func describe(_ result: GateResult) -> String {
+        let comparison = result.comparison
+        return
+            "change \(GateText.change(comparison.ratio)) (\(GateText.interval(comparison)) at \(GateText.percent(comparison.confidence))) over \(comparison.rounds) rounds"
+    }
+
+    private func makeReport(
+        _ mode: String, _ before: String, _ after: String, _ results: [GateResult], _ start: Date
+    ) -> GateReport {
+        GateReport(
+            kinetics: KineticsVersion.current, mode: mode, before: before, after: after, confidence: confidence,
+            minimumEffect: minEffect / 100, maxSeconds: maxSeconds, seconds: Date().timeIntervalSince(start),
+            results: results)
+    }
+
+    private func newComparison(_ name: String) -> SequentialComparison {
+        SequentialComparison(name: name, confidence: confidence, minimumEffect: minEffect / 100)
+    }
+}
+
+// MARK: - Two libraries
+
+extension Gate {
+    /// The libraries as `before` and `after`, every configuration in turn,
+    /// each given an equal share of the time left.
+    func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> [GateResult] {
+        let sides = [try load(beforePath, as: "before"), try load(afterPath, as: "after")]
+        FrameWatchdog.start(timeout: workload.frameTimeout)
+        let configurations = workload.configurations(
+            engines: [sides[0]], defaultCounts: [10_000], method: .pop, repetitions: 1)
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        var results: [GateResult] = []
+        for (index, configuration) in configurations.enumerated() {
+            let name =
+                "\(configuration.animations) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(String(format: "%g", configuration.fps)) Hz"
+            let samplers = sides.map { engine in
+                var side = configuration
+                side.engine = engine
+                return RoundSampler(side)
+            }
+            let left = maxSeconds - Date().timeIntervalSince(start)
+            let deadline = Date().addingTimeInterval(left / Double(configurations.count - index))
+            var comparison = newComparison(name)
+            repeat {
+                bar.update("gate", index, configurations.count)
+                var times = [0.0, 0.0]
+                for side in Bool.random() ? [0, 1] : [1, 0] {
+                    do {
+                        times[side] = try samplers[side].sample()
+                    } catch {
+                        throw CLIError(
+                            message:
+                                "\(side == 0 ? "before" : "after") (\(side == 0 ? beforePath : afterPath)): \(error.description)",
+                            status: CLIError.badData)
+                    }
+                }
+                if comparison.add(before: times[0], after: times[1]) { break }
+            } while Date() < deadline
+            var result = comparison.result
+            if !noValueCheck {
+                var errors: [Double?] = []
+                for (side, sampler) in samplers.enumerated() {
+                    do {
+                        errors.append(try BenchRunner.checkValues(sampler.configuration)?.error)
+                    } catch {
+                        throw CLIError(
+                            message: "\(side == 0 ? "before" : "after"): \(error.description)", status: CLIError.badData
+                        )
+                    }
+                }
+                (result.beforeValueError, result.afterValueError) = (errors[0], errors[1])
+            }
+            results.append(result)
+        }
+        return results
+    }
+
+    /// Loads `path`'s engine under `label`: 66 when the file is missing, 65
+    /// when it is no engine library.
+    private func load(_ path: String, as label: String) throws -> BenchEngine {
+        do {
+            return try EngineLibrary.load(path, as: label).engine
+        } catch {
+            switch error {
+            case .missing: throw CLIError(message: "\(label): \(error.description)", status: CLIError.missingInput)
+            case .unusable: throw CLIError(message: "\(label): \(error.description)", status: CLIError.badData)
+            }
+        }
+    }
+}
+
+// MARK: - Two commands
+
+extension Gate {
+    /// Runs the commands in turn, round after round, until every
+    /// configuration they share is decided or the time is up.
+    func compareCommands(_ beforeCommand: String, _ afterCommand: String, start: Date) throws -> [GateResult] {
+        let deadline = start.addingTimeInterval(maxSeconds)
+        var names: [String] = []
+        var comparisons: [String: SequentialComparison] = [:]
+        // The first round's: an engine's values do not change from run to run.
+        var valueErrors: [String: [Double?]] = [:]
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        repeat {
+            var reports: [[String: Double]] = [[:], [:]]
+            var firstOrder: [String] = []
+            for side in Bool.random() ? [0, 1] : [1, 0] {
+                let measured = try measurements(
+                    of: side == 0 ? beforeCommand : afterCommand, side: side == 0 ? "before" : "after")
+                reports[side] = Dictionary(measured.map { ($0.key, $0.p50) }, uniquingKeysWith: { first, _ in first })
+                if side == 0 { firstOrder = measured.map(\.key) }
+                if names.isEmpty {
+                    for item in measured { valueErrors[item.key, default: [nil, nil]][side] = item.valueError }
+                }
+            }
+            if names.isEmpty {
+                try checkMatch(reports[0], reports[1])
+                names = firstOrder
+                for name in names { comparisons[name] = newComparison(name) }
+            } else {
+                for (side, report) in reports.enumerated() where Set(report.keys) != Set(names) {
+                    throw CLIError(
+                        message:
+                            "\(side == 0 ? "before" : "after"): its configurations changed between rounds (now \(report.keys.sorted().joined(separator: "; ")))",
+                        status: CLIError.badData)
+                }
+            }
+            var open = 0
+            for name in names where !comparisons[name]!.add(before: reports[0][name]!, after: reports[1][name]!) {
+                open += 1
+            }
+            bar.update("gate", names.count - open, names.count)
+            if open == 0 { break }
+        } while Date() < deadline
+        return names.map { name in
+            var result = comparisons[name]!.result
+            if !noValueCheck, let errors = valueErrors[name] {
+                (result.beforeValueError, result.afterValueError) = (errors[0], errors[1])
+            }
+            return result
+        }
+    }
+
+    /// Both commands measured the same configurations, or a 65 naming the difference.
+    private func checkMatch(_ before: [String: Double], _ after: [String: Double]) throws {
+        let onlyBefore = Set(before.keys).subtracting(after.keys).sorted()
+        let onlyAfter = Set(after.keys).subtracting(before.keys).sorted()
+        guard onlyBefore.isEmpty && onlyAfter.isEmpty else {
+            var parts: [String] = []
+            if !onlyBefore.isEmpty { parts.append("only before measured \(onlyBefore.joined(separator: "; "))") }
+            if !onlyAfter.isEmpty { parts.append("only after measured \(onlyAfter.joined(separator: "; "))") }
+            throw CLIError(
+                message: "the commands' configurations do not match: \(parts.joined(separator: ", "))",
+                status: CLIError.badData)
+        }
+    }
+
+    /// Runs `command` and reads its bench document: each configuration's
+    /// key, p50 in nanoseconds and value error, in the document's order.
+    private func measurements(of command: String, side: String) throws -> [(
+        key: String, p50: Double, valueError: Double?
+    )] {
+        let run = try runProgram("/bin/sh", ["-c", command], timeout: commandTimeout)
+        func fail(_ why: String) -> CLIError {
+            CLIError(message: "\(side) (\(command)): \(why)", status: CLIError.badData)
+        }
+        if run.timedOut {
+            throw fail("still running after \(String(format: "%g", commandTimeout)) s (--command-timeout); ended")
+        }
+        guard run.status == 0 else {
+            let last = run.stderr.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
+            throw fail("exited with status \(run.status): \(last)")
+        }
+        let report: BenchReport
+        do {
+            report = try BaselineGate.baseline(from: run.stdout, name: "its output")
+        } catch {
+            throw fail("printed no kinetics bench JSON document (\(error.description)); run it with --format json")
+        }
+        guard !report.results.isEmpty else { throw fail("its bench document has no results") }
+        return try report.results.map { result in
+            guard result.p50.isFinite, result.p50 > 0 else {
+                throw fail("\(result.configuration.key): p50 \(result.p50) is not a positive time")
+            }
+            return (result.configuration.key, result.p50, result.valueCheck?.error)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import KineticsBench
+
+/// What `--count` counts.
+package enum CountKind: String, ExpressibleByArgument, CaseIterable {
+    /// Instructions, with callgrind's simulated cache misses.
+    case instructions
+}
+
+/// Counts the measured frames of one configuration at a time under
+/// valgrind's callgrind: this program runs again as `bench` on that one
+/// configuration, with collection only inside the harness's frame call
+/// (``BenchRunner/countedFrameSymbol``), and the counts are read from
+/// callgrind's output file.
+///
+/// valgrind 3.19 cannot read the DWARF 5 debug information the Swift
+/// toolchain writes, so the program that runs is a copy without it, in a
+/// folder of its own; the original's folder goes on the library path for
+/// the shared libraries its run path finds there. The hash seed is fixed
+/// (SWIFT_DETERMINISTIC_HASHING), so that the same binary counts the same
+/// run after run.
+package final class InstructionCounter {
+    private let folder: URL
+    private let executable: String
+    private let libraryPath: String
+    private let valgrind: String
+    private let valgrindVersion: String
+
+    /// Finds valgrind and objcopy (69 when either is missing) and makes
+    /// the copy of this program.
+    package init() throws {
+        func find(_ tool: String) -> String? {
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            return path.split(separator: ":").map { "\($0)/\(tool)" }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+        }
+        guard let valgrind = find("valgrind") else {
+            throw CLIError(
+                message:
+                    "--count instructions runs the frames under valgrind, which is not installed (Debian and Ubuntu: apt-get install valgrind)",
+                status: CLIError.unavailable)
+        }
+        guard let objcopy = find("objcopy") else {
+            throw CLIError(
+                message:
+                    "--count instructions needs objcopy (binutils) to hand valgrind a copy of this program it can read (apt-get install binutils)",
+                status: CLIError.unavailable)
+        }
+        self.valgrind = valgrind
+        valgrindVersion =
+            (try? String(decoding: runProgram(valgrind, ["--version"]).stdout, as: UTF8.self))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "valgrind"
+        let original =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        executable = folder.appendingPathComponent(URL(fileURLWithPath: original).lastPathComponent).path
+        libraryPath = URL(fileURLWithPath: original).deletingLastPathComponent().path
+        let stripped = try runProgram(objcopy, ["--strip-debug", original, executable])
+        guard stripped.status == 0 else {
+            throw CLIError(
+                message: "objcopy could not copy \(original) without its debug information: \(stripped.stderr)",
+                status: CLIError.unavailable)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Counts `configuration`'s measured frames; `libraries` are loaded
+    /// first (the engine of one of them, or a built-in one, is
+    /// `configuration.engine`, by its table's name).
+    package func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
+        let output = folder.appendingPathComponent("callgrind.out").path
+        var arguments = [
+            "--tool=callgrind", "--cache-sim=yes", "--toggle-collect=\(BenchRunner.countedFrameSymbol)",
+            "--callgrind-out-file=\(output)", executable, "bench",
+        ]
+        for library in libraries { arguments += ["--engine-library", library] }
+        let c = configuration
+        arguments += [
+            "--engine", c.engine.rawValue, "--animations", String(c.animations), "--mix", c.mix.rawValue,
+            "--scenario", c.scenario.rawValue, "--fps", String(c.fps), "--method", c.method.rawValue,
+            "--frames", String(c.frames), "--repetitions", String(c.repetitions), "--warmup", String(c.warmupFrames),
+            "--churn-fraction", String(c.churnFraction), "--no-bezier", "--no-value-check",
+            "--frame-timeout", "86400", "--format", "json", "--output", "/dev/null",
+        ]
+        let ran = try runProgram(
+            valgrind, arguments,
+            environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath, "CI": "true"])
+        guard ran.status == 0 else {
+            let lines = ran.stderr.split(separator: "\n")
+            let reason = (lines.last { !$0.hasPrefix("==") } ?? lines.last).map(String.init) ?? "no message"
+            throw CLIError(
+                message: "\(c.key): the run under callgrind failed (status \(ran.status)): \(reason)",
+                status: CLIError.badData)
+        }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: output)
+        guard
+            let counted = InstructionCount.parse(
+                callgrindOutput: text, frames: InstructionCount.countedFrames(c), animations: c.animations,
+                valgrind: valgrindVersion), counted.instructionsPerFrame > 0
+        else {
+            throw CLIError(
+                message: "\(c.key): callgrind counted nothing in the frames (\(BenchRunner.countedFrameSymbol))",
+                status: CLIError.badData)
+        }
+        return counted
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Kinetics
+import KineticsBench
+
+/// The workload options that `kinetics bench` and `kinetics gate` share:
+/// every combination of the counts, mixes, frame rates and scenarios given
+/// is one configuration.
+package struct WorkloadOptions: ParsableArguments {
+    @Option(
+        name: .customLong("animations"),
+        help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000 (gate: 10000).")
+    var counts: [Int] = []
+    @Option(
+        name: .customLong("mix"), help: "Mixes (repeatable): spring, decay, basic, keyframe, mixed. Default: spring.")
+    var mixes: [BenchMix] = []
+    @Option(name: .customLong("fps"), help: "Frame rates (repeatable). Default: 60.")
+    var rates: [Double] = []
+    @Option(
+        name: .customLong("scenario"),
+        help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm, burst. Default: steady.")
+    var scenarios: [BenchScenario] = []
+    @Option(parsing: .unconditional, help: "Measured frames per repetition (gate: per round).")
+    var frames = 30
+    @Option(parsing: .unconditional, help: "Warm-up frames before measuring.")
+    var warmup = 10
+    @Option(
+        name: .customLong("churn-fraction"), parsing: .unconditional,
+        help: "Fraction of animations replaced per frame under churn, in (0, 1].")
+    var churnFraction = 0.1
+    @Option(
+        name: .customLong("frame-timeout"), parsing: .unconditional,
+        help:
+            "Seconds a frame may take before the run ends with status 65, naming the engine, configuration and frame (an engine in-process cannot be stopped otherwise), in (0, 86400]."
+    )
+    var frameTimeout = 60.0
+
+    package init() {}
+
+    package func validate() throws {
+        for count in counts where !(1 ... 1_000_000).contains(count) {
+            throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
+        }
+        for rate in rates where !(rate.isFinite && rate > 0 && rate <= 1_000) {
+            throw ValidationError("--fps must be a number in (0, 1000], got \(rate)")
+        }
+        guard (1 ... 100_000).contains(frames) else {
+            throw ValidationError("--frames must be a whole number in [1, 100000], got \(frames)")
+        }
+        guard (0 ... 100_000).contains(warmup) else {
+            throw ValidationError("--warmup must be a whole number in [0, 100000], got \(warmup)")
+        }
+        guard churnFraction.isFinite, churnFraction > 0, churnFraction <= 1 else {
+            throw ValidationError("--churn-fraction must be in (0, 1], got \(churnFraction)")
+        }
+        guard frameTimeout.isFinite, frameTimeout > 0, frameTimeout <= 86_400 else {
+            throw ValidationError("--frame-timeout must be a number of seconds in (0, 86400], got \(frameTimeout)")
+        }
+    }
+
+    /// Whether any workload option was given (the gate's commands take none).
+    var isGiven: Bool {
+        !counts.isEmpty || !mixes.isEmpty || !rates.isEmpty || !scenarios.isEmpty || frames != 30 || warmup != 10
+            || churnFraction != 0.1
+    }
+
+    /// Every configuration: mixes outermost, engines innermost (so that each
+    /// workload's engines are measured back to back), those `measures`
+    /// accepts; `defaultCounts` when no --animations was given.
+    func configurations(
+        engines: [BenchEngine], defaultCounts: [Int], method: SpringMethod, repetitions: Int,
+        measures: (BenchEngine, BenchScenario) -> Bool = { _, _ in true }
+    ) -> [BenchConfiguration] {
+        var list: [BenchConfiguration] = []
+        for mix in mixes.isEmpty ? [.spring] : mixes {
+            for scenario in scenarios.isEmpty ? [.steady] : scenarios {
+                for rate in rates.isEmpty ? [60] : rates {
+                    for count in counts.isEmpty ? defaultCounts : counts {
+                        for engine in engines where measures(engine, scenario) {
+                            list.append(
+                                BenchConfiguration(
+                                    engine: engine, animations: count, mix: mix, fps: rate, scenario: scenario,
+                                    method: engine.takesMethod ? method : .pop, frames: frames,
+                                    repetitions: repetitions, warmupFrames: warmup,
+                                    churnFraction: churnFraction))
+                        }
+                    }
+                }
+            }
+        }
+        return list
+    }
+}
