@@ -1,4 +1,5 @@
 import CPopModel
+import Foundation
 import Kinetics
 
 /// An engine under measurement: a frame is the scenario's changes (churn,
@@ -125,11 +126,35 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     private let keys: [String]
     @exclusivity(unchecked)
     private var churnCursor = 0
+    #if KINETICS_INTERNAL_CHECKS
+        /// A knob for the tests of the gates, in test builds only: with
+        /// KINETICS_TEST_EXTRA_PERCENT=P in the environment, a second
+        /// animator with P% of the workload's animations is ticked with
+        /// every frame, so that the animator's frame does P% more of its
+        /// own work (a build made slower by a known share).
+        private let extra: AnimatorEngine?
+    #endif
 
     init(_ workload: Workload) {
         self.workload = workload
+        #if KINETICS_INTERNAL_CHECKS
+            if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_EXTRA_PERCENT"],
+                let percent = Double(text), percent > 0
+            {
+                var smaller = workload.configuration
+                smaller.animations = max(1, Int((Double(smaller.animations) * percent / 100).rounded()))
+                extra = AnimatorEngine(Workload(smaller), extra: false)
+            } else {
+                extra = nil
+            }
+        #endif
         target = animator.makeTarget()
         keys = workload.keys()
+        setUp()
+    }
+
+    /// Makes the workload's properties and starts its animations.
+    private func setUp() {
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             if item.kind == .pointSpring {
@@ -194,9 +219,23 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
 
     func add(_ index: Int) { handles.append(start(index)) }
 
+    #if KINETICS_INTERNAL_CHECKS
+        /// An engine without the knob's second animator.
+        private init(_ workload: Workload, extra: Bool) {
+            self.workload = workload
+            self.extra = nil
+            target = animator.makeTarget()
+            keys = workload.keys()
+            setUp()
+        }
+    #endif
+
     func frame(_ frame: Int, at time: Double) {
         interact(before: frame, cursor: &churnCursor)
         animator.tick(at: time)
+        #if KINETICS_INTERNAL_CHECKS
+            extra?.frame(frame, at: time)
+        #endif
     }
 
     var running: Int { animator.animationCount }

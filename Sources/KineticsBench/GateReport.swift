@@ -56,15 +56,45 @@ public struct SequentialComparison: Sendable {
     }
 }
 
+/// The instructions per frame of two builds (`kinetics gate --count
+/// instructions`): counts repeat exactly, so one run of each decides.
+public struct InstructionComparison: Codable, Sendable, Equatable {
+    public var before: InstructionCount
+    public var after: InstructionCount
+    /// after/before − 1 in instructions per frame, in percent.
+    public var change: Double
+    /// `regression` at `threshold` percent more or beyond, `improvement` at
+    /// as much less, `unchanged` between.
+    public var verdict: GateVerdict
+    /// The change that counts, in percent.
+    public var threshold: Double
+
+    /// The comparison of `after` with `before` at `threshold` percent.
+    public init(before: InstructionCount, after: InstructionCount, threshold: Double) {
+        self.before = before
+        self.after = after
+        self.threshold = threshold
+        change = InstructionCount.change(after, from: before)
+        verdict = change >= threshold ? .regression : change <= -threshold ? .improvement : .unchanged
+    }
+}
+
 /// The outcome of one configuration in `kinetics gate`.
 public struct GateResult: Codable, Sendable, Equatable {
     /// The configuration without the engine: `10000 spring steady 60 Hz`.
     public var configuration: String
-    /// The estimate, its interval, the rounds and the verdict.
-    public var comparison: PairedComparison
-    /// The median of the rounds' times of each build, in nanoseconds.
-    public var beforeMedian: Double
-    public var afterMedian: Double
+    /// Timed: the estimate, its interval, the rounds and the verdict; nil
+    /// when instructions were counted instead.
+    public var comparison: PairedComparison?
+    /// Counted (`--count instructions`): both builds' counts and the verdict.
+    public var instructions: InstructionComparison?
+
+    /// The verdict of the counts, or of the times.
+    public var verdict: GateVerdict { instructions?.verdict ?? comparison?.verdict ?? .inconclusive }
+    /// The median of the rounds' times of each build, in nanoseconds (nil
+    /// when counted).
+    public var beforeMedian: Double?
+    public var afterMedian: Double?
     /// Every round's time of each build (the round's median frame), in
     /// nanoseconds, in the order measured: the comparison can be
     /// recomputed from them.
@@ -73,6 +103,26 @@ public struct GateResult: Codable, Sendable, Equatable {
     /// Each build's value error against GSL (``ValueCheck``), where checked.
     public var beforeValueError: Double?
     public var afterValueError: Double?
+
+    /// A counted result: no rounds, no times.
+    public init(configuration: String, instructions: InstructionComparison) {
+        self.configuration = configuration
+        self.instructions = instructions
+        (before, after) = ([], [])
+    }
+
+    /// A timed result.
+    init(
+        configuration: String, comparison: PairedComparison, beforeMedian: Double, afterMedian: Double,
+        before: [Double], after: [Double]
+    ) {
+        self.configuration = configuration
+        self.comparison = comparison
+        self.beforeMedian = beforeMedian
+        self.afterMedian = afterMedian
+        self.before = before
+        self.after = after
+    }
 
     /// Whether `after`'s value error grew past
     /// ``BaselineGate/valueErrorLimit(baseline:)`` of `before`'s.
@@ -95,6 +145,8 @@ public struct GateReport: Codable, Sendable {
     public var machine: String
     /// What was compared: two libraries (`library`) or two commands (`command`).
     public var mode: String
+    /// Whether instructions were counted instead of times measured.
+    public var counted: Bool
     /// The two builds: their paths or commands.
     public var before: String
     public var after: String
@@ -109,13 +161,14 @@ public struct GateReport: Codable, Sendable {
 
     /// A report of `results`.
     public init(
-        kinetics: String, machine: String = BenchReport.machineDescription, mode: String, before: String,
-        after: String, confidence: Double, minimumEffect: Double, maxSeconds: Double, seconds: Double,
-        results: [GateResult]
+        kinetics: String, machine: String = BenchReport.machineDescription, mode: String, counted: Bool = false,
+        before: String, after: String, confidence: Double, minimumEffect: Double, maxSeconds: Double,
+        seconds: Double, results: [GateResult]
     ) {
         self.kinetics = kinetics
         self.machine = machine
         self.mode = mode
+        self.counted = counted
         self.before = before
         self.after = after
         self.confidence = confidence
@@ -130,6 +183,6 @@ public struct GateReport: Codable, Sendable {
 
     /// The results with a verdict of `verdict`.
     public func results(_ verdict: GateVerdict) -> [GateResult] {
-        results.filter { $0.comparison.verdict == verdict }
+        results.filter { $0.verdict == verdict }
     }
 }

@@ -58,6 +58,15 @@ package struct Gate: ParsableCommand {
         name: .customLong("command-timeout"), parsing: .unconditional,
         help: "Seconds one run of a command may take before it is ended (exit 65), in (0, 86400].")
     var commandTimeout = 600.0
+    @Option(
+        help:
+            "Count instead of timing: 'instructions' runs each build once per configuration under valgrind's callgrind (libraries), or reads the counts of each command's document (run them with --count instructions)."
+    )
+    var count: CountKind?
+    @Option(
+        name: .customLong("max-count-increase"), parsing: .unconditional,
+        help: "With --count: the percent change in instructions per frame that counts, in (0, 1000] (1).")
+    var maxCountIncrease = 1.0
     @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
     var failInconclusive = false
     @Flag(
@@ -99,6 +108,10 @@ package struct Gate: ParsableCommand {
         guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 86_400 else {
             throw ValidationError("--max-seconds must be a number of seconds in (0, 86400], got \(maxSeconds)")
         }
+        guard maxCountIncrease.isFinite, maxCountIncrease > 0, maxCountIncrease <= 1_000 else {
+            throw ValidationError(
+                "--max-count-increase must be a percentage in (0, 1000], got \(maxCountIncrease)")
+        }
         guard commandTimeout.isFinite, commandTimeout > 0, commandTimeout <= 86_400 else {
             throw ValidationError(
                 "--command-timeout must be a number of seconds in (0, 86400], got \(commandTimeout)")
@@ -111,10 +124,15 @@ package struct Gate: ParsableCommand {
         let results: [GateResult]
         let report: GateReport
         if let before, let after {
-            results = try compareLibraries(before, after, start: start)
+            results =
+                count == nil
+                ? try compareLibraries(before, after, start: start) : try countLibraries(before, after)
             report = makeReport("library", before, after, results, start)
         } else if let beforeCommand, let afterCommand {
-            results = try compareCommands(beforeCommand, afterCommand, start: start)
+            results =
+                count == nil
+                ? try compareCommands(beforeCommand, afterCommand, start: start)
+                : try countCommands(beforeCommand, afterCommand)
             report = makeReport("command", beforeCommand, afterCommand, results, start)
         } else {
             preconditionFailure("validate() lets one pair through")
@@ -152,9 +170,15 @@ package struct Gate: ParsableCommand {
         }
     }
 
-    /// `change +5.0% (+4.1% … +5.8%, 99%) over 22 rounds`.
+    /// `change +5.0% (+4.1% … +5.8% at 99.39%) over 22 rounds`, or
+    /// `instructions per frame 33117.0 → 33450.0 (+1.01%)`.
     private func describe(_ result: GateResult) -> String {
-        let comparison = result.comparison
+        if let counts = result.instructions {
+            return String(
+                format: "instructions per frame %.1f → %.1f (%+.2f%%, %g%% counts)", counts.before.instructionsPerFrame,
+                counts.after.instructionsPerFrame, counts.change, counts.threshold)
+        }
+        guard let comparison = result.comparison else { return "nothing measured" }
         return
             "change \(GateText.change(comparison.ratio)) (\(GateText.interval(comparison)) at \(GateText.percent(comparison.confidence))) over \(comparison.rounds) rounds"
     }
@@ -163,7 +187,8 @@ package struct Gate: ParsableCommand {
         _ mode: String, _ before: String, _ after: String, _ results: [GateResult], _ start: Date
     ) -> GateReport {
         GateReport(
-            kinetics: KineticsVersion.current, mode: mode, before: before, after: after, confidence: confidence,
+            kinetics: KineticsVersion.current, mode: mode, counted: count != nil, before: before, after: after,
+            confidence: confidence,
             minimumEffect: minEffect / 100, maxSeconds: maxSeconds, seconds: Date().timeIntervalSince(start),
             results: results)
     }
@@ -179,7 +204,7 @@ extension Gate {
     /// The libraries as `before` and `after`, every configuration in turn,
     /// each given an equal share of the time left.
     func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> [GateResult] {
-        let sides = [try load(beforePath, as: "before"), try load(afterPath, as: "after")]
+        let sides = [try load(beforePath, as: "before").engine, try load(afterPath, as: "after").engine]
         FrameWatchdog.start(timeout: workload.frameTimeout)
         let configurations = workload.configurations(
             engines: [sides[0]], defaultCounts: [10_000], method: .pop, repetitions: 1)
@@ -187,8 +212,7 @@ extension Gate {
         defer { bar.finish() }
         var results: [GateResult] = []
         for (index, configuration) in configurations.enumerated() {
-            let name =
-                "\(configuration.animations) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(String(format: "%g", configuration.fps)) Hz"
+            let name = Self.name(configuration)
             let samplers = sides.map { engine in
                 var side = configuration
                 side.engine = engine
@@ -233,15 +257,72 @@ extension Gate {
 
     /// Loads `path`'s engine under `label`: 66 when the file is missing, 65
     /// when it is no engine library.
-    private func load(_ path: String, as label: String) throws -> BenchEngine {
+    private func load(_ path: String, as label: String) throws -> EngineLibrary {
         do {
-            return try EngineLibrary.load(path, as: label).engine
+            return try EngineLibrary.load(path, as: label)
         } catch {
             switch error {
             case .missing: throw CLIError(message: "\(label): \(error.description)", status: CLIError.missingInput)
             case .unusable: throw CLIError(message: "\(label): \(error.description)", status: CLIError.badData)
             }
         }
+    }
+}
+
+// MARK: - Counted
+
+extension Gate {
+    /// Each library's engine counted once per configuration under
+    /// callgrind, and the counts compared.
+    func countLibraries(_ beforePath: String, _ afterPath: String) throws -> [GateResult] {
+        let libraries = [try load(beforePath, as: "before"), try load(afterPath, as: "after")]
+        let counter = try InstructionCounter()
+        // Seven repetitions of the measured frames, as `kinetics bench` runs them.
+        let configurations = workload.configurations(
+            engines: [libraries[0].engine], defaultCounts: [10_000], method: .pop, repetitions: 7)
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        return try configurations.enumerated().map { index, configuration in
+            bar.update("gate", index, configurations.count)
+            let counts = try libraries.map { library in
+                var side = configuration
+                side.engine = BenchEngine(rawValue: library.tableName) ?? library.engine
+                return try counter.count(side, libraries: [library.path])
+            }
+            return GateResult(
+                configuration: Self.name(configuration),
+                instructions: InstructionComparison(before: counts[0], after: counts[1], threshold: maxCountIncrease))
+        }
+    }
+
+    /// Each command run once (counts repeat), and the counts of every
+    /// configuration both documents hold compared.
+    func countCommands(_ beforeCommand: String, _ afterCommand: String) throws -> [GateResult] {
+        let documents = try [(beforeCommand, "before"), (afterCommand, "after")].map { command, side in
+            let measured = try measurements(of: command, side: side)
+            return try measured.map { item in
+                guard let counts = item.instructions else {
+                    throw CLIError(
+                        message:
+                            "\(side) (\(command)): \(item.key) has no instruction counts; run the command with --count instructions",
+                        status: CLIError.badData)
+                }
+                return (item.key, counts)
+            }
+        }
+        let before = Dictionary(documents[0], uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(documents[1], uniquingKeysWith: { first, _ in first })
+        try checkMatch(before.mapValues(\.instructionsPerFrame), after.mapValues(\.instructionsPerFrame))
+        return documents[0].map { key, counts in
+            GateResult(
+                configuration: key,
+                instructions: InstructionComparison(before: counts, after: after[key]!, threshold: maxCountIncrease))
+        }
+    }
+
+    /// `10000 spring steady 60 Hz`: a configuration without engine and method.
+    static func name(_ configuration: BenchConfiguration) -> String {
+        "\(configuration.animations) \(configuration.mix.rawValue) \(configuration.scenario.rawValue) \(String(format: "%g", configuration.fps)) Hz"
     }
 }
 
@@ -315,7 +396,7 @@ extension Gate {
     /// Runs `command` and reads its bench document: each configuration's
     /// key, p50 in nanoseconds and value error, in the document's order.
     private func measurements(of command: String, side: String) throws -> [(
-        key: String, p50: Double, valueError: Double?
+        key: String, p50: Double, valueError: Double?, instructions: InstructionCount?
     )] {
         let run = try runProgram("/bin/sh", ["-c", command], timeout: commandTimeout)
         func fail(_ why: String) -> CLIError {
@@ -339,7 +420,7 @@ extension Gate {
             guard result.p50.isFinite, result.p50 > 0 else {
                 throw fail("\(result.configuration.key): p50 \(result.p50) is not a positive time")
             }
-            return (result.configuration.key, result.p50, result.valueCheck?.error)
+            return (result.configuration.key, result.p50, result.valueCheck?.error, result.instructions)
         }
     }
 }

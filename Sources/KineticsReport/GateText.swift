@@ -4,6 +4,10 @@ import KineticsBench
 /// The human forms of a `kinetics gate` report.
 public enum GateText {
     public static let columns = ["configuration", "rounds", "before ns", "after ns", "change", "interval", "verdict"]
+    public static let countColumns = [
+        "configuration", "before instr/frame", "after instr/frame", "change", "before est. cycles",
+        "after est. cycles", "verdict",
+    ]
 
     /// `+5.0%` for a ratio of 1.05.
     public static func change(_ ratio: Double) -> String {
@@ -17,16 +21,33 @@ public enum GateText {
     }
 
     public static func cells(_ result: GateResult) -> [String] {
-        let comparison = result.comparison
+        if let counts = result.instructions {
+            return [
+                result.configuration, String(format: "%.1f", counts.before.instructionsPerFrame),
+                String(format: "%.1f", counts.after.instructionsPerFrame), String(format: "%+.2f%%", counts.change),
+                String(format: "%.1f", counts.before.estimatedCyclesPerFrame),
+                String(format: "%.1f", counts.after.estimatedCyclesPerFrame), counts.verdict.rawValue,
+            ]
+        }
+        guard let comparison = result.comparison else {
+            return [result.configuration] + Array(repeating: "-", count: 5) + ["inconclusive"]
+        }
         return [
-            result.configuration, String(comparison.rounds), String(format: "%.0f", result.beforeMedian),
-            String(format: "%.0f", result.afterMedian), change(comparison.ratio), interval(comparison),
+            result.configuration, String(comparison.rounds), String(format: "%.0f", result.beforeMedian ?? 0),
+            String(format: "%.0f", result.afterMedian ?? 0), change(comparison.ratio), interval(comparison),
             comparison.verdict.rawValue,
         ]
     }
 
     /// What was compared and how, in two lines.
     public static func header(_ report: GateReport) -> [String] {
+        if report.counted {
+            let valgrind = report.results.first?.instructions?.before.valgrind ?? "valgrind"
+            return [
+                "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (instructions counted); \(String(format: "%.1f", report.seconds)) s.",
+                "Instructions per measured frame under \(valgrind) callgrind (the same binary counts the same every run); a change counts from \(String(format: "%g", report.results.first?.instructions?.threshold ?? 1))%; est. cycles = Ir + 10 × L1 misses + 100 × LL misses.",
+            ]
+        }
         let what = report.mode == "library" ? "engine libraries, in one process" : "commands, run in turn"
         return [
             "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (\(what)); \(String(format: "%.1f", report.seconds)) s.",
@@ -61,8 +82,11 @@ public enum GateText {
             }
     }
 
+    /// The columns of `report`'s table.
+    static func columns(_ report: GateReport) -> [String] { report.counted ? countColumns : columns }
+
     public static func table(_ report: GateReport) -> String {
-        var lines = header(report) + [""] + aligned(columns, report.results.map(cells))
+        var lines = header(report) + [""] + aligned(columns(report), report.results.map(cells))
         let values = valueLines(report)
         if !values.isEmpty { lines += [""] + values }
         lines += ["", verdictLine(report)]
@@ -72,11 +96,11 @@ public enum GateText {
     /// For a pull-request comment.
     public static func markdown(_ report: GateReport) -> String {
         var lines = header(report).map { $0 + "  " } + [""]
-        lines.append("| " + columns.joined(separator: " | ") + " |")
-        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
+        lines.append("| " + columns(report).joined(separator: " | ") + " |")
+        lines.append("|" + columns(report).map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results {
             var row = cells(result)
-            if result.comparison.verdict == .regression { row[6] = "**regression**" }
+            if result.verdict == .regression { row[6] = "**regression**" }
             lines.append("| " + row.joined(separator: " | ") + " |")
         }
         let values = valueLines(report)
@@ -90,16 +114,32 @@ public enum GateText {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
+        if report.counted {
+            var lines = [
+                "configuration,before_instructions_per_frame,after_instructions_per_frame,change_percent,before_estimated_cycles_per_frame,after_estimated_cycles_per_frame,verdict"
+            ]
+            for result in report.results {
+                guard let c = result.instructions else { continue }
+                lines.append(
+                    [
+                        field(result.configuration), csvNumber(c.before.instructionsPerFrame),
+                        csvNumber(c.after.instructionsPerFrame), csvNumber(c.change),
+                        csvNumber(c.before.estimatedCyclesPerFrame), csvNumber(c.after.estimatedCyclesPerFrame),
+                        c.verdict.rawValue,
+                    ].joined(separator: ","))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
         var lines = [
             "configuration,rounds,before_ns,after_ns,ratio,lower,upper,confidence,min_effect,verdict,before_value_error,after_value_error"
         ]
         for result in report.results {
-            let c = result.comparison
+            guard let c = result.comparison else { continue }
             lines.append(
                 [
-                    field(result.configuration), String(c.rounds), csvNumber(result.beforeMedian),
-                    csvNumber(result.afterMedian), csvNumber(c.ratio), csvNumber(c.lower), csvNumber(c.upper),
-                    csvNumber(c.confidence), csvNumber(c.minimumEffect), c.verdict.rawValue,
+                    field(result.configuration), String(c.rounds), (result.beforeMedian).map(csvNumber) ?? "",
+                    (result.afterMedian).map(csvNumber) ?? "", csvNumber(c.ratio), csvNumber(c.lower),
+                    csvNumber(c.upper), csvNumber(c.confidence), csvNumber(c.minimumEffect), c.verdict.rawValue,
                     result.beforeValueError.map(csvNumber) ?? "", result.afterValueError.map(csvNumber) ?? "",
                 ].joined(separator: ","))
         }

@@ -149,7 +149,7 @@ struct PairedComparisonTests {
         }
         #expect(decidedAt == 20)
         #expect(comparison.before.count == 20, "a decided comparison takes no more rounds")
-        #expect(comparison.result.comparison.verdict == .regression)
+        #expect(comparison.result.comparison!.verdict == .regression)
         #expect(comparison.result.before == Array(slow.before.prefix(20)))
         // No look before the first: 19 rounds of a 50% slowdown are undecided, and say inconclusive.
         var early = SequentialComparison(name: "x", confidence: 0.99, minimumEffect: 0.02)
@@ -157,8 +157,8 @@ struct PairedComparisonTests {
             let decided = early.add(before: 100, after: 150 + Double(round))
             #expect(!decided)
         }
-        #expect(early.result.comparison.verdict == .inconclusive)
-        #expect(early.result.comparison.rounds == 19)
+        #expect(early.result.comparison!.verdict == .inconclusive)
+        #expect(early.result.comparison!.rounds == 19)
     }
 
     @Test("rounds that never decide run to the end and are inconclusive, with the last interval")
@@ -167,9 +167,9 @@ struct PairedComparisonTests {
         var comparison = SequentialComparison(name: "x", confidence: 0.99, minimumEffect: 0.02)
         for round in 0 ..< 200 { comparison.add(before: wide.before[round], after: wide.after[round]) }
         let result = comparison.result
-        #expect(result.comparison.verdict == .inconclusive)
-        #expect(result.comparison.rounds == 200)
-        #expect(result.comparison.lower < 0.98 && result.comparison.upper > 1.02, "\(result.comparison)")
-        #expect(result.comparison.lower > 0.9 && result.comparison.upper < 1.1, "\(result.comparison)")
+        #expect(result.comparison!.verdict == .inconclusive)
+        #expect(result.comparison!.rounds == 200)
+        #expect(result.comparison!.lower < 0.98 && result.comparison!.upper > 1.02, "\(result.comparison)")
+        #expect(result.comparison!.lower > 0.9 && result.comparison!.upper < 1.1, "\(result.comparison)")
     }
 }

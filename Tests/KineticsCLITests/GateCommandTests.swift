@@ -287,6 +287,55 @@ struct GateCommandTests {
         #expect(missing.stderr.contains("valgrind, which is not installed"), "\(missing.stderr)")
     }
 
+    @Test("gate --count instructions: 1.1% more instructions is a regression every time, an identical build unchanged")
+    func countedLibraries() throws {
+        let before = try Library.example()
+        let copy = try temporaryFolder("gate").appendingPathComponent("libsame.so")
+        try FileManager.default.copyItem(atPath: before, toPath: copy.path)
+        let after = try Self.slowed(70)
+        let quick = ["--animations", "1000", "--frames", "5", "--warmup", "2", "--count", "instructions"]
+        let more = try kinetics(["gate", "--before", before, "--after", after, "--format", "json"] + quick)
+        #expect(more.status == 2, "\(more.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(more.stdout.utf8)) as? [String: Any])
+        #expect(report["counted"] as? Bool == true)
+        let result = try #require((report["results"] as? [[String: Any]])?.first)
+        let counts = try #require(result["instructions"] as? [String: Any])
+        let change = try #require(counts["change"] as? Double)
+        #expect(change >= 1 && change < 1.5, "\(counts)")
+        #expect(counts["verdict"] as? String == "regression" && result["comparison"] == nil)
+        #expect(more.stderr.contains("regression: 1000 spring steady 60 Hz: instructions per frame "), "\(more.stderr)")
+        let same = try kinetics(["gate", "--before", before, "--after", copy.path] + quick)
+        #expect(same.status == 0, "\(same.stderr)")
+        let row = try #require(same.lines.first { $0.hasPrefix("1000 spring steady 60 Hz") })
+        #expect(row.contains("+0.00%") && row.hasSuffix("unchanged"), "\(row)")
+    }
+
+    @Test("the project's own gate fails on an animator made 5% slower (the test build's knob), counted")
+    func slowerAnimator() throws {
+        let binary = try kineticsBinary().path
+        let bench =
+            "'\(binary)' bench --engine animator --animations 1000 --frames 5 --warmup 2 --no-bezier --no-value-check --count instructions --format json"
+        let result = try kinetics([
+            "gate", "--count", "instructions", "--before-command", bench, "--after-command",
+            "KINETICS_TEST_EXTRA_PERCENT=5 \(bench)",
+        ])
+        #expect(result.status == 2, "\(result.stderr)")
+        let row = try #require(result.lines.first { $0.hasPrefix("animator 1000 spring steady 60 Hz pop") })
+        #expect(row.hasSuffix("regression"), "\(row)")
+        // 5% more springs, and the second animator's own cost per tick: +8.1% in the debug build here.
+        let change = try #require(
+            row.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Double($0.dropLast()) })
+        #expect(change > 4 && change < 10, "\(row)")
+        // Documents without counts are refused.
+        let uncounted = try kinetics([
+            "gate", "--count", "instructions", "--before-command",
+            "'\(binary)' bench --engine batch --animations 10 --frames 1 --warmup 0 --no-bezier --format json",
+            "--after-command", "true",
+        ])
+        #expect(uncounted.status == 65, "\(uncounted.stderr)")
+        #expect(uncounted.stderr.contains("has no instruction counts; run the command with --count instructions"))
+    }
+
     @Test("a frame that never returns ends bench and gate with 65, naming the configuration and the frame")
     func watchdog() throws {
         let hanging = try Library.library(
