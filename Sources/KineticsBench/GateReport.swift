@@ -1,6 +1,10 @@
 /// One configuration of a paired comparison, while it runs: the rounds so
-/// far and, once a look has decided it, the comparison that did. A decided
-/// configuration takes no more rounds, so later looks cannot undo it.
+/// far and, once two looks in a row have reached the same verdict, the
+/// comparison of the second. One decisive look alone is not enough: a
+/// burst of a neighbour's work can make a few rounds look like a change,
+/// and the rounds up to the next look (a quarter more) must say it again.
+/// A decided configuration takes no more rounds, so later looks cannot
+/// undo it.
 public struct SequentialComparison: Sendable {
     /// The configuration without the engine: `10000 spring steady 60 Hz`.
     public let name: String
@@ -11,6 +15,8 @@ public struct SequentialComparison: Sendable {
     public private(set) var decided: PairedComparison?
     /// The looks taken so far.
     public private(set) var looks = 0
+    /// The verdict of the last look, when it was decisive.
+    private var pending: GateVerdict?
     private let confidence: Double
     private let minimumEffect: Double
 
@@ -32,7 +38,9 @@ public struct SequentialComparison: Sendable {
         if let look = SequentialSchedule.look(after: before.count) {
             looks = look
             let comparison = compared(look: look)
-            if comparison.verdict != .inconclusive { decided = comparison }
+            let verdict = comparison.verdict
+            if verdict != .inconclusive && verdict == pending { decided = comparison }
+            pending = verdict == .inconclusive ? nil : verdict
         }
         return decided != nil
     }

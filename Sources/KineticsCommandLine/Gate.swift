@@ -18,7 +18,8 @@ package struct Gate: ParsableCommand {
             The order within a round is random. After 20 rounds, and each time the rounds have grown by \
             a quarter, every configuration still open is looked at: the change is the Hodges–Lehmann \
             estimate of after/before with the interval of Wilcoxon's signed-rank test, the k-th look's at \
-            1 − (1 − --confidence)·6/(π²k²), so that all the looks together hold at --confidence; \
+            1 − (1 − --confidence)·6/(π²k²), so that all the looks together hold at --confidence. A \
+            verdict stands when two looks in a row reach it; \
             `regression` when the interval lies above no change and the estimate above --min-effect, \
             `improvement` the other way, `unchanged` when the interval lies within ±--min-effect. \
             Configurations still open when --max-seconds have passed are `inconclusive`.

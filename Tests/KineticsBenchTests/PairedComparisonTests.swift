@@ -133,7 +133,7 @@ struct PairedComparisonTests {
         #expect(misses <= 40, "\(misses) of 2000 intervals exclude 1")
     }
 
-    @Test("the sequential comparison looks at 20, 25, 31, …, stops at the first decisive look and takes no more rounds")
+    @Test("the sequential comparison looks at 20, 25, 31, …, stops when two looks in a row agree, takes no more rounds")
     func sequential() {
         #expect((1 ... 60).filter { SequentialSchedule.look(after: $0) != nil } == [20, 25, 31, 38, 47, 58])
         #expect(SequentialSchedule.look(after: 31) == 3)
@@ -147,10 +147,16 @@ struct PairedComparisonTests {
         for round in 0 ..< 100 where comparison.add(before: slow.before[round], after: slow.after[round]) {
             decidedAt = decidedAt ?? round + 1
         }
-        #expect(decidedAt == 20)
-        #expect(comparison.before.count == 20, "a decided comparison takes no more rounds")
+        #expect(decidedAt == 25, "decisive at 20, confirmed at 25")
+        #expect(comparison.before.count == 25, "a decided comparison takes no more rounds")
         #expect(comparison.result.comparison!.verdict == .regression)
-        #expect(comparison.result.before == Array(slow.before.prefix(20)))
+        #expect(comparison.result.before == Array(slow.before.prefix(25)))
+        // A first look that says regression and a second that does not: undecided.
+        var burst = SequentialComparison(name: "x", confidence: 0.99, minimumEffect: 0.02)
+        for _ in 0 ..< 20 { burst.add(before: 100, after: 110) }
+        for _ in 0 ..< 5 { burst.add(before: 100, after: 50) }
+        #expect(burst.decided == nil && burst.looks == 2)
+        #expect(burst.result.comparison!.verdict == .inconclusive)
         // No look before the first: 19 rounds of a 50% slowdown are undecided, and say inconclusive.
         var early = SequentialComparison(name: "x", confidence: 0.99, minimumEffect: 0.02)
         for round in 0 ..< 19 {

@@ -41,7 +41,7 @@ struct GateCommandTests {
         let comparison = try #require(result["comparison"] as? [String: Any])
         #expect(comparison["verdict"] as? String == "regression")
         let rounds = try #require(comparison["rounds"] as? Int)
-        #expect(rounds >= 20 && (result["before"] as? [Double])?.count == rounds)
+        #expect(rounds >= 25 && (result["before"] as? [Double])?.count == rounds)
         #expect((comparison["lower"] as? Double ?? 0) > 1.5, "\(comparison)")
 
         let same = try kinetics([
@@ -82,7 +82,7 @@ struct GateCommandTests {
             "--format", "markdown",
         ])
         #expect(regressed.status == 2, "\(regressed.stderr)")
-        #expect(regressed.stdout.contains("| batch 100 spring steady 60 Hz pop | 20 |"), "\(regressed.stdout)")
+        #expect(regressed.stdout.contains("| batch 100 spring steady 60 Hz pop | 25 |"), "\(regressed.stdout)")
         #expect(regressed.stdout.contains("+100.0% | +100.0% … +100.0% | **regression** |"), "\(regressed.stdout)")
         #expect(regressed.stderr.contains("kinetics: error: 1 regression of after against before"))
 
@@ -96,8 +96,8 @@ struct GateCommandTests {
             improved.lines.first
                 == "configuration,rounds,before_ns,after_ns,ratio,lower,upper,confidence,min_effect,verdict,before_value_error,after_value_error"
         )
-        #expect(improved.lines.last?.hasPrefix("batch 100 spring steady 60 Hz pop,20,") == true)
-        #expect(improved.lines.last?.contains(",0.5,0.5,0.5,0.99392") == true, "\(improved.stdout)")
+        #expect(improved.lines.last?.hasPrefix("batch 100 spring steady 60 Hz pop,25,") == true)
+        #expect(improved.lines.last?.contains(",0.5,0.5,0.5,0.99848") == true, "\(improved.stdout)")
         #expect(improved.lines.last?.hasSuffix(",0.02,improvement,,") == true, "\(improved.stdout)")
 
         let same = try kinetics([
