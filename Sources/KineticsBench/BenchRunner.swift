@@ -33,10 +33,11 @@ public struct BenchResult: Codable, Sendable, Equatable {
     public var calibrationNanoseconds: Double
     /// `p50 / calibrationNanoseconds`: the machine-independent figure.
     public var calibrated: Double
-    /// The fastest and slowest pass of the calibration kernel in this
-    /// configuration's run, in nanoseconds (nil in reports written before
-    /// they were kept): where their spread is wider than the repetitions',
-    /// dividing by the kernel adds noise instead of removing it.
+    /// The smallest and largest of the calibration kernel's per-repetition
+    /// medians (the median of the passes after each repetition) in this
+    /// configuration's run, in nanoseconds; nil in reports written before
+    /// they were kept. Where their spread is wider than the repetitions'
+    /// medians', dividing by the kernel adds noise instead of removing it.
     public var calibrationMinimum: Double?
     public var calibrationMaximum: Double?
     /// Mass completion: the median time of the steady frame just before the
@@ -71,8 +72,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
         return p50 > 0 ? (range.max - range.min) / p50 * 100 : 0
     }
 
-    /// The spread of the calibration kernel's passes, max − min over their
-    /// median, in percent; nil where the passes were not kept.
+    /// The spread of the calibration kernel's per-repetition medians,
+    /// max − min over the median pass, in percent; nil where not kept.
     public var calibrationSpread: Double? {
         guard let low = calibrationMinimum, let high = calibrationMaximum, calibrationNanoseconds > 0 else {
             return nil
@@ -142,7 +143,7 @@ public enum BenchRunner {
             medians.append(median(samples))
             // Not map(Double.init): that reference picks init(bitPattern:).
             frameTimes += samples.map { Double($0) }
-            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
+            kernel.append(contentsOf: calibration.passes(calibrationPasses))
         }
         var allocations = 0
         for _ in 0 ..< countedFrames {
@@ -313,7 +314,7 @@ public enum BenchRunner {
             events.append(Double(event))
             steady.append(Double(steadyTime))
             if let keys { keysAlone.append(Double(keys)) }
-            for _ in 0 ..< calibrationPasses { kernel.append(calibration.pass()) }
+            kernel.append(contentsOf: calibration.passes(calibrationPasses))
         }
         let allocations = try countAllocations(try makeEngine(configuration))
         var measured = result(
@@ -338,6 +339,11 @@ public enum BenchRunner {
         let p50 = Double(histogram.valueAtPercentile(50))
         let bytes = bytesPerFrame(configuration)
         let calibration = median(kernel)
+        // Each repetition's median pass, so that the kernel's spread is
+        // measured as the repetitions' is: medians against medians.
+        let perRepetition = stride(from: 0, to: kernel.count, by: calibrationPasses).map {
+            median(Array(kernel[$0 ..< min($0 + calibrationPasses, kernel.count)]))
+        }
         return BenchResult(
             configuration: configuration, p50: p50, p90: Double(histogram.valueAtPercentile(90)),
             p99: Double(histogram.valueAtPercentile(99)), max: Double(histogram.max), mean: mean,
@@ -345,7 +351,7 @@ public enum BenchRunner {
             budgetShare: p50 / (1e9 / configuration.fps), allocationsPerFrame: allocations,
             allocationsCounted: countsAllocations, bytesPerFrame: bytes,
             calibrationNanoseconds: calibration, calibrated: p50 / calibration,
-            calibrationMinimum: kernel.min().map { Double($0) }, calibrationMaximum: kernel.max().map { Double($0) },
+            calibrationMinimum: perRepetition.min(), calibrationMaximum: perRepetition.max(),
             steadyNanoseconds: steady)
     }
 
@@ -393,6 +399,9 @@ public final class Calibration {
         buffer = [Double](repeating: 1, count: max(bytes / 8, 1))
         _ = pass()
     }
+
+    /// Streams the buffer `count` times; returns each pass's nanoseconds.
+    public func passes(_ count: Int) -> [UInt64] { (0 ..< count).map { _ in pass() } }
 
     /// Streams the buffer once; returns the time taken in nanoseconds.
     public func pass() -> UInt64 {
