@@ -7,13 +7,7 @@
 #   scripts/bench-gate.sh            measure and compare
 #   scripts/bench-gate.sh --refresh  measure five times and write the
 #                                    median of each configuration as the
-#                                    new baseline, and count again
-#
-# Then the same engines at 10,000 animations (springs and mixed, steady
-# and churn) are counted with `kinetics bench --count instructions`
-# against data/baselines/counts.json: 2% more instructions per frame
-# fails. Counts repeat run after run, so that gate can be tight where the
-# timing gate cannot.
+#                                    new baseline
 #
 # Times on a shared machine move: the same binary's calibrated figures
 # differ by up to 1.5x between runs here for steady frames, and up to 1.8x
@@ -22,18 +16,15 @@
 # them less well). The gate therefore allows 60% for steady frames and 150%
 # for the others: it catches a lost specialisation or an accidental O(n)
 # step, which cost 2x and 10x and more; scripts/instructions.sh is the
-# tight, noise-free check of both.
+# tight, noise-free check of both (`kinetics bench --count instructions`,
+# 2%), and `kinetics gate` the check of one change in times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 baseline=data/baselines/ci.json
 arguments=(--engine animator --engine batch --animations 10000 --animations 100000 --mix spring --mix mixed
     --scenario steady --scenario churn --scenario mass-completion --frames 20 --no-bezier)
-counts=data/baselines/counts.json
-counted=(--engine animator --engine batch --animations 10000 --mix spring --mix mixed --scenario steady
-    --scenario churn --frames 10 --no-bezier --no-value-check --count instructions)
 
-scripts/ensure-valgrind.sh
 swift build -c release --product kinetics >/dev/null
 binary=.build/release/kinetics
 
@@ -54,15 +45,10 @@ for index, result in enumerate(merged["results"]):
 json.dump(merged, open(sys.argv[2], "w"), indent=2, sort_keys=True)
 print(f"wrote {sys.argv[2]}: the median of {len(runs)} runs per configuration")
 PY
-        "$binary" bench "${counted[@]}" --format json --output /dev/null --save-baseline "$counts"
-        echo "wrote $counts"
         ;;
     "")
         "$binary" bench "${arguments[@]}" --baseline "$baseline" --max-regression 60 \
             --max-regression churn=150 --max-regression mass-completion=150
-        # Instructions only: the times of this run are the gate above's business.
-        "$binary" bench "${counted[@]}" --baseline "$counts" --max-count-increase 2 --max-regression 100000 \
-            --format csv --output /dev/null
         ;;
     *)
         echo "bench-gate.sh: error: unknown option '$1' (use --refresh)" >&2

@@ -43,6 +43,9 @@ public struct BenchReport: Codable, Sendable {
     /// The cost of a bezier evaluation per method (absent in reports made
     /// without it).
     public var bezier: [BezierResult]?
+    /// What each bezier method executes per evaluation, with
+    /// `--count instructions` (absent otherwise).
+    public var bezierInstructions: [BezierInstructionCount]?
 
     /// The format this Kinetics writes and reads.
     public static let currentFormat = 1

@@ -82,8 +82,8 @@ public enum BezierBench {
                     case .fast: evaluateTable(table, xs, out)
                     case .fastSingle: evaluateTableSingly(table, xs, out)
                     case .fastIterative: evaluateIterative(curve, xs, out)
-                    case .webkit: evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
-                    case .webkitPrecise: evaluateWebKit(curve, xs, out, epsilon: 1e-7)
+                    case .webkit: evaluateWebKitLoose(curve, xs, out)
+                    case .webkitPrecise: evaluateWebKitPrecise(curve, xs, out)
                     }
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(samples)
                     if repetition > 0 { times[slot].append(elapsed) }
@@ -136,4 +136,72 @@ public enum BezierBench {
     ) {
         for index in xs.indices { out[index] = curve.solveWebKit(xs[index], epsilon: epsilon) }
     }
+
+    // The two WebKit tolerances run one loop, which the optimiser may
+    // specialise or merge as it likes; these unoptimised wrappers give
+    // each tolerance a function of its own, for `--count instructions` to
+    // find (a call each per 65,536 evaluations).
+    @inline(never) @_optimize(none)
+    static func evaluateWebKitLoose(_ curve: UnitBezier, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
+        evaluateWebKit(curve, xs, out, epsilon: 1.0 / 400)
+    }
+
+    @inline(never) @_optimize(none)
+    static func evaluateWebKitPrecise(_ curve: UnitBezier, _ xs: [Double], _ out: UnsafeMutableBufferPointer<Double>) {
+        evaluateWebKit(curve, xs, out, epsilon: 1e-7)
+    }
+
+    /// The part of the mangled name of each method's function above that
+    /// `--count instructions` finds it by: callgrind collects inside these
+    /// functions alone, and each one's calls carry what it executed.
+    public static let countedFunctions: [(method: BezierBenchMethod, name: String)] = [
+        (.fast, "BezierB0O13evaluateTableyy"), (.fastSingle, "BezierB0O19evaluateTableSinglyyy"),
+        (.fastIterative, "BezierB0O17evaluateIterativeyy"), (.webkit, "BezierB0O19evaluateWebKitLooseyy"),
+        (.webkitPrecise, "BezierB0O21evaluateWebKitPreciseyy"),
+    ]
+
+    /// The cost per evaluation of each method that `callgrindOutput`
+    /// (a run of ``measure(samples:repetitions:)`` with collection inside
+    /// ``countedFunctions`` alone) counted, `samples` evaluations a call;
+    /// nil when a method's function was not found or counted nothing.
+    public static func instructions(callgrindOutput text: String, samples: Int = 1 << 16, valgrind: String)
+        -> [BezierInstructionCount]?
+    {
+        let calls = CallgrindEvents.calls(in: text, to: countedFunctions.map(\.name))
+        var counts: [BezierInstructionCount] = []
+        for (method, name) in countedFunctions {
+            guard let (number, events) = calls[name], number > 0, events.instructions > 0 else { return nil }
+            let evaluations = Double(number * samples)
+            counts.append(
+                BezierInstructionCount(
+                    method: method, evaluations: number * samples,
+                    instructionsPerEvaluation: events.instructions / evaluations,
+                    l1MissesPerEvaluation: events.l1Misses / evaluations,
+                    lastLevelMissesPerEvaluation: events.lastLevelMisses / evaluations,
+                    estimatedCyclesPerEvaluation: events.estimatedCycles / evaluations, valgrind: valgrind))
+        }
+        return counts
+    }
+}
+
+/// What one bezier method executes per evaluation, counted by callgrind
+/// (`kinetics bench --count instructions`) over every evaluation of the
+/// bench's three curves, the untimed round included: unlike the times,
+/// these repeat run after run for the same binary.
+public struct BezierInstructionCount: Codable, Sendable, Equatable {
+    /// The method counted.
+    public var method: BezierBenchMethod
+    /// How many evaluations were counted.
+    public var evaluations: Int
+    /// Instructions per evaluation, with the loop's own.
+    public var instructionsPerEvaluation: Double
+    /// Simulated first-level misses per evaluation (I1mr + D1mr + D1mw).
+    public var l1MissesPerEvaluation: Double
+    /// Simulated last-level misses per evaluation (ILmr + DLmr + DLmw).
+    public var lastLevelMissesPerEvaluation: Double
+    /// Instructions + 10 × first-level misses + 100 × last-level misses,
+    /// per evaluation, as ``InstructionCount`` estimates cycles.
+    public var estimatedCyclesPerEvaluation: Double
+    /// `valgrind --version`.
+    public var valgrind: String
 }

@@ -157,7 +157,7 @@ package struct Bench: ParsableCommand {
         }
         let loaded = try loadLibraries()
         FrameWatchdog.start(timeout: workload.frameTimeout)
-        let counter = count == .instructions ? try InstructionCounter() : nil
+        let counter = count == .instructions ? try InstructionCounter(frameTimeout: workload.frameTimeout) : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
         var results: [BenchResult] = []
@@ -176,8 +176,10 @@ package struct Bench: ParsableCommand {
             }
         }
         let bezier = noBezier ? nil : BezierBench.measure()
+        let bezierInstructions = noBezier ? nil : try counter?.countBezier()
         bar.finish()
-        let report = BenchReport(kinetics: KineticsVersion.current, results: results, bezier: bezier)
+        var report = BenchReport(kinetics: KineticsVersion.current, results: results, bezier: bezier)
+        report.bezierInstructions = bezierInstructions
         let text: String
         switch format {
         case .table: text = BenchText.table(report)

@@ -277,7 +277,7 @@ extension Gate {
     /// callgrind, and the counts compared.
     func countLibraries(_ beforePath: String, _ afterPath: String) throws -> [GateResult] {
         let libraries = [try load(beforePath, as: "before"), try load(afterPath, as: "after")]
-        let counter = try InstructionCounter()
+        let counter = try InstructionCounter(frameTimeout: workload.frameTimeout)
         // Seven repetitions of the measured frames, as `kinetics bench` runs them.
         let configurations = workload.configurations(
             engines: [libraries[0].engine], defaultCounts: [10_000], method: .pop, repetitions: 7)

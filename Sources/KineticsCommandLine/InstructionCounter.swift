@@ -26,10 +26,19 @@ package final class InstructionCounter {
     private let libraryPath: String
     private let valgrind: String
     private let valgrindVersion: String
+    private let frameTimeout: Double
+
+    /// How many times longer a frame may take under callgrind than the
+    /// `--frame-timeout` of the timed run: its cache simulation runs code
+    /// some 50 to 100 times slower.
+    package static let slowdown = 200.0
 
     /// Finds valgrind and objcopy (69 when either is missing) and makes
-    /// the copy of this program.
-    package init() throws {
+    /// the copy of this program. A frame under callgrind has
+    /// `frameTimeout` × ``slowdown`` seconds to return; the run under
+    /// callgrind has its own watchdog.
+    package init(frameTimeout: Double = 60) throws {
+        self.frameTimeout = min(frameTimeout * Self.slowdown, 86_400)
         func find(_ tool: String) -> String? {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
             return path.split(separator: ":").map { "\($0)/\(tool)" }.first {
@@ -73,32 +82,16 @@ package final class InstructionCounter {
     /// first (the engine of one of them, or a built-in one, is
     /// `configuration.engine`, by its table's name).
     package func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
-        let output = folder.appendingPathComponent("callgrind.out").path
-        var arguments = [
-            "--tool=callgrind", "--cache-sim=yes", "--toggle-collect=\(BenchRunner.countedFrameSymbol)",
-            "--callgrind-out-file=\(output)", executable, "bench",
-        ]
+        var arguments: [String] = []
         for library in libraries { arguments += ["--engine-library", library] }
         let c = configuration
         arguments += [
             "--engine", c.engine.rawValue, "--animations", String(c.animations), "--mix", c.mix.rawValue,
             "--scenario", c.scenario.rawValue, "--fps", String(c.fps), "--method", c.method.rawValue,
             "--frames", String(c.frames), "--repetitions", String(c.repetitions), "--warmup", String(c.warmupFrames),
-            "--churn-fraction", String(c.churnFraction), "--no-bezier", "--no-value-check",
-            "--frame-timeout", "86400", "--format", "json", "--output", "/dev/null",
+            "--churn-fraction", String(c.churnFraction), "--no-bezier",
         ]
-        let ran = try runProgram(
-            valgrind, arguments,
-            environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath, "CI": "true"])
-        guard ran.status == 0 else {
-            let lines = ran.stderr.split(separator: "\n")
-            let reason = (lines.last { !$0.hasPrefix("==") } ?? lines.last).map(String.init) ?? "no message"
-            throw CLIError(
-                message: "\(c.key): the run under callgrind failed (status \(ran.status)): \(reason)",
-                status: CLIError.badData)
-        }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: output)
+        let text = try callgrind(bench: arguments, collectingIn: [BenchRunner.countedFrameSymbol], for: c.key)
         guard
             let counted = InstructionCount.parse(
                 callgrindOutput: text, frames: InstructionCount.countedFrames(c), animations: c.animations,
@@ -109,5 +102,50 @@ package final class InstructionCounter {
                 status: CLIError.badData)
         }
         return counted
+    }
+
+    /// Counts the bezier evaluations of `kinetics bench`, every method on
+    /// the same x as its timings, in one run: a bench of one animation and
+    /// one frame, with collection inside each method's function alone.
+    package func countBezier() throws -> [BezierInstructionCount] {
+        let arguments = [
+            "--engine", "animator", "--animations", "1", "--frames", "1", "--repetitions", "7", "--warmup", "0",
+        ]
+        let functions = BezierBench.countedFunctions.map { "*\($0.name)*" }
+        let text = try callgrind(bench: arguments, collectingIn: functions, for: "the bezier")
+        guard let counts = BezierBench.instructions(callgrindOutput: text, valgrind: valgrindVersion) else {
+            throw CLIError(
+                message:
+                    "the bezier: callgrind did not count every method's function (\(functions.joined(separator: ", ")))",
+                status: CLIError.badData)
+        }
+        return counts
+    }
+
+    /// Runs this program's `bench` with `arguments` under callgrind, with
+    /// collection inside the functions matching `patterns` alone, and
+    /// returns callgrind's output file; `subject` names the run in errors.
+    private func callgrind(bench arguments: [String], collectingIn patterns: [String], for subject: String) throws
+        -> String
+    {
+        let output = folder.appendingPathComponent("callgrind.out").path
+        let ran = try runProgram(
+            valgrind,
+            ["--tool=callgrind", "--cache-sim=yes"] + patterns.map { "--toggle-collect=\($0)" } + [
+                "--callgrind-out-file=\(output)", executable, "bench",
+            ] + arguments + [
+                "--no-value-check", "--frame-timeout", String(frameTimeout), "--format", "json", "--output",
+                "/dev/null",
+            ],
+            environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath, "CI": "true"])
+        guard ran.status == 0 else {
+            let lines = ran.stderr.split(separator: "\n")
+            let reason = (lines.last { !$0.hasPrefix("==") } ?? lines.last).map(String.init) ?? "no message"
+            throw CLIError(
+                message: "\(subject): the run under callgrind failed (status \(ran.status)): \(reason)",
+                status: CLIError.badData)
+        }
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 }

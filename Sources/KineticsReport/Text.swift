@@ -223,7 +223,7 @@ public enum BenchText {
         where !extra.isEmpty {
             lines += [""] + extra
         }
-        let bezier = bezierLines(report)
+        let bezier = bezierLines(report) + bezierInstructionLines(report)
         if !bezier.isEmpty { lines += [""] + bezier }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -268,6 +268,21 @@ public enum BenchText {
         return lines
     }
 
+    /// Per bezier method, what one evaluation executes (with `--count
+    /// instructions`).
+    public static func bezierInstructionLines(_ report: BenchReport) -> [String] {
+        guard let counts = report.bezierInstructions, let first = counts.first else { return [] }
+        return [
+            "bezier, instructions per evaluation over the three curves (\(first.valgrind) callgrind, \(first.evaluations) evaluations each):"
+        ]
+            + counts.map {
+                String(
+                    format: "  %@: %.1f instructions, L1 misses %.3f, LL misses %.4f, est. cycles %.1f",
+                    $0.method.rawValue, $0.instructionsPerEvaluation, $0.l1MissesPerEvaluation,
+                    $0.lastLevelMissesPerEvaluation, $0.estimatedCyclesPerEvaluation)
+            }
+    }
+
     public static func markdown(_ report: BenchReport) -> String {
         var lines = ["Kinetics bench on \(report.machine).", ""]
         lines.append("| " + columns.joined(separator: " | ") + " |")
@@ -279,7 +294,7 @@ public enum BenchText {
         }
         let scaling = scalingLines(report)
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
-        let bezier = bezierLines(report)
+        let bezier = bezierLines(report) + bezierInstructionLines(report)
         if !bezier.isEmpty { lines += [""] + bezier }
         return lines.joined(separator: "\n") + "\n"
     }

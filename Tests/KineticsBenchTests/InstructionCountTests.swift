@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KineticsBench
@@ -40,6 +41,51 @@ struct InstructionCountTests {
         #expect(
             InstructionCount.parse(callgrindOutput: "events: Ir\ntotals: 1\n", frames: 0, animations: 1, valgrind: "v")
                 == nil)
+    }
+
+    @Test("a bezier method's count: the calls into its function, summed over call sites, named or compressed")
+    func bezierCalls() throws {
+        // Shaped as callgrind writes it: a function named once with its id,
+        // then by id alone; each `calls=` line followed by the call's
+        // position and inclusive events; self costs and other callees between.
+        let methods = BezierBench.countedFunctions
+        var text = """
+            events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+            fn=(1) $s13KineticsBench06BezierB0O7measureSaySdGyF
+            5 100
+            """
+        for (index, (_, name)) in methods.enumerated() {
+            let id = 10 + index
+            text += """
+
+                cfn=(\(id)) $s13KineticsBench06\(name)0A00cE0V_SaySdGSrySdGtFZ
+                calls=16 0
+                +3 \(1_000 * (index + 1)) 0 0 8
+                cfn=(\(id))
+                calls=8 0
+                * \(500 * (index + 1)) 0 0 4 0 0 1
+                """
+        }
+        text += """
+
+            cfn=(99) $s8Kinetics11BezierTableV5solveyS2dF
+            calls=4 0
+            0 777777
+            fn=(10)
+            2 31
+            """
+        let counts = try #require(BezierBench.instructions(callgrindOutput: text, samples: 10, valgrind: "v"))
+        #expect(counts.map(\.method) == methods.map(\.method))
+        for (index, count) in counts.enumerated() {
+            #expect(count.evaluations == 240)
+            #expect(count.instructionsPerEvaluation == Double(1_500 * (index + 1)) / 240)
+            #expect(count.l1MissesPerEvaluation == 12.0 / 240)
+            #expect(count.lastLevelMissesPerEvaluation == 1.0 / 240)
+            #expect(count.estimatedCyclesPerEvaluation == (Double(1_500 * (index + 1)) + 120 + 100) / 240)
+        }
+        // A method's function that is not called: no counts.
+        let withoutLast = text.replacingOccurrences(of: methods.last!.name, with: "Renamed")
+        #expect(BezierBench.instructions(callgrindOutput: withoutLast, samples: 10, valgrind: "v") == nil)
     }
 
     @Test("the frames counted: every measured one, or one event frame a repetition")

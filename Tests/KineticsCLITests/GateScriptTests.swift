@@ -47,35 +47,37 @@ struct GateScriptTests {
     }
 
     @Test(
-        "the instruction gate fails on a count 3% over its baseline (a frame's, an add's), and on an interaction over its ceiling"
+        "the instruction gate fails on a count 3% over its baseline (a frame's, a bezier evaluation's), and on an interaction over its ceiling"
     )
     func instructionGate() throws {
         let folder = try temporaryFolder("kinetics-instructions")
         defer { try? FileManager.default.removeItem(at: folder) }
-        func report(steady: Double, replacement: Int, add: Double = 3_832) throws -> String {
-            let file = folder.appendingPathComponent("\(steady)-\(replacement)-\(add).json")
+        func report(steady: Double, replacement: Double, bezier: Double = 22.6) throws -> String {
+            let file = folder.appendingPathComponent("\(steady)-\(replacement)-\(bezier).json")
             let text = """
-                {"kind": "kinetics-instructions", "formatVersion": 1, "results": [
-                 {"engine": "animator", "mix": "spring", "scenario": "steady", "animations": 10000,
-                  "instructionsPerAnimationFrame": \(steady)},
-                 {"engine": "animator", "mix": "spring", "scenario": "burst", "animations": 10000,
-                  "instructionsPerAdd": \(add)},
-                 {"engine": "animator", "operation": "replacement", "instructionsPerOperation": \(replacement)}]}
+                {"kind": "kinetics-instructions", "formatVersion": 2,
+                 "frames": [{"configuration": ["animator", "spring", "steady", 10000],
+                             "instructionsPerFrame": \(steady), "instructionsPerAnimation": \(steady / 10_000)}],
+                 "bezier": [{"method": "fast", "instructionsPerEvaluation": \(bezier)}],
+                 "operations": [{"engine": "animator", "operation": "replacement",
+                                 "instructionsPerOperation": \(replacement), "derivation": "a churn frame less a steady one"}]}
                 """
             try Data(text.utf8).write(to: file)
             return file.path
         }
-        let base = try report(steady: 44.4, replacement: 2_900)
+        let base = try report(steady: 284_000, replacement: 2_900)
         let same = try Self.run("instructions.sh", ["--compare", base, base])
         #expect(same.status == 0, "\(same.stderr)")
-        let grown = try Self.run("instructions.sh", ["--compare", base, try report(steady: 45.8, replacement: 2_900)])
+        let grown = try Self.run(
+            "instructions.sh", ["--compare", base, try report(steady: 292_520, replacement: 2_900)])
         #expect(grown.status == 2)
-        #expect(grown.stderr.contains("animator spring steady 10000: 45.8 > 44.4 + 2%"), "\(grown.stderr)")
-        let added = try Self.run(
-            "instructions.sh", ["--compare", base, try report(steady: 44.4, replacement: 2_900, add: 3_950)])
-        #expect(added.status == 2)
-        #expect(added.stderr.contains("animator spring burst 10000: 3950.0 > 3832.0 + 2%"), "\(added.stderr)")
-        let costly = try Self.run("instructions.sh", ["--compare", base, try report(steady: 44.4, replacement: 3_001)])
+        #expect(grown.stderr.contains("animator spring steady 10000: 292520.0 > 284000.0 + 2%"), "\(grown.stderr)")
+        let bezier = try Self.run(
+            "instructions.sh", ["--compare", base, try report(steady: 284_000, replacement: 2_900, bezier: 23.3)])
+        #expect(bezier.status == 2)
+        #expect(bezier.stderr.contains("bezier fast: 23.3 > 22.6 + 2%"), "\(bezier.stderr)")
+        let costly = try Self.run(
+            "instructions.sh", ["--compare", base, try report(steady: 284_000, replacement: 3_001)])
         #expect(costly.status == 2)
         #expect(costly.stderr.contains("animator replacement: 3001 instructions > ceiling 3000"), "\(costly.stderr)")
         let missing = try Self.run("instructions.sh", ["--compare", base, folder.appendingPathComponent("no").path])
