@@ -85,7 +85,7 @@ extension Comparison {
             }
         comparison.settling = (traceSettling, exactSettling, band)
         let values = trace.values
-        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(to)))
+        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(to)), timeStep: trace.timeStep)
         // The trace sits exactly on the target from some sample on: a snap.
         var snap: Int?
         if let last = values.lastIndex(where: { $0 != to }), last + 1 < values.count, last > 0 { snap = last + 1 }
@@ -148,7 +148,7 @@ extension Comparison {
         comparison.timeScale = fit.scale
         comparison.lag = fit.lag
         let values = trace.values
-        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(from)))
+        let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(from)), timeStep: trace.timeStep)
         func fits(_ candidates: [DecayCandidate]) -> [ReplayedCandidate] {
             candidates.map { candidate in
                 ReplayedCandidate(

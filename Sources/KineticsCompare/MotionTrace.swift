@@ -23,8 +23,18 @@ public struct MotionTrace: Sendable, Equatable {
     /// The samples, in the file's order.
     public var samples: [Sample]
 
-    /// A trace of `samples`.
-    public init(samples: [Sample]) { self.samples = samples }
+    /// The step of the times as the file printed them, in seconds (x for a
+    /// curve): `1e-6` s for seconds to six decimals, and for milliseconds to
+    /// three decimals also `1e-6` s, which the times read as seconds no
+    /// longer show (16.667 / 1000 is 0.016666999999999998). Nil for a trace
+    /// not read from a file: its times' own digits are then its step.
+    public var timeStep: Double?
+
+    /// A trace of `samples`, whose times were printed to `timeStep`.
+    public init(samples: [Sample], timeStep: Double? = nil) {
+        self.samples = samples
+        self.timeStep = timeStep
+    }
 
     /// The sample times (x for a curve).
     public var times: [Double] { samples.map(\.time) }
@@ -88,12 +98,16 @@ extension MotionTrace {
         let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if data.dropFirst(start).first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[") {
             try readJSON(
-                Data(data.dropFirst(start)), columns: columns, timeDivisor: timeDivisor, velocityScale: velocityScale,
-                into: &samples, locations: &locations)
-        } else {
-            try readCSV(
-                data, columns: columns, timeDivisor: timeDivisor, velocityScale: velocityScale, into: &samples,
+                Data(data.dropFirst(start)), columns: columns, velocityScale: velocityScale, into: &samples,
                 locations: &locations)
+        } else {
+            try readCSV(data, columns: columns, velocityScale: velocityScale, into: &samples, locations: &locations)
+        }
+        // The step of the times as printed, then the times in seconds.
+        var printedStep = Double.infinity
+        for index in samples.indices {
+            if samples[index].time != 0 { printedStep = min(printedStep, DecimalForm(samples[index].time).lastDigit) }
+            samples[index].time /= timeDivisor
         }
         guard samples.count >= 2 else {
             throw TraceError("the file", "has \(samples.count) samples; a trace needs at least 2")
@@ -114,7 +128,7 @@ extension MotionTrace {
                 }
             }
         }
-        return MotionTrace(samples: samples)
+        return MotionTrace(samples: samples, timeStep: printedStep.isFinite ? printedStep / timeDivisor : nil)
     }
 
     private static func number(_ field: String, _ name: String, _ location: String) throws(TraceError) -> Double {
@@ -124,7 +138,7 @@ extension MotionTrace {
     }
 
     private static func readCSV(
-        _ data: Data, columns: TraceColumns, timeDivisor: Double, velocityScale: Double, into samples: inout [Sample],
+        _ data: Data, columns: TraceColumns, velocityScale: Double, into samples: inout [Sample],
         locations: inout [String]
     ) throws(TraceError) {
         let table: CSVTable
@@ -143,7 +157,7 @@ extension MotionTrace {
         let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
         for row in table.rows {
             let location = "line \(row.line)"
-            let time = try number(row.fields[firstColumn], first, location) / timeDivisor
+            let time = try number(row.fields[firstColumn], first, location)
             let value = try number(row.fields[secondColumn], second, location)
             let velocity: Double? =
                 if let velocityColumn { try number(row.fields[velocityColumn], "velocity", location) } else { nil }
@@ -153,7 +167,7 @@ extension MotionTrace {
     }
 
     private static func readJSON(
-        _ data: Data, columns: TraceColumns, timeDivisor: Double, velocityScale: Double, into samples: inout [Sample],
+        _ data: Data, columns: TraceColumns, velocityScale: Double, into samples: inout [Sample],
         locations: inout [String]
     ) throws(TraceError) {
         struct Row: Decodable {
@@ -193,7 +207,7 @@ extension MotionTrace {
             let velocity = columns == .motion ? (row.values["velocity"] ?? nil) : nil
             if let velocity, !velocity.isFinite { throw TraceError(location, "velocity must be finite") }
             samples.append(
-                Sample(time: time / timeDivisor, value: value, velocity: velocity.map { $0 * velocityScale }))
+                Sample(time: time, value: value, velocity: velocity.map { $0 * velocityScale }))
             locations.append(location)
         }
     }

@@ -30,8 +30,9 @@ public struct TraceNoise: Sendable, Equatable {
     /// The noise of `values` sampled at `times` (seconds, or x for a
     /// curve), whose magnitude is about `scale`. Times printed coarsely move
     /// each value by up to its speed times half their step, so their
-    /// printing counts too.
-    public init(values: [Double], times: [Double], scale: Double) {
+    /// printing counts too: `timeStep` when the file said it (times read in
+    /// another unit, ``MotionTrace/timeStep``), else the times' own digits.
+    public init(values: [Double], times: [Double], scale: Double, timeStep: Double? = nil) {
         var finest = Double.infinity
         var floatExact = true
         var longFloats = 0
@@ -51,8 +52,12 @@ public struct TraceNoise: Sendable, Equatable {
         let arithmetic = 4 * epsilon * max(scale, 1e-300) * Double(max(values.count, 1)).squareRoot()
         let printing = finest / 12.0.squareRoot()
         // The times' printing, through the fastest change between samples.
-        var timeStep = Double.infinity
-        for time in times where time != 0 && time.isFinite { timeStep = min(timeStep, DecimalForm(time).lastDigit) }
+        var timeStep = timeStep ?? .infinity
+        if timeStep == .infinity {
+            for time in times where time != 0 && time.isFinite {
+                timeStep = min(timeStep, DecimalForm(time).lastDigit)
+            }
+        }
         var speed = 0.0
         for index in values.indices.dropFirst() where index < times.count && times[index] > times[index - 1] {
             speed = max(speed, abs(values[index] - values[index - 1]) / (times[index] - times[index - 1]))

@@ -118,6 +118,28 @@ struct CompareTests {
         }
     }
 
+    @Test("times printed in milliseconds to 3 decimals are noise of 1e-6 s, as in seconds to 6 decimals")
+    func millisecondsRounded() throws {
+        let times = Clock.hz60.times
+        let values = try PlainSpring.semiImplicitEuler.trace(k: Self.k, c: Self.c, times: times, substeps: 4)
+        func read(_ unit: Double, _ decimals: Int) throws -> MotionTrace {
+            let rows = zip(times, values).map { String(format: "%.\(decimals)f,", $0 * unit) + "\($1)" }
+            let csv = "time,value\n" + rows.joined(separator: "\n") + "\n"
+            return try MotionTrace.parse(Data(csv.utf8), columns: .motion, timeDivisor: unit)
+        }
+        let seconds = try read(1, 6)
+        let milliseconds = try read(1_000, 3)
+        // 16.667 / 1000 reads as 0.016666999999999998: the step is the file's.
+        #expect(seconds.timeStep == 1e-6 && abs(milliseconds.timeStep! - 1e-6) < 1e-21)
+        for trace in [seconds, milliseconds] {
+            let comparison = try Comparison.spring(trace, parameters: Self.spring, from: 0, to: 1, velocity: 0)
+            #expect(
+                comparison.scheme == "velocity-first symplectic Euler, damping as a force, 4 steps per frame",
+                "\(comparison.scheme ?? "none"); \(comparison.verdict?.noise.source ?? "")")
+            #expect(comparison.verdict?.noise.source.hasPrefix("times printed to a step of 1e-06") == true)
+        }
+    }
+
     @Test(
         "Kinetics' own pop and fixed modes are recognised as Pop's scheme and the blended grid",
         arguments: Clock.allCases)
