@@ -7,6 +7,7 @@ import KineticsReport
 ///
 /// Exit status (sysexits): 0 success; 1 a check failed; 2 a performance
 /// regression; 64 a usage error; 65 bad input data; 66 a missing input file;
+/// 69 a tool that is needed is missing (valgrind, for instruction counts);
 /// 73 an output that cannot be written. Every error is one line on stderr.
 @main
 struct KineticsCommand: ParsableCommand {
@@ -18,7 +19,8 @@ struct KineticsCommand: ParsableCommand {
             and a quick bench, written to kinetics-report.html.
 
             Exit status: 0 success, 1 a check failed, 2 a performance regression, 64 usage error, \
-            65 bad input data, 66 missing input, 73 cannot write output.
+            65 bad input data, 66 missing input, 69 a needed tool missing (valgrind for --count), \
+            73 cannot write output.
             """,
         version: KineticsVersion.current,
         subcommands: [

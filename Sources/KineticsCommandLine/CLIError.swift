@@ -54,8 +54,14 @@ package func runCommand<Command: ParsableCommand>(_: Command.Type) -> Never {
             print(Command.fullMessage(for: error))
             status = 0
         } else {
-            reportError(Command.message(for: error))
-            status = code.rawValue  // usage errors are EX_USAGE, 64
+            // A typo first: an error about the options that were recognised
+            // may only be the typo's consequence.
+            let message = Command.message(for: error)
+            let typo =
+                message.hasPrefix("Unknown option")
+                ? nil : UnknownOptions.first(in: Array(CommandLine.arguments.dropFirst()), of: Command.self)
+            reportError(typo ?? message)
+            status = typo == nil ? code.rawValue : ExitCode.validationFailure.rawValue  // EX_USAGE, 64
         }
     }
     Foundation.exit(status)

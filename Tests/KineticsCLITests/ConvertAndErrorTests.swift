@@ -143,11 +143,42 @@ struct ConvertAndErrorTests {
         }
     }
 
-    @Test("--help succeeds and lists the subcommands")
+    @Test("--help succeeds and lists the subcommands and every exit status")
     func help() throws {
         let result = try kinetics("--help")
         #expect(result.status == 0)
         #expect(result.stdout.contains("trace") && result.stdout.contains("convert"))
+        let flat = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for status in [
+            "1 a check failed", "2 a performance regression", "64 usage", "65 bad", "66 missing", "69 a needed tool",
+            "73 cannot",
+        ] {
+            #expect(flat.contains(status), "\(status)")
+        }
+    }
+
+    @Test(
+        "an unknown option is reported first, with the nearest name, before what the recognised ones lack",
+        arguments: [
+            (["compare", "spring", "trace.csv", "--tension", "300", "--fricton", "12"], "--fricton", "--friction"),
+            (["bench", "--animations", "0", "--framez", "3"], "--framez", "--frames"),
+            (["gate", "--before", "a.so", "--confidenc", "2"], "--confidenc", "--confidence"),
+            (["verify", "--format", "jsn", "--engine-comand", "x"], "--engine-comand", "--engine-command"),
+        ])
+    func typoFirst(arguments: [String], typo: String, meant: String) throws {
+        let result = try kinetics(arguments)
+        #expect(result.status == 64)
+        #expect(
+            result.stderr == "kinetics: error: Unknown option '\(typo)'. Did you mean '\(meant)'?\n", "\(result.stderr)"
+        )
+    }
+
+    @Test("after '--', and as an option's value, what looks like an option is not reported as one")
+    func valueNotTypo() throws {
+        let result = try kinetics(["compare", "spring", "--tension", "300", "--friction", "12", "--", "--trace.csv"])
+        #expect(result.status == 66, "\(result.stderr)")
+        let value = try kinetics(["gate", "--before-command", "--x", "--after-command", "--y", "--frobnicate"])
+        #expect(value.stderr == "kinetics: error: Unknown option '--frobnicate'.\n", "\(value.stderr)")
     }
 
     @Test("kinetics summary summarises every method against GSL")

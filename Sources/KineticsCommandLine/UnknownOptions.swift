@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+
+/// Finds an option the command line's command does not have, so that a
+/// typo is reported before anything the typo itself may have caused:
+/// swift-argument-parser validates the options it recognised (`--tension
+/// needs --friction`) before it complains of those it did not (`--fricton`).
+///
+/// The commands and their options come from the parser's own description
+/// of the tool (`--experimental-dump-help`), so nothing here restates them.
+enum UnknownOptions {
+    /// The part of the parser's description of a command read here.
+    private struct CommandInfo: Decodable {
+        struct Argument: Decodable {
+            struct Name: Decodable {
+                var kind: String
+                var name: String
+            }
+            var kind: String
+            var names: [Name]?
+            var parsingStrategy: String
+        }
+        var commandName: String
+        var subcommands: [CommandInfo]?
+        var arguments: [Argument]?
+    }
+
+    private struct ToolInfo: Decodable {
+        var command: CommandInfo
+    }
+
+    /// "Unknown option '--fricton'. Did you mean '--friction'?" for the
+    /// first long option in `arguments` that the command they invoke does
+    /// not have; nil when there is none, or when the tool cannot be
+    /// described.
+    static func first<Command: ParsableCommand>(in arguments: [String], of _: Command.Type) -> String? {
+        let description: String
+        do {
+            _ = try Command.parseAsRoot(["--experimental-dump-help"])
+            return nil
+        } catch {
+            description = Command.fullMessage(for: error)
+        }
+        guard let tool = try? JSONDecoder().decode(ToolInfo.self, from: Data(description.utf8)) else { return nil }
+        var command = tool.command
+        var takesValue = false
+        for argument in arguments {
+            if takesValue {
+                takesValue = false
+                continue
+            }
+            if argument == "--" { return nil }
+            let options = command.arguments ?? []
+            // A command that passes on what it does not know has no unknown options.
+            if options.contains(where: { $0.parsingStrategy == "allUnrecognized" }) { return nil }
+            guard argument.hasPrefix("--") else {
+                if let sub = command.subcommands?.first(where: { $0.commandName == argument }) { command = sub }
+                continue
+            }
+            let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+            let known = options.filter { option in
+                option.names?.contains { $0.kind == "long" && $0.name == name } == true
+            }
+            if let option = known.first {
+                takesValue = option.kind == "option" && !argument.contains("=")
+                continue
+            }
+            if ["help", "version", "experimental-dump-help"].contains(name) { continue }
+            let names = options.flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name)
+            var message = "Unknown option '--\(name)'."
+            if let nearest = names.min(by: { distance($0, name) < distance($1, name) }), distance(nearest, name) <= 2 {
+                message += " Did you mean '--\(nearest)'?"
+            }
+            return message
+        }
+        return nil
+    }
+
+    /// The edit distance of two names (insertions, deletions and
+    /// substitutions).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0 ... b.count)
+        for i in 1 ... max(a.count, 1) where !a.isEmpty {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1 ... max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
