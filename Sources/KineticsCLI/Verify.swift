@@ -182,7 +182,7 @@ struct ReportDestination: ParsableArguments {
         }
         if !report.passed {
             throw CLIError(
-                message: "\(report.failures.count) of \(report.rows.filter { $0.passed != nil }.count) checks failed",
+                message: VerificationText.failedChecks(report) + " failed",
                 status: CLIError.checkFailed)
         }
     }

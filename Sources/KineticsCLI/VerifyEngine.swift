@@ -133,7 +133,8 @@ extension Verify {
         let report: VerificationReport
         do {
             report = try Verifier.report(
-                set, answers: answers.answers, engine: engine.name, tolerances: tolerances, fault: fault, jobs: jobs,
+                set, answers: answers.answers, refusals: answers.refusals, engine: engine.name,
+                tolerances: tolerances, fault: fault, jobs: jobs,
                 start: start
             ) { suite, done, total in bar.update(suite, done, total) }
         } catch {
@@ -141,6 +142,15 @@ extension Verify {
             throw CLIError(message: "\(error)", status: CLIError.checkFailed)
         }
         bar.finish()
+        let refusals = report.engineMeasures?.refusals ?? []
+        let others = report.suites.filter { suite in !refusals.contains { $0.suite == suite } }
+        for refusal in refusals {
+            warnLine(
+                "the engine refused \(refusal.cases) \(refusal.suite) case\(refusal.cases == 1 ? "" : "s") (the first, \(refusal.firstCase): \(refusal.message)): the \(refusal.suite) suite is reported as refused"
+                    + (others.isEmpty
+                        ? "" : "; to run the others alone: " + others.map { "--suite \($0)" }.joined(separator: " ")))
+        }
+        for warning in report.warnings ?? [] { warnLine("warning: " + warning) }
         // The answers read until a fault are reported all the same.
         try destination.write(report)
     }

@@ -101,7 +101,7 @@ public struct QuickReport: Sendable {
             lines.append("Verification: every tolerance held (\(checked) checks against GSL, quick grid).")
         } else {
             lines.append(
-                "Verification: \(verification.failures.count) of \(checked) checks FAILED: "
+                "Verification: \(VerificationText.failedChecks(verification)) FAILED: "
                     + verification.failures.map { "\($0.suite) \($0.mode) \($0.check)" }.joined(separator: "; ") + ".")
         }
         let hot = bench.results.filter { !$0.configuration.engine.isPopModel }
@@ -218,12 +218,7 @@ public struct QuickReport: Sendable {
     public static func html(_ verification: VerificationReport) -> String {
         let title = verification.engine.map { "Kinetics verify: \($0)" } ?? "Kinetics verify"
         let failed = !verification.passed
-        let checked = verification.rows.filter { $0.passed != nil }.count
-        let verdict =
-            verification.fault.map { "The engine stopped: \($0.message)." }
-            ?? (failed
-                ? "\(verification.failures.count) of \(checked) checks FAILED."
-                : "Every tolerance held (\(checked) checks).")
+        let verdict = VerificationText.verdict(verification)
         let body: [Node<HTML.BodyContext>] = [
             .h1(.text(title)),
             .pre(.text(VerificationText.header(verification))),

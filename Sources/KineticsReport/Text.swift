@@ -23,7 +23,7 @@ public enum VerificationText {
         if let engine = report.engine, let measures = report.engineMeasures {
             text +=
                 "\nEngine: \(engine), \(measures.casesAnswered) of \(measures.casesAsked) cases answered"
-                + (measures.shard.map { ", shard \($0)" } ?? "") + "."
+                + refusedCount(measures) + (measures.shard.map { ", shard \($0)" } ?? "") + "."
         }
         if let fault = report.fault { text += "\nThe engine stopped: \(fault.message)." }
         return text
@@ -38,7 +38,15 @@ public enum VerificationText {
         ]
     }
 
+    /// `, 30 refused (decay)` when the engine refused cases.
+    static func refusedCount(_ measures: EngineMeasures) -> String {
+        guard let refusals = measures.refusals, !refusals.isEmpty else { return "" }
+        return ", \(refusals.map(\.cases).reduce(0, +)) refused (\(refusals.map(\.suite).joined(separator: ", ")))"
+    }
+
+    /// The row's value; `-` where nothing was measured.
     public static func value(_ row: VerificationRow) -> String {
+        if row.value.isNaN && (row.cases == 0 || row.check == "refused") { return "-" }
         if let minimum = row.minimum, let maximum = row.maximum {
             return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
         }
@@ -55,13 +63,33 @@ public enum VerificationText {
 
     public static func table(_ report: VerificationReport) -> String {
         let rows = report.rows.map(cells)
-        let verdict =
-            report.passed
-            ? "Every tolerance held (\(report.rows.filter { $0.passed == true }.count) checks)."
-            : report.fault != nil && report.failures.isEmpty
-                ? "Incomplete: the engine stopped before answering every case."
-                : "\(report.failures.count) checks FAILED."
-        return ([header(report), ""] + aligned(columns, rows) + ["", verdict]).joined(separator: "\n") + "\n"
+        return ([header(report), ""] + aligned(columns, rows) + ["", verdict(report)]).joined(separator: "\n") + "\n"
+    }
+
+    /// The report's verdict in one sentence: how many checks failed of how
+    /// many, that every tolerance held, that the engine stopped, or that
+    /// nothing was checked (and how to gate).
+    public static func verdict(_ report: VerificationReport) -> String {
+        let failed = failedChecks(report) + " FAILED."
+        if report.fault != nil {
+            return "Incomplete: the engine stopped before answering every case"
+                + (report.failures.isEmpty ? "." : "; " + failed)
+        }
+        if !report.failures.isEmpty { return failed }
+        let checked = report.rows.filter { $0.passed != nil }.count
+        if checked == 0 {
+            let how =
+                report.engine == nil
+                ? "the modes run are reported, not checked" : "give --tolerance engine=VALUE to gate an engine"
+            return "Nothing was checked (every row is reported only): \(how)."
+        }
+        return "Every tolerance held (\(checked) check\(checked == 1 ? "" : "s"))."
+    }
+
+    /// `1 of 21 checks`, `1 of 1 check`: the failed rows of the checked ones.
+    public static func failedChecks(_ report: VerificationReport) -> String {
+        let checked = report.rows.filter { $0.passed != nil }.count
+        return "\(report.failures.count) of \(checked) check\(checked == 1 ? "" : "s")"
     }
 
     public static func markdown(_ report: VerificationReport) -> String {
@@ -73,7 +101,7 @@ public enum VerificationText {
             lines.append("| " + cells(row).map(escape).joined(separator: " | ") + " |")
         }
         lines.append("")
-        lines.append(report.passed ? "**Every tolerance held.**" : "**\(report.failures.count) checks failed.**")
+        lines.append("**\(verdict(report))**")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -97,7 +125,13 @@ public enum VerificationText {
 
     /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
     public static func describe(_ row: VerificationRow) -> String {
-        "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
+        if row.value.isNaN && (row.cases == 0 || row.check == "refused") {
+            let what = row.check == "refused" ? "the engine refused it (\(row.location))" : "nothing was measured"
+            return
+                "\(row.suite) \(row.mode) \(row.check): \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") cannot hold: \(what)"
+        }
+        return
+            "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
     }
 }
 

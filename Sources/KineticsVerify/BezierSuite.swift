@@ -32,6 +32,11 @@ enum BezierSuite {
     /// doubles) is itself uncertain by more than 1e-13 in t.
     static let flatSlope = 1e-3
 
+    /// The check of the points where x(t) is not flat, and of the ends,
+    /// which are checked on purpose (every curve passes through (0, 0) and
+    /// (1, 1), however flat it is there).
+    static let regularCheck = "error where x'(t) >= 1e-3, and at x = 0 and 1"
+
     static func measure(
         _ curve: UnitBezier, samples: Int, methods: [BezierMethod], tolerances: Tolerances, fault: InjectedFault? = nil
     ) throws -> BezierCurveMeasurement<BezierMethod> {

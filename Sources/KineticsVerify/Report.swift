@@ -119,6 +119,10 @@ public struct VerificationReport: Codable, Sendable {
     /// For an engine run: the measures of every case, from which the rows
     /// are computed (and shards merged).
     public var engineMeasures: EngineMeasures?
+    /// For an engine run: what the answers suggest went wrong before any
+    /// tolerance (most trajectories diverged or barely match: units),
+    /// printed on stderr by `kinetics verify`; nil when nothing does.
+    public var warnings: [String]?
 
     /// Whether every checked row held and no engine fault stopped the run.
     public var passed: Bool { fault == nil && rows.allSatisfy { $0.passed != false } }

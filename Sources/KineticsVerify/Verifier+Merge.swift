@@ -34,6 +34,15 @@ extension Verifier {
             engine: parts[0].measures.engine, shard: nil, gates: parts[0].measures.gates,
             casesAsked: parts.map(\.measures.casesAsked).reduce(0, +),
             casesAnswered: parts.map(\.measures.casesAnswered).reduce(0, +))
+        var refusals: [EngineRefusal] = []
+        for refusal in parts.sorted(by: { $0.shard.index < $1.shard.index }).flatMap({ $0.measures.refusals ?? [] }) {
+            if let index = refusals.firstIndex(where: { $0.suite == refusal.suite }) {
+                refusals[index].cases += refusal.cases
+            } else {
+                refusals.append(refusal)
+            }
+        }
+        merged.refusals = refusals.isEmpty ? nil : refusals
         merged.springs = parts.flatMap(\.measures.springs).sorted { $0.position < $1.position }
         merged.decays = parts.flatMap(\.measures.decays).sorted { $0.position < $1.position }
         merged.curves = parts.flatMap(\.measures.curves).sorted { $0.position < $1.position }

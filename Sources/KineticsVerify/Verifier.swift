@@ -310,7 +310,7 @@ public enum Verifier {
                     case .fast: "bezier.fast"
                     }
                 var errorRow = row(
-                    "bezier", method.rawValue, "error where x'(t) >= 1e-3", regular, worst.value,
+                    "bezier", method.rawValue, BezierSuite.regularCheck, regular, worst.value,
                     location: worst.location,
                     parameters: worst.parameters, toleranceName: name, tolerances: tolerances,
                     note: method == .webkit
@@ -442,6 +442,12 @@ public enum Verifier {
                 suite: suite, mode: mode, check: check, cases: 0, value: .nan, location: "nothing was checked",
                 toleranceName: toleranceName, tolerance: tolerance, passed: false,
                 note: note ?? "nothing was checked: every case was left out")
+        }
+        // Nor has one that measured nothing a value, though it checks nothing.
+        if cases == 0 {
+            return VerificationRow(
+                suite: suite, mode: mode, check: check, cases: 0, value: .nan, location: "nothing was measured",
+                note: note)
         }
         return VerificationRow(
             suite: suite, mode: mode, check: check, cases: cases, value: value.isNaN ? value : max(value, 0), rms: rms,

@@ -58,7 +58,6 @@ struct VerifyEngineCommandTests {
             ("unknown", "the engine answered an unknown case 'spring/99999/60'"),
             ("few", "case bezier/5: the engine gave 3 values for 1001 x values"),
             ("text", "line 6, case bezier/5: values[0] is not a number or null"),
-            ("refuse", "the engine refused case bezier/5: cannot do curves"),
         ])
     func faults(mode: String, message: String) throws {
         let result = try kinetics("verify", "--suite", "bezier", "--engine-command", try Self.faulty(mode, after: 5))
@@ -74,6 +73,81 @@ struct VerifyEngineCommandTests {
         }
     }
 
+    /// The Python example with one line changed: `original` becomes `changed`.
+    static func example(replacing original: String, with changed: String) throws -> String {
+        let source = try String(
+            contentsOf: root.appendingPathComponent("Examples/engines/semi_implicit_euler.py"), encoding: .utf8)
+        #expect(source.contains(original))
+        let script = try temporaryFolder("engine").appendingPathComponent("variant.py")
+        try source.replacingOccurrences(of: original, with: changed).write(
+            to: script, atomically: true, encoding: .utf8)
+        return "python3 \(script.path)"
+    }
+
+    @Test("a refused suite is reported as refused while the others run; a gate on it fails, saying so")
+    func refusedSuite() throws {
+        let engine = try Self.example(
+            replacing: "        if case.get(\"protocol\") != PROTOCOL:",
+            with: """
+                        if case["kind"] == "decay":
+                            answer = {"id": case["id"], "error": "this engine has no decays"}
+                        elif case.get("protocol") != PROTOCOL:
+                """)
+        let open = try kinetics("verify", "--engine-command", engine, "--engine-name", "nodecay")
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(
+            open.stderr.contains(
+                "the engine refused 240 decay cases (the first, decay/0/30: this engine has no decays): the decay suite is reported as refused; to run the others alone: --suite spring --suite bezier"
+            ), "\(open.stderr)")
+        #expect(open.stdout.contains("Engine: nodecay, 943 of 1183 cases answered, 240 refused (decay)."))
+        let refused = try #require(open.lines.first { $0.hasPrefix("decay   nodecay  refused") })
+        #expect(
+            refused.contains(" 240 ") && refused.contains("  -  ")
+                && refused.contains("decay/0/30: this engine has no decays"))
+        #expect(!open.stdout.contains("error vs continuous law"))
+        #expect(open.lines.contains { $0.hasPrefix("bezier  nodecay  scheme") && $0.contains("in 25 of 25") })
+        // In JSON, the refusal is kept with the measures.
+        let json = try kinetics("verify", "--engine-command", engine, "--suite", "decay", "--format", "json")
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let report = try decoder.decode(VerificationReport.self, from: Data(json.stdout.utf8))
+        #expect(
+            report.engineMeasures?.refusals == [
+                EngineRefusal(suite: "decay", cases: 240, firstCase: "decay/0/30", message: "this engine has no decays")
+            ])
+        #expect(report.rows.map(\.check) == ["refused"])
+        let gated = try kinetics(
+            "verify", "--engine-command", engine, "--suite", "decay", "--suite", "bezier", "--tolerance",
+            "engine.decay=1")
+        #expect(gated.status == 1, "\(gated.stderr)")
+        #expect(
+            gated.stderr.contains(
+                "check failed: decay engine refused: engine.decay = 1.00e+00 cannot hold: the engine refused it (decay/0/30: this engine has no decays)"
+            ), "\(gated.stderr)")
+        #expect(gated.stderr.hasSuffix("kinetics: error: 1 of 1 check failed\n"), "\(gated.stderr)")
+    }
+
+    @Test("verify says when most trajectories diverge or miss by half their scale: times read in the wrong unit")
+    func units() throws {
+        for (scale, symptom) in [
+            ("* 1000", "hold a value that is not a number"), ("/ 1000", "are off by more than half their scale"),
+        ] {
+            let engine = try Self.example(
+                replacing: "        dt = t - previous", with: "        dt = (t - previous) \(scale)")
+            let result = try kinetics("verify", "--engine-command", engine, "--suite", "spring")
+            #expect(result.status == 0, "\(result.stderr)")
+            let warning = try #require(
+                result.stderr.split(separator: "\n").first { $0.contains(" spring trajectories ") })
+            #expect(warning.hasPrefix("kinetics: warning: ") && warning.contains(symptom), "\(warning)")
+            #expect(warning.contains("an engine that reads the times as milliseconds"), "\(warning)")
+        }
+        // The example as it is: no warning.
+        let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
+        let plain = try kinetics("verify", "--engine-command", "python3 \(script)", "--suite", "spring")
+        #expect(!plain.stderr.contains("warning"), "\(plain.stderr)")
+    }
+
     @Test("an engine that stops answering is stopped after --case-timeout, naming the outstanding case")
     func hang() throws {
         let result = try kinetics(
@@ -81,6 +155,14 @@ struct VerifyEngineCommandTests {
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("gave no answer and read no case for 1 s; it was stopped while case bezier/2"))
         #expect(result.stdout.contains("2 of 25 cases answered"))
+        // The rows of what was not measured have no value, not a perfect 0.
+        let open = try kinetics(
+            "verify", "--case-timeout", "1", "--engine-command", try Self.faulty("hang", after: 2))
+        let stopped = try #require(open.lines.first { $0.hasPrefix("decay   engine  error vs continuous law") })
+        #expect(stopped.contains(" 0      -  ") && stopped.contains("nothing was measured"), "\(stopped)")
+        #expect(
+            open.stdout.hasSuffix("Incomplete: the engine stopped before answering every case; 1 of 1 check FAILED.\n"),
+            "\(open.stdout)")
     }
 
     @Test("a value that is not a number is a diverged case: reported as NaN, and failing any gate, naming the curve")
@@ -91,7 +173,9 @@ struct VerifyEngineCommandTests {
         #expect(open.stdout.contains("diverged 22"), "\(open.stdout)")
         let gated = try kinetics("verify", "--suite", "bezier", "--tolerance", "engine=10", "--engine-command", engine)
         #expect(gated.status == 1, "\(gated.stderr)")
-        #expect(gated.stderr.contains("check failed: bezier engine error where x'(t) >= 1e-3: nan exceeds engine"))
+        #expect(
+            gated.stderr.contains(
+                "check failed: bezier engine error where x'(t) >= 1e-3, and at x = 0 and 1: nan exceeds engine"))
         #expect(gated.stderr.contains("cubic-bezier("))
         // The report with its NaN goes to JSON, to the plot and to an HTML page.
         let folder = try temporaryFolder("engine")
@@ -152,6 +236,9 @@ struct VerifyEngineCommandTests {
         let result = try kinetics("verify", "--engine-command", "python3 \(script)", "--engine-name", "python")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Engine: python, 1183 of 1183 cases answered."))
+        #expect(
+            result.stdout.hasSuffix(
+                "Nothing was checked (every row is reported only): give --tolerance engine=VALUE to gate an engine.\n"))
         let scheme = try #require(result.lines.first { $0.hasPrefix("spring  python  scheme at 60 Hz") })
         #expect(
             scheme.contains("velocity-first symplectic Euler, damping as a force, 1 step per frame in "), "\(scheme)")
@@ -171,8 +258,10 @@ struct VerifyEngineCommandTests {
         #expect(result.stdout.contains("backward (implicit) Euler, 1 step per frame in 153 of 153"), "\(result.stdout)")
         // It answers springs only, and says so for any other case.
         let refused = try kinetics("verify", "--suite", "decay", "--engine-command", binary)
-        #expect(refused.status == 65)
-        #expect(refused.stderr.contains("refused case decay/0/30: this engine answers springs only"))
+        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("refused 240 decay cases (the first, decay/0/30: this engine answers springs only"),
+            "\(refused.stderr)")
     }
 
     @Test("kinetics verify serve through the protocol gives the built-in rk4, exact and precise rows exactly")
@@ -188,7 +277,7 @@ struct VerifyEngineCommandTests {
         let builtInRows = try decodeJSON(VerificationReport.self, builtIn.stdout).rows
         for (suite, check) in [
             ("spring", "error"), ("spring", "frame-rate dependence"), ("decay", "error vs discrete law"),
-            ("bezier", "error where x'(t) >= 1e-3"), ("bezier", "error where x(t) is flat"),
+            ("bezier", "error where x'(t) >= 1e-3, and at x = 0 and 1"), ("bezier", "error where x(t) is flat"),
         ] {
             let expected = try #require(builtInRows.first { $0.suite == suite && $0.check == check })
             let actual = try #require(engineRows.first { $0.suite == suite && $0.check == check })

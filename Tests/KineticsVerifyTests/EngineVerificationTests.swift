@@ -31,7 +31,7 @@ struct EngineVerificationTests {
         }
         for (suite, mode, check) in [
             ("spring", spring.rawValue, "error"), ("spring", spring.rawValue, "frame-rate dependence"),
-            ("decay", decay.rawValue, decayCheck), ("bezier", bezier.rawValue, "error where x'(t) >= 1e-3"),
+            ("decay", decay.rawValue, decayCheck), ("bezier", bezier.rawValue, BezierSuite.regularCheck),
             ("bezier", bezier.rawValue, "error where x(t) is flat"),
         ] {
             let expected = try row(builtIn, suite, mode, check)
@@ -196,7 +196,7 @@ struct EngineVerificationTests {
             (#"{"id":"spring/0/30","values":[1,2]}"#, "the engine gave 2 values for"),
             (#"{"id":"nope","values":[]}"#, "unknown case 'nope'"),
             (#"{"id":"spring/0/30","values":["a"]}"#, "line 1, case spring/0/30: values[0] is not a number or null"),
-            (#"{"id":"spring/0/30","error":"cannot"}"#, "the engine refused case spring/0/30: cannot"),
+            (#"{"id":"nope","error":"cannot"}"#, "the engine refused an unknown case 'nope'"),
             (#"{"id":"spring/0/30"}"#, "has neither values nor an error"),
             ("not json", "line 1 of the engine's output is not an answer"),
             (#"["id"]"#, "is not an answer"),
@@ -210,6 +210,20 @@ struct EngineVerificationTests {
             (error as? EngineFault)?.message.contains(message) == true
         }
         #expect(answers.answers.isEmpty)
+    }
+
+    @Test("an error answer is a refusal: kept, counted as neither answered nor missing, once per case")
+    func refusal() throws {
+        let set = try EngineCaseSet(grid: .quick, suites: [.bezier])
+        var answers = EngineAnswers(for: set.cases)
+        try answers.take(line: #"{"id":"bezier/0","error":"no curves here"}"#, number: 1)
+        #expect(answers.refusals == ["bezier/0": "no curves here"] && answers.answers.isEmpty)
+        #expect(answers.missingCount == set.cases.count - 1 && answers.firstMissing == "bezier/1")
+        #expect(throws: EngineFault.self) { try answers.take(line: #"{"id":"bezier/0","error":"again"}"#, number: 2) }
+        #expect(
+            EngineRefusal.grouped(
+                ["spring/0/30", "bezier/0", "bezier/1"], refusals: ["bezier/1": "b", "bezier/0": "a"])
+                == [EngineRefusal(suite: "bezier", cases: 2, firstCase: "bezier/0", message: "a")])
     }
 
     @Test("null, NaN, Infinity (bare, as Python writes them, or quoted) read as values that are not numbers")

@@ -18,7 +18,9 @@ public struct EngineFault: Error, Sendable, Equatable, Codable, CustomStringConv
         /// an unknown or repeated id, the wrong number of values, text for
         /// a number.
         case badAnswer
-        /// The engine answered a case with an error of its own.
+        /// The engine answered a case with an error of its own. (No longer a
+        /// fault: a refused case is kept in ``EngineAnswers/refusals`` and
+        /// its suite reported as refused; reports written before say it.)
         case refused
         /// An in-process engine threw.
         case threw
@@ -43,6 +45,9 @@ public struct EngineFault: Error, Sendable, Equatable, Codable, CustomStringConv
 public struct EngineAnswers: Sendable {
     /// The answers by case id.
     public private(set) var answers: [String: EngineAnswer] = [:]
+    /// The cases the engine refused (an answer with an `error`), with its
+    /// message, by case id.
+    public private(set) var refusals: [String: String] = [:]
     /// How many values each case's answer must hold, by id.
     private let expected: [String: Int]
     /// The case ids in the order they were asked.
@@ -54,14 +59,14 @@ public struct EngineAnswers: Sendable {
         order = cases.map(\.id)
     }
 
-    /// Whether every case has its answer.
-    public var isComplete: Bool { answers.count == expected.count }
+    /// Whether every case has its answer or was refused.
+    public var isComplete: Bool { answers.count + refusals.count == expected.count }
 
-    /// The first case, in the order asked, without an answer.
-    public var firstMissing: String? { order.first { answers[$0] == nil } }
+    /// The first case, in the order asked, neither answered nor refused.
+    public var firstMissing: String? { order.first { answers[$0] == nil && refusals[$0] == nil } }
 
-    /// How many cases have no answer yet.
-    public var missingCount: Int { expected.count - answers.count }
+    /// How many cases are neither answered nor refused yet.
+    public var missingCount: Int { expected.count - answers.count - refusals.count }
 
     /// Takes an answer for case `id`.
     ///
@@ -71,7 +76,9 @@ public struct EngineAnswers: Sendable {
         guard let count = expected[id] else {
             throw EngineFault(.badAnswer, "the engine answered an unknown case '\(Self.clipped(id))'")
         }
-        guard answers[id] == nil else { throw EngineFault(.badAnswer, "the engine answered case \(id) twice") }
+        guard answers[id] == nil && refusals[id] == nil else {
+            throw EngineFault(.badAnswer, "the engine answered case \(id) twice")
+        }
         guard answer.values.count == count else {
             throw EngineFault(
                 .badAnswer, "case \(id): the engine gave \(answer.values.count) values for \(count) \(Self.noun(id))")
@@ -86,8 +93,11 @@ public struct EngineAnswers: Sendable {
     /// Reads one line of an engine's output (see ``EngineAnswer`` for its
     /// form) and takes the answer on it. A blank line is passed over.
     ///
-    /// - Throws: ``EngineFault``: `badAnswer` for a line that is not an
-    ///   answer, `refused` for a line with an `error`.
+    /// A line with an `error` is a refusal, kept in ``refusals``: the run
+    /// goes on, and the case's suite is reported as refused.
+    ///
+    /// - Throws: ``EngineFault`` (`badAnswer`) for a line that is not an
+    ///   answer, or one for an unknown or already answered case.
     public mutating func take(line: some StringProtocol, number: Int) throws(EngineFault) {
         guard line.contains(where: { !$0.isWhitespace }) else { return }
         let wire: WireAnswer
@@ -104,7 +114,14 @@ public struct EngineAnswers: Sendable {
             )
         }
         if let message = wire.error {
-            throw EngineFault(.refused, "the engine refused case \(Self.clipped(wire.id)): \(Self.clipped(message))")
+            guard expected[wire.id] != nil else {
+                throw EngineFault(.badAnswer, "the engine refused an unknown case '\(Self.clipped(wire.id))'")
+            }
+            guard answers[wire.id] == nil && refusals[wire.id] == nil else {
+                throw EngineFault(.badAnswer, "the engine answered case \(wire.id) twice")
+            }
+            refusals[wire.id] = Self.clipped(message)
+            return
         }
         guard let values = wire.values else {
             throw EngineFault(

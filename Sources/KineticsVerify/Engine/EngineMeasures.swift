@@ -87,10 +87,50 @@ public struct EngineMeasures: Codable, Sendable, Equatable {
     public var casesAsked: Int
     /// See ``casesAsked``.
     public var casesAnswered: Int
+    /// The suites the engine refused cases of, in the order of the suites;
+    /// nil or empty when it refused none. (Optional, so that reports
+    /// written before refusals were kept still read.)
+    public var refusals: [EngineRefusal]?
     /// Per spring of the grid (of the shard).
     public var springs: [EngineSpringMeasure] = []
     /// Per decay.
     public var decays: [EngineDecayMeasure] = []
     /// Per curve.
     public var curves: [EngineCurveMeasure] = []
+}
+
+/// The cases of one suite that an engine refused: the suite is reported as
+/// refused, not measured.
+public struct EngineRefusal: Codable, Sendable, Equatable {
+    /// The suite: `spring`, `decay` or `bezier`.
+    public var suite: String
+    /// How many of its cases were refused.
+    public var cases: Int
+    /// The first refused case, in the order asked, and the engine's message.
+    public var firstCase: String
+    /// See ``firstCase``.
+    public var message: String
+
+    /// A refusal of `cases` cases of `suite`, the first `firstCase`.
+    public init(suite: String, cases: Int, firstCase: String, message: String) {
+        self.suite = suite
+        self.cases = cases
+        self.firstCase = firstCase
+        self.message = message
+    }
+
+    /// The refusals among `ids` (in the order asked), by suite.
+    public static func grouped(_ ids: [String], refusals: [String: String]) -> [EngineRefusal] {
+        var grouped: [EngineRefusal] = []
+        for id in ids {
+            guard let message = refusals[id] else { continue }
+            let suite = String(id.prefix { $0 != "/" })
+            if let index = grouped.firstIndex(where: { $0.suite == suite }) {
+                grouped[index].cases += 1
+            } else {
+                grouped.append(EngineRefusal(suite: suite, cases: 1, firstCase: id, message: message))
+            }
+        }
+        return grouped
+    }
 }

@@ -17,18 +17,76 @@ extension Verifier {
         report.engineMeasures = measures
         let name = measures.engine
         var rows = EngineRows(measures: measures, grid: grid, tolerances: tolerances, report: report)
-        if suites.contains(.spring) { rows.springRows() }
-        if suites.contains(.decay) { rows.decayRows() }
-        if suites.contains(.bezier) { rows.bezierRows() }
+        let refusals = measures.refusals ?? []
+        for suite in [VerificationSuite.spring, .decay, .bezier] where suites.contains(suite) {
+            if let refusal = refusals.first(where: { $0.suite == suite.rawValue }) {
+                rows.report.rows.append(refusedRow(refusal, engine: name, gate: tolerances.engineGate(suite)))
+                continue
+            }
+            switch suite {
+            case .spring: rows.springRows()
+            case .decay: rows.decayRows()
+            case .bezier: rows.bezierRows()
+            case .conversions: break
+            }
+        }
         report = rows.report
-        if measures.casesAnswered < measures.casesAsked {
+        let warnings = unitWarnings(measures)
+        report.warnings = warnings.isEmpty ? nil : warnings
+        let refused = refusals.map(\.cases).reduce(0, +)
+        if measures.casesAnswered + refused < measures.casesAsked {
+            let missing = measures.casesAsked - measures.casesAnswered - refused
             report.rows.append(
                 VerificationRow(
                     suite: "engine", mode: name, check: "cases answered", cases: measures.casesAsked,
                     value: Double(measures.casesAnswered), location: fault?.message ?? "",
-                    passed: false, note: "\(measures.casesAsked - measures.casesAnswered) cases have no answer"))
+                    passed: false, note: "\(missing) cases have no answer"))
         }
         return report
+    }
+
+    /// What an engine's answers say of its units, as `kinetics compare`
+    /// says it of a trace: most trajectories of a suite not numbers (a step
+    /// taken in milliseconds where the cases give seconds is 1,000 times too
+    /// long, and an explicit step that long diverges), or most of them off
+    /// by more than half their scale (a step 1,000 times too short barely
+    /// moves). Twenty trajectories at least, so that a run stopped early
+    /// does not warn on a few.
+    static func unitWarnings(_ measures: EngineMeasures) -> [String] {
+        var warnings: [String] = []
+        let units =
+            "the cases give times in seconds and positions, velocities and parameters in one unit of length (docs/engines.md); an engine that reads the times as milliseconds, or writes them so, steps 1,000 times too far or too short"
+        for (suite, errors) in [
+            ("spring", measures.springs.flatMap { $0.errors.compactMap { $0?.maxError } }),
+            ("decay", measures.decays.flatMap { $0.errors.compactMap { $0?.maxError } }),
+        ] where errors.count >= 20 {
+            let diverged = errors.count { $0.isNaN }
+            let far = errors.count { $0 > 0.5 }
+            if 2 * diverged > errors.count {
+                warnings.append(
+                    "\(diverged) of \(errors.count) \(suite) trajectories hold a value that is not a number: \(units)")
+            } else if 2 * (far + diverged) > errors.count {
+                warnings.append(
+                    "\(far + diverged) of \(errors.count) \(suite) trajectories are off by more than half their scale: \(units)"
+                )
+            }
+        }
+        return warnings
+    }
+
+    /// The one row of a suite whose cases the engine refused: no value, since
+    /// nothing of it was measured; failed when the suite is gated.
+    static func refusedRow(
+        _ refusal: EngineRefusal, engine name: String, gate: (name: String, value: Double)?
+    ) -> VerificationRow {
+        let cases = "\(refusal.cases) case\(refusal.cases == 1 ? "" : "s")"
+        return VerificationRow(
+            suite: refusal.suite, mode: name, check: "refused", cases: refusal.cases, value: .nan,
+            location: "\(refusal.firstCase): \(refusal.message)", toleranceName: gate?.name, tolerance: gate?.value,
+            passed: gate == nil ? nil : false,
+            note: gate == nil
+                ? "the engine refused \(cases); the suite is not measured (--suite leaves it out)"
+                : "the engine refused \(cases) of a gated suite: the gate cannot hold")
     }
 
     /// An engine run's rows, suite by suite, added to ``report``.
@@ -147,7 +205,7 @@ extension Verifier {
                         errors: measure.maxRegular.isNaN ? [:] : [name: measure.maxRegular]))
             }
             var errorRow = row(
-                "bezier", name, "error where x'(t) >= 1e-3", regular, worst.value, location: worst.location,
+                "bezier", name, BezierSuite.regularCheck, regular, worst.value, location: worst.location,
                 parameters: worst.parameters, gate: gate,
                 note: gate == nil ? nil : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
             if gate != nil && regular > 0 { errorRow.passed = measures.curves.allSatisfy { $0.regularHeld != false } }

@@ -63,15 +63,18 @@ extension Verifier {
             progress: progress)
     }
 
-    /// Measures `answers` and makes the report: the end of every engine
-    /// route (in-process, command, results file).
+    /// Measures `answers` (and keeps `refusals`, case id to message) and
+    /// makes the report: the end of every engine route (in-process,
+    /// command, results file).
     public static func report(
-        _ set: EngineCaseSet, answers: [String: EngineAnswer], engine name: String, tolerances: Tolerances,
-        fault: EngineFault?, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, start: Date = Date(),
+        _ set: EngineCaseSet, answers: [String: EngineAnswer], refusals: [String: String] = [:],
+        engine name: String, tolerances: Tolerances, fault: EngineFault?,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, start: Date = Date(),
         progress: @escaping Progress = { _, _, _ in }
     ) throws -> VerificationReport {
         let measures = try measure(
-            set, answers: answers, engine: name, tolerances: tolerances, jobs: jobs, progress: progress)
+            set, answers: answers, refusals: refusals, engine: name, tolerances: tolerances, jobs: jobs,
+            progress: progress)
         return report(
             measures, grid: set.grid, suites: set.suites, tolerances: tolerances, fault: fault,
             seconds: Date().timeIntervalSince(start))

@@ -5,16 +5,20 @@ import KineticsCompare
 extension Verifier {
     /// Measures `answers` to the cases of `set` against GSL, as the built-in
     /// methods are measured, and names the scheme of each 60 Hz trace; a
-    /// case without an answer is left out (and counted).
+    /// case without an answer is left out (and counted), and `refusals`
+    /// (case id to the engine's message) are kept by suite.
     ///
     /// - Throws: ``VerificationError/reference(_:)`` when GSL fails on a case.
     public static func measure(
-        _ set: EngineCaseSet, answers: [String: EngineAnswer], engine: String, tolerances: Tolerances,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: @escaping Progress = { _, _, _ in }
+        _ set: EngineCaseSet, answers: [String: EngineAnswer], refusals: [String: String] = [:], engine: String,
+        tolerances: Tolerances, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: @escaping Progress = { _, _, _ in }
     ) throws -> EngineMeasures {
         var measures = EngineMeasures(
             engine: engine, shard: set.shard, gates: tolerances.engineGateValues, casesAsked: set.cases.count,
             casesAnswered: set.cases.count { answers[$0.id] != nil })
+        let refused = EngineRefusal.grouped(set.cases.map(\.id), refusals: refusals)
+        measures.refusals = refused.isEmpty ? nil : refused
         let rates = verificationFrameRates
         measures.springs = try parallelMap(
             count: set.springs.count, jobs: jobs, progress: { progress("spring", $0, set.springs.count) }
