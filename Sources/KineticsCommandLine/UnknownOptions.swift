@@ -81,10 +81,11 @@ enum UnknownOptions {
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var previous = Array(0 ... b.count)
-        for i in 1 ... max(a.count, 1) where !a.isEmpty {
+        for i in 1 ... a.count {
             var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1 ... max(b.count, 1) where !b.isEmpty {
+            for j in 1 ... b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             previous = current

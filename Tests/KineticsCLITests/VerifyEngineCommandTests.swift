@@ -141,7 +141,9 @@ struct VerifyEngineCommandTests {
             let warning = try #require(
                 result.stderr.split(separator: "\n").first { $0.contains(" spring trajectories ") })
             #expect(warning.hasPrefix("kinetics: warning: ") && warning.contains(symptom), "\(warning)")
-            #expect(warning.contains("an engine that reads the times as milliseconds"), "\(warning)")
+            #expect(
+                warning.contains("an engine that takes them for milliseconds steps 1,000 times too short"), "\(warning)"
+            )
         }
         // The example as it is: no warning.
         let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path

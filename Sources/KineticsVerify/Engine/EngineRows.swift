@@ -55,7 +55,7 @@ extension Verifier {
     static func unitWarnings(_ measures: EngineMeasures) -> [String] {
         var warnings: [String] = []
         let units =
-            "the cases give times in seconds and positions, velocities and parameters in one unit of length (docs/engines.md); an engine that reads the times as milliseconds, or writes them so, steps 1,000 times too far or too short"
+            "the cases give times in seconds (docs/engines.md); an engine that takes them for milliseconds steps 1,000 times too short, and one that steps in milliseconds with parameters per second steps 1,000 times too far"
         for (suite, errors) in [
             ("spring", measures.springs.flatMap { $0.errors.compactMap { $0?.maxError } }),
             ("decay", measures.decays.flatMap { $0.errors.compactMap { $0?.maxError } }),
