@@ -62,8 +62,8 @@ extension Animator {
     /// A quiet animation's box stays in its freed record (it holds no
     /// callbacks) and is reused with the record or pooled then.
     ///
-    /// Out of line, so that scripts/instructions.sh finds and counts it
-    /// (inlined into the tick, it was left out of the count).
+    /// Out of line, so that a profile of a frame (perf, callgrind) shows
+    /// the retirement as a function of its own, apart from the tick.
     @inline(never)
     func retireQuietlyFinished() {
         let quiet = output.quiet
