@@ -85,9 +85,8 @@ struct VerifierTests {
             }
         for failure in failures { #expect(failure.location.hasPrefix(label), "\(failure.location) names \(label)") }
         if fault.kind == .nan { #expect(failure.value.isNaN) }
-        // Without the fault the same request passes.
-        request.fault = nil
-        #expect(try Verifier.run(request).passed)
+        // Without the fault the same request passes: `quickGrid` runs every
+        // suite and method of the grid unspoilt and expects every row to hold.
     }
 
     @Test("pop and fixed leave out, by their parameters alone, the springs a 1 ms RK4 step cannot hold")
