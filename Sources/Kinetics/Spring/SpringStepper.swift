@@ -69,6 +69,7 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
     public var displacement: Value { value - target }
 
     /// Advances the spring by a frame of `dt` seconds.
+    @_specialize(exported:true,where Value == Double)
     @_specialize(exported:true,where Value == SIMD4<Double>)
     public mutating func advance(by dt: Double) {
         guard dt.isFinite, dt >= 0 else {
@@ -195,6 +196,7 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
     /// state and the last RK4 slope; false before the first frame, true after
     /// a shutdown). The other methods apply the same bounds to the current
     /// displacement, velocity and acceleration.
+    @_specialize(exported:true,where Value == Double)
     @_specialize(exported:true,where Value == SIMD4<Double>)
     public func solverIsAtRest(threshold: Double) -> Bool {
         let p: Value

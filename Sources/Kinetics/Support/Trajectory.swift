@@ -29,6 +29,8 @@ extension MotionStepper {
     /// the previous gives a negative frame, which the steppers ignore (and
     /// count); the next frame is measured from it all the same, as an
     /// engine's clock would.
+    @_specialize(exported:true,where Self == SpringStepper<Double>)
+    @_specialize(exported:true,where Self == DecayStepper<Double>)
     public func trajectory(at times: [Double], start: Double? = nil) -> [MotionState<Value>] {
         var stepper = self
         var states: [MotionState<Value>] = []
@@ -43,6 +45,8 @@ extension MotionStepper {
     }
 
     /// The values at `times`: ``trajectory(at:start:)`` without the velocities.
+    @_specialize(exported:true,where Self == SpringStepper<Double>)
+    @_specialize(exported:true,where Self == DecayStepper<Double>)
     public func values(at times: [Double], start: Double? = nil) -> [Value] {
         trajectory(at: times, start: start).map(\.value)
     }
