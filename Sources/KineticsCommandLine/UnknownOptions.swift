@@ -66,7 +66,8 @@ enum UnknownOptions {
                 continue
             }
             if ["help", "version", "experimental-dump-help"].contains(name) { continue }
-            let names = options.flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name)
+            let allNames: [CommandInfo.Argument.Name] = options.flatMap { $0.names ?? [] }
+            let names: [String] = allNames.filter { $0.kind == "long" }.map(\.name)
             var message = "Unknown option '--\(name)'."
             if let nearest = names.min(by: { distance($0, name) < distance($1, name) }), distance(nearest, name) <= 2 {
                 message += " Did you mean '--\(nearest)'?"

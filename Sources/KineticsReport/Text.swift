@@ -340,21 +340,21 @@ public enum BenchText {
         for result in report.results {
             let c = result.configuration
             let range = result.repetitionRange
-            lines.append(
-                [
-                    c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps),
-                    c.method.rawValue,
-                    csvNumber(result.p50), csvNumber(result.p90), csvNumber(result.p99), csvNumber(result.max),
-                    csvNumber(result.mean), csvNumber(range.min), csvNumber(range.max),
-                    csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),
-                    csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
-                    csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
-                    result.steadyNanoseconds.map(csvNumber) ?? "", result.keysAloneNanoseconds.map(csvNumber) ?? "",
-                    result.instructions.map { csvNumber($0.instructionsPerFrame) } ?? "",
-                    result.instructions.map { csvNumber($0.l1MissesPerFrame) } ?? "",
-                    result.instructions.map { csvNumber($0.lastLevelMissesPerFrame) } ?? "",
-                    result.instructions.map { csvNumber($0.estimatedCyclesPerFrame) } ?? "",
-                ].joined(separator: ","))
+            let fields: [String] = [
+                c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps),
+                c.method.rawValue,
+                csvNumber(result.p50), csvNumber(result.p90), csvNumber(result.p99), csvNumber(result.max),
+                csvNumber(result.mean), csvNumber(range.min), csvNumber(range.max),
+                csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),
+                csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
+                csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
+                result.steadyNanoseconds.map(csvNumber) ?? "", result.keysAloneNanoseconds.map(csvNumber) ?? "",
+                result.instructions.map { csvNumber($0.instructionsPerFrame) } ?? "",
+                result.instructions.map { csvNumber($0.l1MissesPerFrame) } ?? "",
+                result.instructions.map { csvNumber($0.lastLevelMissesPerFrame) } ?? "",
+                result.instructions.map { csvNumber($0.estimatedCyclesPerFrame) } ?? "",
+            ]
+            lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

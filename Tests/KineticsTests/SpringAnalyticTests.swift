@@ -65,7 +65,8 @@ struct SpringAnalyticTests {
     func continuousThroughCritical() {
         let omega = 15.0
         for t in [0.01, 0.1, 0.5, 1.0, 2.0] {
-            let values = [1 - 1e-12, 1 - 1e-15, 1.0, 1 + 1e-15, 1 + 1e-12].map { zeta in
+            let zetas: [Double] = [1 - 1e-12, 1 - 1e-15, 1, 1 + 1e-15, 1 + 1e-12]
+            let values = zetas.map { zeta in
                 SpringPropagator.exact(spring(omega: omega, zeta: zeta), time: t)
                     .apply(displacement: -1.0, velocity: 3.0).displacement
             }

@@ -59,7 +59,8 @@ public struct Keyframes<Value: AnimatableVector>: Sendable {
                 parameter: "values", value: Double(values.count), accepted: "at least one value, all finite")
         }
         try Check.positive(duration, "duration")
-        let times = keyTimes ?? (values.count == 1 ? [0] : values.indices.map { Double($0) / Double(values.count - 1) })
+        let evenly: [Double] = values.indices.map { Double($0) / Double(Swift.max(values.count - 1, 1)) }
+        let times = keyTimes ?? evenly
         let extra = calculation == .discrete && times.count == values.count + 1
         guard times.count == values.count || extra else {
             throw ParameterError(
