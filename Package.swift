@@ -206,12 +206,14 @@ let package = Package(
         tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
         tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench"]),
         tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
-        tests("KineticsVerifyTests", ["KineticsVerify"]),
+        tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),
         tests("KineticsCompareTests", ["KineticsCompare", "KineticsTestSupport"]),
-        tests("KineticsPropertyTests", ["Kinetics", .product(name: "PropertyBased", package: "swift-property-based")]),
+        tests(
+            "KineticsPropertyTests",
+            ["Kinetics", "KineticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         tests("KineticsPlotTests", ["KineticsPlot", "KineticsTestSupport"]),
-        tests("KineticsBenchTests", ["Kinetics", "KineticsBench"]),
+        tests("KineticsBenchTests", ["Kinetics", "KineticsBench", "KineticsTestSupport"]),
         tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsVerify", "KineticsTestSupport"]),
     ]
 )

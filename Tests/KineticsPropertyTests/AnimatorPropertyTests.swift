@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import PropertyBased
 import Testing
 
@@ -282,10 +283,10 @@ struct AnimatorPropertyTests {
     }
 
     /// Operations of the long run: 1,000,000 when KINETICS_LONG_TESTS is set
-    /// (CI sets it), else 100,000, so that the test command takes minutes.
-    static let longRun = ProcessInfo.processInfo.environment["KINETICS_LONG_TESTS"] == nil ? 100_000 : 1_000_000
+    /// (CI sets it), else 25,000, so that the test command takes minutes.
+    static let longRun = longTests ? 1_000_000 : 25_000
 
-    @Test("100,000 seeded operations from inside and outside callbacks (1,000,000 in CI)", arguments: [UInt64(2_026)])
+    @Test("25,000 seeded operations from inside and outside callbacks (1,000,000 in CI)", arguments: [UInt64(2_026)])
     func million(seed: UInt64) {
         let churn = Churn(words: Words(seed: seed))
         var checks = 0

@@ -79,3 +79,8 @@ public func animatorWithXY() -> (Animator, PropertyHandle<Double>, PropertyHandl
         animator, animator.property("x", of: target, initial: 0.0), animator.property("y", of: target, initial: 0.0)
     )
 }
+
+/// Whether `KINETICS_LONG_TESTS` is set (`.ci/run` sets it): the tests then
+/// run at full size (whole verification grids, a million operations), and
+/// otherwise on parts of them sized so that `scripts/test.sh` takes minutes.
+public let longTests = ProcessInfo.processInfo.environment["KINETICS_LONG_TESTS"] != nil

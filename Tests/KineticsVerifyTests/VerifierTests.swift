@@ -1,14 +1,18 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 @testable import KineticsVerify
 
 @Suite("Verifier")
 struct VerifierTests {
+    /// The whole quick grid's report, run once for the tests that read it.
+    static let quick = Result { try Verifier.run(VerificationRequest(grid: .quick, tolerances: Tolerances())) }
+
     @Test("every suite passes on the quick grid, with a row for every mode")
     func quickGrid() throws {
-        let report = try Verifier.run(VerificationRequest(grid: .quick, tolerances: Tolerances()))
+        let report = try Self.quick.get()
         #expect(report.passed, "\(report.failures)")
         let modes = Set(report.rows.map { "\($0.suite) \($0.mode)" })
         for expected in [
@@ -30,12 +34,15 @@ struct VerifierTests {
 
     @Test("the shards of a run merge into the unsharded run's report, conversions and all")
     func shardsMerge() throws {
-        let whole = try Verifier.run(VerificationRequest(grid: .quick, tolerances: Tolerances()))
-        let shards = try (1 ... 2).map {
-            try Verifier.run(
-                VerificationRequest(
-                    grid: .quick, tolerances: Tolerances(), shard: VerificationShard(index: $0, count: 2)))
+        // Every suite, with the methods that take least time (rk4 and fixed
+        // step in 1 ms or less, which the debug build makes slow).
+        func request(_ shard: VerificationShard?) throws -> VerificationRequest {
+            VerificationRequest(
+                grid: .quick, methods: ["pop", "analytic", "exact", "continuous", "webkit", "precise", "fast"],
+                tolerances: try Tolerances(), shard: shard)
         }
+        let whole = try Verifier.run(try request(nil))
+        let shards = try (1 ... 2).map { try Verifier.run(try request(try VerificationShard(index: $0, count: 2))) }
         #expect(whole.methodMeasures == nil, "a whole run keeps no measures")
         #expect(shards[1].rows.allSatisfy { $0.suite != "conversions" }, "conversions run in the first shard")
         let merged = try Verifier.merge([shards[1], shards[0]])
@@ -43,11 +50,11 @@ struct VerifierTests {
         #expect(merged.springCases == whole.springCases)
         #expect(merged.decayCases == whole.decayCases && merged.bezierCases == whole.bezierCases)
         // A tightened tolerance travels with the shards and fails the merged run.
-        let tight = try Tolerances(overrides: ["spring.rk4": 1e-12])
+        let tight = try Tolerances(overrides: ["spring.analytic": 1e-20])
         let strict = try (1 ... 2).map {
             try Verifier.run(
                 VerificationRequest(
-                    suites: [.spring], grid: .quick, methods: ["rk4"], tolerances: tight,
+                    suites: [.spring], grid: .quick, methods: ["analytic"], tolerances: tight,
                     shard: VerificationShard(index: $0, count: 2)))
         }
         let mergedStrict = try Verifier.merge(strict)
@@ -67,7 +74,10 @@ struct VerifierTests {
             InjectedFault(suite: .bezier, method: "fast", caseIndex: 6, kind: .offset(1e-3)),
         ])
     func faultFails(fault: InjectedFault) throws {
-        var request = VerificationRequest(suites: [fault.suite], methods: [fault.method], tolerances: try Tolerances())
+        // The quarter of the grid that holds the spoilt case.
+        var request = VerificationRequest(
+            suites: [fault.suite], methods: [fault.method], tolerances: try Tolerances(),
+            shard: try VerificationShard(index: fault.caseIndex % 4 + 1, count: 4))
         request.fault = fault
         let report = try Verifier.run(request)
         // The error row fails, and with a NaN at 60 Hz the frame-rate check
@@ -91,7 +101,7 @@ struct VerifierTests {
 
     @Test("pop and fixed leave out, by their parameters alone, the springs a 1 ms RK4 step cannot hold")
     func leftOutByParameters() throws {
-        let report = try Verifier.run(VerificationRequest(suites: [.spring], tolerances: try Tolerances()))
+        let report = try Self.quick.get()
         let springs = VerificationGrids.springs(.quick)
         for method in [SpringMethod.pop, .fixed, .rk4, .analytic] {
             let unstable = springs.filter { !method.isStable(for: $0.parameters) }.count
