@@ -164,10 +164,10 @@ struct SpringElement: Equatable {
 
 /// The per-animation part of the animator's state that starting and
 /// restarting an animation use: 64 bytes, the fields that an in-place
-/// replacement reads and writes and no others. (Its key, target and parent,
+/// replacement reads and writes and no others. Its key, target and parent,
 /// which no replacement reads, are a ``RecordPlace`` in an array of their
-/// own: with them the record was 104 bytes, and at 100,000 springs under
-/// churn its extra lines did not fit in the cache with the rest.)
+/// own, so that a replacement's cache lines hold nothing it does not use
+/// (docs/performance.md, "Record layout", has the measurement).
 struct AnimationRecord {
     var id = AnimationID(rawValue: 0)
     /// The animation's box; nil for a bare spring (``Animator/box(_:)``).

@@ -2,11 +2,11 @@
 /// calls equal, and cheap for the keys animations have in practice, ASCII
 /// strings.
 ///
-/// `Hasher` (SipHash-1-3 over the key's normalised bytes) cost about 330
-/// instructions a key (callgrind), over a tenth of a replacement under
-/// churn. This hash reads an ASCII key eight bytes at a time, each word
-/// folded in with one full-width multiplication: about 100 instructions for
-/// a short key, most of them reaching the string's bytes.
+/// `Hasher` (SipHash-1-3 over the key's normalised bytes) is several times
+/// dearer than a replacement can afford per key (docs/performance.md, "Key
+/// hashing", has the counts). This hash reads an ASCII key eight bytes at a
+/// time, each word folded in with one full-width multiplication, so that
+/// most of its work is reaching the string's bytes.
 ///
 /// `==` on strings is canonical equivalence, so equal keys may differ in
 /// their bytes. Keys whose canonical decomposition is all ASCII are hashed

@@ -23,9 +23,9 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
         /// A unit cubic bezier.
         ///
         /// Stored out of line: a curve with its seed table is 216 bytes,
-        /// and inline it made every timing function, every animation's kind
-        /// and so every animation that size, in each of their copies
-        /// (an animation of any kind was 536 bytes; 344 since).
+        /// and inline it would make every timing function, every
+        /// animation's kind and so every animation at least that size, in
+        /// each of their copies.
         indirect case bezier(UnitBezier)
         /// CSS `steps(count, position)`.
         case steps(count: Int, position: StepPosition)
