@@ -47,6 +47,20 @@ struct InternalCheckTests {
             for frame in 1 ... 120 { animator.tick(at: Double(frame) / 60) }
             #expect(animator.invariantViolations().isEmpty && animator[x] == 1)
         }
+
+        @Test("a column written past its capacity without growing stops the process (debug builds)")
+        func columnPastCapacity() async {
+            let column = Column<Int32>(capacity: 2)
+            column.appendWithinCapacity(1)
+            column.appendWithinCapacity(2)
+            #expect(column.count == 2 && column[1] == 2)
+            await #expect(processExitsWith: .failure) {
+                let full = Column<Int32>(capacity: 2)
+                full.appendWithinCapacity(1)
+                full.appendWithinCapacity(2)
+                full.appendWithinCapacity(3)
+            }
+        }
     #else
         @Test("the tests run with the internal checks")
         func checksAreOn() {

@@ -62,9 +62,11 @@ final class Column<Element> {
         count = last
     }
 
-    /// Appends where the capacity is known to suffice (no growth check).
+    /// Appends where the capacity is known to suffice: no growth, and in
+    /// release builds no check (debug builds check the capacity).
     @inline(__always)
     func appendWithinCapacity(_ element: Element) {
+        assert(count < capacity, "appendWithinCapacity on a full column (capacity \(capacity))")
         (base + count).initialize(to: element)
         count += 1
     }
