@@ -36,7 +36,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
@@ -107,7 +106,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: - Benchmarks: the harness, the C model of Pop's frame and the C engine interface
+        // MARK: - The bench harness, the C model of Pop's frame and the C engine interface
+        // (the package-benchmark suites are a package of their own: Benchmarks/)
 
         .target(
             name: "CPopModel"
@@ -124,21 +124,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "KineticsBenchmarks",
-            dependencies: ["Kinetics", "KineticsBench", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/KineticsBenchmarks",
-            swiftSettings: swiftSettings,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "VerifyBenchmarks",
-            dependencies: ["KineticsVerify", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/VerifyBenchmarks",
-            swiftSettings: swiftSettings,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-
         // MARK: - Pictures and the report
 
         .target(

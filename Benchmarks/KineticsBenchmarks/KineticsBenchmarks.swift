@@ -1,5 +1,6 @@
-// package-benchmark suites for the hot path. Run them with
-//   swift package benchmark
+// package-benchmark suites for the hot path. Run them from this folder
+// (a package of its own) with
+//   swift package benchmark --target KineticsBenchmarks
 // scripts/allocation-gate.sh runs them and requires that no animator or
 // batch frame allocates, in any iteration: it gates the maximum (p100) of
 // mallocCountTotal, not a percentile that a rare allocating frame passes.
@@ -9,7 +10,7 @@
 
 import Benchmark
 import Kinetics
-import KineticsBench
+@_spi(PackageBenchmarks) import KineticsBench
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -92,53 +93,38 @@ let benchmarks: @Sendable () -> Void = {
 /// one engine, built when the benchmarks are registered and grown by
 /// `growth` unmeasured frames.
 func frames(_ engine: BenchEngine, _ mix: BenchMix, _ scenario: BenchScenario, _ count: Int, growth: Int = 10) {
-    let scene = Scene(
-        BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: scenario), growth: growth)
+    // Room for the most iterations a benchmark runs, and its warm-up.
+    let scene = BenchScene(
+        BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: scenario), frames: growth + 1_000)
+    for _ in 0 ..< growth { scene.frame() }
+    let box = SceneBox(scene)
     Benchmark("\(engine.rawValue).\(scenario.rawValue).\(mix.rawValue).\(count)") { benchmark in
-        for _ in benchmark.scaledIterations { scene.frame() }
+        for _ in benchmark.scaledIterations { box.scene.frame() }
     }
 }
 
-/// A running engine and its clock.
-final class Scene: @unchecked Sendable {
-    private let engine: MeasuredEngine
-    private let times: [Double]
-    private var next: Int
-
-    init(_ configuration: BenchConfiguration, growth: Int) {
-        engine = makeBuiltInEngine(configuration)
-        // Room for the most iterations a benchmark runs, and its warm-up.
-        times = Workload(configuration).frameTimes(growth + 1_000)
-        next = 0
-        while next < growth { frame() }
-    }
-
-    func frame() {
-        precondition(next < times.count, "more frames than the scene's clock holds")
-        engine.frame(next, at: times[next])
-        next += 1
-    }
+/// A scene handed to a benchmark's closure: the benchmarks run one at a
+/// time, on one thread.
+final class SceneBox: @unchecked Sendable {
+    let scene: BenchScene
+    init(_ scene: BenchScene) { self.scene = scene }
 }
 
 /// The frame in which all of `count` animations finish, one per iteration.
 func completion(_ engine: BenchEngine, _ mix: BenchMix, _ count: Int) {
     let configuration = BenchConfiguration(engine: engine, animations: count, mix: mix, scenario: .massCompletion)
-    let times = Workload(configuration).frameTimes(Int(configuration.fps * 30))
+    let clock = Int(configuration.fps * 30)
     // The completing frame, found once on one animation.
-    let probe = makeBuiltInEngine(
-        BenchConfiguration(engine: engine, animations: 1, mix: mix, scenario: .massCompletion))
-    var completing = 0
-    while probe.running > 0 {
-        probe.frame(completing, at: times[completing])
-        completing += 1
-    }
-    completing -= 1
+    let probe = BenchScene(
+        BenchConfiguration(engine: engine, animations: 1, mix: mix, scenario: .massCompletion), frames: clock)
+    while probe.running > 0 { probe.frame() }
+    let completing = probe.framesRun - 1
     Benchmark("\(engine.rawValue).mass-completion.\(mix.rawValue).\(count)", configuration: .init(maxIterations: 20)) {
         benchmark in
-        let running = makeBuiltInEngine(configuration)
-        for frame in 0 ..< completing { running.frame(frame, at: times[frame]) }
+        let running = BenchScene(configuration, frames: clock)
+        for _ in 0 ..< completing { running.frame() }
         benchmark.startMeasurement()
-        running.frame(completing, at: times[completing])
+        running.frame()
         benchmark.stopMeasurement()
         precondition(running.running == 0, "every animation finishes in the completing frame")
     }

@@ -1,6 +1,6 @@
 // The cost of verifying an outside engine through the line protocol, next
 // to the built-in verification of the same grid, in one process:
-//   swift package benchmark --target VerifyBenchmarks
+//   swift package --package-path Benchmarks benchmark --target VerifyBenchmarks
 // The engine route writes every case to the Python example engine, reads
 // its answers as they stream back, and measures them (scheme naming
 // included); the built-in route runs Kinetics' own methods. Both cover the
