@@ -2,45 +2,45 @@ import CSV
 import Foundation
 
 /// What is wrong with a CSV file, and on which line (1 is the header).
-public struct CSVTableError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CSVTableError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line, or nil for the file as a whole.
-    public let line: Int?
+    package let line: Int?
     /// What is wrong.
-    public let message: String
+    package let message: String
 
     /// An error on `line` (nil: the file as a whole).
-    public init(line: Int?, message: String) {
+    package init(line: Int?, message: String) {
         self.line = line
         self.message = message
     }
 
     /// `line 7: has 3 fields; the header has 2`.
-    public var description: String { (line.map { "line \($0)" } ?? "the file") + ": " + message }
+    package var description: String { (line.map { "line \($0)" } ?? "the file") + ": " + message }
 }
 
 /// A CSV file as users write it: read by yaslab/CSV.swift, which takes
 /// LF or CRLF line ends, a UTF-8 byte-order mark, quoted fields (with commas,
 /// quotes and line breaks inside) and a missing final newline; fields are
 /// trimmed of spaces and tabs.
-public struct CSVTable: Sendable {
+package struct CSVTable: Sendable {
     /// One row after the header, with the line it starts on.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// The line the row starts on in the file (1 is the header).
-        public let line: Int
+        package let line: Int
         /// The row's fields, as many as the header's.
-        public let fields: [String]
+        package let fields: [String]
     }
 
     /// The header's fields, trimmed.
-    public let header: [String]
+    package let header: [String]
     /// The rows after the header; blank lines are skipped.
-    public let rows: [Row]
+    package let rows: [Row]
 
     /// Reads `data`, at most `maximumRows` rows after the header.
     ///
     /// - Throws: ``CSVTableError``: text that is not UTF-8, no header, a row
     ///   whose field count differs from the header's, too many rows.
-    public static func parse(_ data: Data, maximumRows: Int) throws(CSVTableError) -> CSVTable {
+    package static func parse(_ data: Data, maximumRows: Int) throws(CSVTableError) -> CSVTable {
         let reader: CSVReader
         do {
             reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false, trimFields: true)

@@ -9,7 +9,7 @@ import struct Foundation.Data
 #endif
 
 /// Why an input file could not be read.
-public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing is at the path.
     case missing(path: String)
     /// The path names a folder, or a file that cannot be opened or read.
@@ -20,7 +20,7 @@ public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case tooLarge(path: String, size: Int?, limit: Int, what: String)
 
     /// One line naming the file and the problem.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "\(path): no such file"
         case .unreadable(let path, let reason): "\(path): cannot be read (\(reason))"
@@ -40,7 +40,7 @@ public enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible 
 /// read in chunks and the read stops one byte past the limit, so a file that
 /// grows while it is read, a pipe or a device cannot make it hold more than
 /// `limit + 1` bytes.
-public enum InputFile {
+package enum InputFile {
     /// The bytes read per call.
     static let chunk = 1 << 16
 
@@ -48,7 +48,7 @@ public enum InputFile {
     /// names the kind of file in the error (`"a baseline"`).
     ///
     /// - Throws: ``InputFileError``.
-    public static func read(_ path: String, limit: Int, what: String = "an input") throws(InputFileError) -> Data {
+    package static func read(_ path: String, limit: Int, what: String = "an input") throws(InputFileError) -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno

@@ -2,21 +2,21 @@ import Foundation
 
 /// One named set of points drawn as a line (broken where a point cannot be
 /// drawn), as markers, or both.
-public struct Series: Sendable {
-    public enum Style: Sendable {
+package struct Series: Sendable {
+    package enum Style: Sendable {
         case line
         case dashed
         case markers
         case lineAndMarkers
     }
 
-    public var name: String
-    public var points: [(x: Double, y: Double)]
-    public var style: Style
+    package var name: String
+    package var points: [(x: Double, y: Double)]
+    package var style: Style
     /// A fixed colour (`#rrggbb`); nil takes the next one of the palette.
-    public var color: String?
+    package var color: String?
 
-    public init(_ name: String, points: [(x: Double, y: Double)], style: Style = .line, color: String? = nil) {
+    package init(_ name: String, points: [(x: Double, y: Double)], style: Style = .line, color: String? = nil) {
         self.name = name
         self.points = points
         self.style = style
@@ -25,13 +25,13 @@ public struct Series: Sendable {
 }
 
 /// A shaded band between a lower and an upper curve over the same x.
-public struct Band: Sendable {
-    public var name: String
-    public var x: [Double]
-    public var lower: [Double]
-    public var upper: [Double]
+package struct Band: Sendable {
+    package var name: String
+    package var x: [Double]
+    package var lower: [Double]
+    package var upper: [Double]
 
-    public init(_ name: String, x: [Double], lower: [Double], upper: [Double]) {
+    package init(_ name: String, x: [Double], lower: [Double], upper: [Double]) {
         self.name = name
         self.x = x
         self.lower = lower
@@ -40,30 +40,30 @@ public struct Band: Sendable {
 }
 
 /// A labelled horizontal line across a panel: a tolerance, a frame budget.
-public struct Rule: Sendable {
-    public var label: String
-    public var y: Double
+package struct Rule: Sendable {
+    package var label: String
+    package var y: Double
 
-    public init(_ label: String, y: Double) {
+    package init(_ label: String, y: Double) {
         self.label = label
         self.y = y
     }
 }
 
 /// One plot area with its axes.
-public struct Panel: Sendable {
-    public var title: String
-    public var xLabel: String
-    public var yLabel: String
-    public var xKind: Scale.Kind
-    public var yKind: Scale.Kind
-    public var series: [Series]
-    public var bands: [Band]
-    public var rules: [Rule]
+package struct Panel: Sendable {
+    package var title: String
+    package var xLabel: String
+    package var yLabel: String
+    package var xKind: Scale.Kind
+    package var yKind: Scale.Kind
+    package var series: [Series]
+    package var bands: [Band]
+    package var rules: [Rule]
     /// The share of the figure's plotting height this panel takes.
-    public var weight: Double
+    package var weight: Double
 
-    public init(
+    package init(
         title: String = "", x xLabel: String, y yLabel: String, xKind: Scale.Kind = .linear,
         yKind: Scale.Kind = .linear,
         series: [Series] = [], bands: [Band] = [], rules: [Rule] = [], weight: Double = 1
@@ -90,14 +90,14 @@ public struct Panel: Sendable {
 ///
 /// Every series is a `<g class="series" data-name="…">` holding its
 /// polylines and markers, so tools (and the tests) can find the data in it.
-public struct Figure: Sendable {
-    public var title: String
-    public var width: Double
-    public var height: Double
-    public var panels: [Panel]
+package struct Figure: Sendable {
+    package var title: String
+    package var width: Double
+    package var height: Double
+    package var panels: [Panel]
 
     /// The colours of series, in order (distinguishable in colour and in grey).
-    public static let palette = [
+    package static let palette = [
         "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     ]
 
@@ -108,7 +108,7 @@ public struct Figure: Sendable {
     static let panelGap = 56.0
     static let bottom = 48.0
 
-    public init(title: String, width: Double = 800, height: Double = 500, panels: [Panel]) {
+    package init(title: String, width: Double = 800, height: Double = 500, panels: [Panel]) {
         self.title = title
         self.width = width
         self.height = height
@@ -116,7 +116,7 @@ public struct Figure: Sendable {
     }
 
     /// The plotting area and scales of each panel.
-    public func layout() -> [(
+    package func layout() -> [(
         panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double)
     )] {
         let available = height - Self.top - Self.bottom - Self.panelGap * Double(max(panels.count - 1, 0))
@@ -141,7 +141,7 @@ public struct Figure: Sendable {
 
     /// The document: a standalone SVG file (`standalone`, with the XML
     /// declaration and namespace) or an element to put inside HTML.
-    public func svg(standalone: Bool = true) -> String {
+    package func svg(standalone: Bool = true) -> String {
         var svg = SVGWriter()
         if standalone { svg.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
         let namespace = standalone ? " xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"" : ""

@@ -2,26 +2,26 @@ import Foundation
 
 /// A map from data values to pixels along one axis, linear or logarithmic
 /// (base 10), with tick marks at round values.
-public struct Scale: Sendable, Equatable {
+package struct Scale: Sendable, Equatable {
     /// How data values are spaced along the axis.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         case linear
         case log
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The data values at the two ends of the axis (for `log`, both > 0).
-    public let domain: ClosedRange<Double>
+    package let domain: ClosedRange<Double>
     /// The pixel positions of `domain.lowerBound` and `domain.upperBound`
     /// (the second may be smaller: y grows downwards in SVG).
-    public let pixels: (start: Double, end: Double)
+    package let pixels: (start: Double, end: Double)
 
     /// A scale over `domain` drawn from pixel `start` to pixel `end`.
     ///
     /// A degenerate domain (one value) is widened so that the map is defined;
     /// a log domain must be positive (non-positive ends are replaced by a
     /// decade below the other end).
-    public init(_ kind: Kind, domain: ClosedRange<Double>, pixels start: Double, _ end: Double) {
+    package init(_ kind: Kind, domain: ClosedRange<Double>, pixels start: Double, _ end: Double) {
         self.kind = kind
         var low = domain.lowerBound
         var high = domain.upperBound
@@ -46,13 +46,13 @@ public struct Scale: Sendable, Equatable {
         pixels = (start, end)
     }
 
-    public static func == (lhs: Scale, rhs: Scale) -> Bool {
+    package static func == (lhs: Scale, rhs: Scale) -> Bool {
         lhs.kind == rhs.kind && lhs.domain == rhs.domain && lhs.pixels == rhs.pixels
     }
 
     /// The pixel position of `value`, or nil when it cannot be drawn (not
     /// finite, or not positive on a log scale).
-    public func pixel(_ value: Double) -> Double? {
+    package func pixel(_ value: Double) -> Double? {
         guard value.isFinite, kind == .linear || value > 0 else { return nil }
         let fraction: Double =
             switch kind {
@@ -65,7 +65,7 @@ public struct Scale: Sendable, Equatable {
     /// Tick marks at round values inside the domain: multiples of 1, 2 or 5
     /// times a power of ten (about five of them) for `linear`; powers of ten
     /// for `log` (every second or third one when there are many decades).
-    public var ticks: [Double] {
+    package var ticks: [Double] {
         switch kind {
         case .linear:
             let step = Self.niceStep((domain.upperBound - domain.lowerBound) / 5)
@@ -88,7 +88,7 @@ public struct Scale: Sendable, Equatable {
     }
 
     /// A domain that covers `values` and ends on tick marks.
-    public static func niceDomain(_ kind: Kind, covering values: [Double]) -> ClosedRange<Double> {
+    package static func niceDomain(_ kind: Kind, covering values: [Double]) -> ClosedRange<Double> {
         let usable = values.filter { $0.isFinite && (kind == .linear || $0 > 0) }
         guard var low = usable.min(), var high = usable.max() else { return kind == .linear ? 0 ... 1 : 1 ... 10 }
         switch kind {
@@ -123,7 +123,7 @@ public struct Scale: Sendable, Equatable {
 
     /// A tick's label: plain for linear ticks; for log ticks plain from
     /// 0.001 to 1,000,000 and `1e-7` style beyond.
-    public func label(_ value: Double) -> String {
+    package func label(_ value: Double) -> String {
         switch kind {
         case .linear:
             let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1

@@ -6,7 +6,7 @@ import KineticsReference
 import KineticsVerify
 
 /// The figures of `kinetics plot` and `kinetics report`.
-public enum Figures {
+package enum Figures {
     /// The fine times at which the GSL reference curve is drawn: 500 per second.
     static func fineTimes(seconds: Double) -> [Double] {
         let count = max(Int(seconds * 500), 2)
@@ -17,7 +17,7 @@ public enum Figures {
     /// GSL (over the amplitude) on a log scale.
     ///
     /// - Throws: ``GSLError`` when the reference fails.
-    public static func spring(
+    package static func spring(
         _ parameters: SpringParameters, from: Double, to: Double, velocity: Double, fps: Double, seconds: Double,
         methods: [SpringMethod]
     ) throws -> Figure {
@@ -48,7 +48,7 @@ public enum Figures {
     }
 
     /// Decay methods over GSL's continuous trajectory, and their errors over the throw.
-    public static func decay(
+    package static func decay(
         deceleration: Double, from: Double, velocity: Double, fps: Double, seconds: Double, methods: [DecayMethod]
     ) throws -> Figure {
         let parameters = try DecayParameters(deceleration: deceleration)
@@ -102,7 +102,7 @@ public enum Figures {
     }
 
     /// Bezier methods over GSL's roots, and their errors in y.
-    public static func bezier(
+    package static func bezier(
         _ curve: UnitBezier, methods: [BezierMethod], samples: Int = 401, epsilon: Double = 1.0 / 400
     ) throws -> Figure {
         let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
@@ -131,7 +131,7 @@ public enum Figures {
     /// A verification report's per-case errors against what drives them:
     /// spring error against the damping ratio and against the frame rate,
     /// bezier error against the curve's steepness; tolerances as rules.
-    public static func verify(_ report: VerificationReport) -> Figure {
+    package static func verify(_ report: VerificationReport) -> Figure {
         var panels: [Panel] = []
         func rules(_ suite: String) -> [Rule] {
             var seen: [String: Rule] = [:]
@@ -190,7 +190,7 @@ public enum Figures {
 
     /// Frame time against the number of animations, log-log, per engine and
     /// mix, with the 60 and 120 Hz budgets and the fitted exponents.
-    public static func benchScaling(_ report: BenchReport) -> Figure {
+    package static func benchScaling(_ report: BenchReport) -> Figure {
         var groups: [String: [BenchResult]] = [:]
         var order: [String] = []
         for result in report.results {
@@ -223,7 +223,7 @@ public enum Figures {
 
     /// One configuration's frames in order: the median over repetitions of
     /// each frame, with the band from the fastest to the 99th percentile.
-    public static func benchFrames(_ result: BenchResult) -> Figure? {
+    package static func benchFrames(_ result: BenchResult) -> Figure? {
         guard let times = result.frameTimes, !times.isEmpty else { return nil }
         let c = result.configuration
         let perRepetition = max(times.count / max(c.repetitions, 1), 1)

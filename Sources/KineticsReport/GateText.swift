@@ -2,25 +2,25 @@ import Foundation
 import KineticsBench
 
 /// The human forms of a `kinetics gate` report.
-public enum GateText {
-    public static let columns = ["configuration", "rounds", "before ns", "after ns", "change", "interval", "verdict"]
-    public static let countColumns = [
+package enum GateText {
+    package static let columns = ["configuration", "rounds", "before ns", "after ns", "change", "interval", "verdict"]
+    package static let countColumns = [
         "configuration", "before instr/frame", "after instr/frame", "change", "before est. cycles",
         "after est. cycles", "verdict",
     ]
 
     /// `+5.0%` for a ratio of 1.05.
-    public static func change(_ ratio: Double) -> String {
+    package static func change(_ ratio: Double) -> String {
         ratio.isFinite ? String(format: "%+.1f%%", (ratio - 1) * 100) : "unbounded"
     }
 
     /// `+4.1% … +5.8%`, or `unbounded` while too few rounds bound it.
-    public static func interval(_ comparison: PairedComparison) -> String {
+    package static func interval(_ comparison: PairedComparison) -> String {
         comparison.lower > 0 && comparison.upper.isFinite
             ? "\(change(comparison.lower)) … \(change(comparison.upper))" : "unbounded"
     }
 
-    public static func cells(_ result: GateResult) -> [String] {
+    package static func cells(_ result: GateResult) -> [String] {
         if let counts = result.instructions {
             return [
                 result.configuration, String(format: "%.1f", counts.before.instructionsPerFrame),
@@ -40,7 +40,7 @@ public enum GateText {
     }
 
     /// What was compared and how, in two lines.
-    public static func header(_ report: GateReport) -> [String] {
+    package static func header(_ report: GateReport) -> [String] {
         if report.counted {
             let valgrind = report.results.first?.instructions?.before.valgrind ?? "valgrind"
             return [
@@ -56,10 +56,10 @@ public enum GateText {
     }
 
     /// `99%`, `2%`, `0.5%`, `99.39%`.
-    public static func percent(_ fraction: Double) -> String { String(format: "%.4g%%", fraction * 100) }
+    package static func percent(_ fraction: Double) -> String { String(format: "%.4g%%", fraction * 100) }
 
     /// `1 regression, 2 unchanged.`: the count of each verdict that occurs.
-    public static func verdictLine(_ report: GateReport) -> String {
+    package static func verdictLine(_ report: GateReport) -> String {
         let parts = GateVerdict.allCases.compactMap { verdict -> String? in
             let count = report.results(verdict).count
             guard count > 0 else { return nil }
@@ -72,7 +72,7 @@ public enum GateText {
     }
 
     /// Each configuration's value errors against GSL, where checked.
-    public static func valueLines(_ report: GateReport) -> [String] {
+    package static func valueLines(_ report: GateReport) -> [String] {
         let checked = report.results.filter { $0.beforeValueError != nil && $0.afterValueError != nil }
         guard !checked.isEmpty else { return [] }
         return ["values against GSL's motion of the workload (failing past 1.1 × before's + 1e-12):"]
@@ -85,7 +85,7 @@ public enum GateText {
     /// The columns of `report`'s table.
     static func columns(_ report: GateReport) -> [String] { report.counted ? countColumns : columns }
 
-    public static func table(_ report: GateReport) -> String {
+    package static func table(_ report: GateReport) -> String {
         var lines = header(report) + [""] + aligned(columns(report), report.results.map(cells))
         let values = valueLines(report)
         if !values.isEmpty { lines += [""] + values }
@@ -94,7 +94,7 @@ public enum GateText {
     }
 
     /// For a pull-request comment.
-    public static func markdown(_ report: GateReport) -> String {
+    package static func markdown(_ report: GateReport) -> String {
         var lines = header(report).map { $0 + "  " } + [""]
         lines.append("| " + columns(report).joined(separator: " | ") + " |")
         lines.append("|" + columns(report).map { _ in " --- " }.joined(separator: "|") + "|")
@@ -109,7 +109,7 @@ public enum GateText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func csv(_ report: GateReport) -> String {
+    package static func csv(_ report: GateReport) -> String {
         func field(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text

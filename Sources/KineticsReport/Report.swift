@@ -7,21 +7,21 @@ import Plot
 
 /// The one-command report: the quick verification grid, a quick bench, the
 /// verdict on both, and the pictures.
-public struct QuickReport: Sendable {
-    public var verification: VerificationReport
-    public var bench: BenchReport
+package struct QuickReport: Sendable {
+    package var verification: VerificationReport
+    package var bench: BenchReport
     /// CPU model and cores, Swift version, build configuration.
-    public var machine: String
-    public var swift: String
-    public var configuration: String
-    public var date: Date
+    package var machine: String
+    package var swift: String
+    package var configuration: String
+    package var date: Date
 
     /// The animation counts of the report's bench, by default.
-    public static let defaultCounts = [1_000, 10_000]
+    package static let defaultCounts = [1_000, 10_000]
 
     /// The bench configurations of the report: every engine, springs and
     /// mixed animations at 60 Hz, at each count.
-    public static func benchConfigurations(counts: [Int]) -> [BenchConfiguration] {
+    package static func benchConfigurations(counts: [Int]) -> [BenchConfiguration] {
         var list: [BenchConfiguration] = []
         for mix in [BenchMix.spring, .mixed] {
             for count in counts {
@@ -37,7 +37,7 @@ public struct QuickReport: Sendable {
     }
 
     /// The animation counts of this report's bench.
-    public var counts: [Int] {
+    package var counts: [Int] {
         var counts: [Int] = []
         for result in bench.results where !counts.contains(result.configuration.animations) {
             counts.append(result.configuration.animations)
@@ -46,7 +46,7 @@ public struct QuickReport: Sendable {
     }
 
     /// The commands that reproduce each number.
-    public var commands: [(what: String, command: String)] {
+    package var commands: [(what: String, command: String)] {
         let bench =
             "kinetics bench " + counts.map { "--animations \($0) " }.joined()
             + "--mix spring --mix mixed --frames 10 --warmup 5"
@@ -70,7 +70,7 @@ public struct QuickReport: Sendable {
     /// Runs the quick verification and the quick bench.
     ///
     /// - Throws: ``VerificationError`` when the GSL reference fails.
-    public static func run(
+    package static func run(
         counts: [Int] = defaultCounts, progress: @escaping @Sendable (String, Int, Int) -> Void = { _, _, _ in }
     ) throws -> QuickReport {
         let verification = try Verifier.run(VerificationRequest(grid: .quick, tolerances: try Tolerances())) {
@@ -94,7 +94,7 @@ public struct QuickReport: Sendable {
 
     /// The verdict, one finding per line: the tolerances, the allocations,
     /// the frame cost and budget headroom at 10,000 animations.
-    public var verdict: [String] {
+    package var verdict: [String] {
         var lines: [String] = []
         let checked = verification.rows.filter { $0.passed != nil }.count
         if verification.passed {
@@ -139,13 +139,13 @@ public struct QuickReport: Sendable {
     }
 
     /// The report for a terminal: the verdict and the two tables.
-    public var text: String {
+    package var text: String {
         (["Kinetics report: \(machine), Swift \(swift), \(configuration) build.", ""] + verdict.map { "- " + $0 } + [""])
             .joined(separator: "\n") + "\n" + VerificationText.table(verification) + "\n" + BenchText.table(bench)
     }
 
     /// The report as Markdown, for a pull request comment (no pictures).
-    public var markdown: String {
+    package var markdown: String {
         var lines = ["## Kinetics report", "", "\(machine), Swift \(swift), \(configuration) build.", ""]
         lines += verdict.map { "- " + $0 }
         lines += ["", "### Verification against GSL", ""]
@@ -160,7 +160,7 @@ public struct QuickReport: Sendable {
     /// The figures of the report.
     ///
     /// - Throws: ``GSLError`` when a reference fails.
-    public func figures() throws -> [(title: String, figure: Figure)] {
+    package func figures() throws -> [(title: String, figure: Figure)] {
         [
             (
                 "Pop's default spring at 120 Hz against GSL",
@@ -176,7 +176,7 @@ public struct QuickReport: Sendable {
     /// The report as one self-contained HTML file: styles and SVG inline,
     /// nothing loaded from anywhere. Plot builds the page and escapes every
     /// text in it; the figures are SVG that ``Figure`` escapes itself.
-    public func html() throws -> String {
+    package func html() throws -> String {
         let failed = !verification.passed || !bench.hotFramesAllocateNothing
         let stamp = "\(machine), Swift \(swift), \(configuration) build, \(ISO8601DateFormatter().string(from: date))."
         var body: [Node<HTML.BodyContext>] = [
@@ -215,7 +215,7 @@ public struct QuickReport: Sendable {
     /// A verification report (built-in methods or an engine) as one
     /// self-contained HTML page: its header, its table and the plot of
     /// every case's error.
-    public static func html(_ verification: VerificationReport) -> String {
+    package static func html(_ verification: VerificationReport) -> String {
         let title = verification.engine.map { "Kinetics verify: \($0)" } ?? "Kinetics verify"
         let failed = !verification.passed
         let verdict = VerificationText.verdict(verification)
@@ -270,12 +270,12 @@ public struct QuickReport: Sendable {
 }
 
 /// Facts about this build, for reports.
-public enum KineticsReportInfo {
+package enum KineticsReportInfo {
     /// The tool's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// The Swift language version the tool was built with.
-    public static var swift: String {
+    package static var swift: String {
         #if compiler(>=6.4)
             "6.4 or later"
         #elseif compiler(>=6.3)
@@ -288,7 +288,7 @@ public enum KineticsReportInfo {
     }
 
     /// `debug` or `release`.
-    public static var buildConfiguration: String {
+    package static var buildConfiguration: String {
         #if DEBUG
             "debug"
         #else

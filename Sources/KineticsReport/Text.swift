@@ -3,21 +3,21 @@ import KineticsBench
 import KineticsVerify
 
 /// Numbers in reports: `1.23e-04`.
-public func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
+package func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
 
 /// Numbers in reports with a fixed number of decimals.
-public func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+package func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
 
 /// Numbers in reports with four significant digits.
-public func short(_ value: Double) -> String { String(format: "%.4g", value) }
+package func short(_ value: Double) -> String { String(format: "%.4g", value) }
 
 /// Numbers as the shortest text that reads back to the same double
 /// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
-public func csvNumber(_ value: Double) -> String { value.description }
+package func csvNumber(_ value: Double) -> String { value.description }
 
 /// The human forms of a verification report.
-public enum VerificationText {
-    public static func header(_ report: VerificationReport) -> String {
+package enum VerificationText {
+    package static func header(_ report: VerificationReport) -> String {
         var text =
             "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
         if let engine = report.engine, let measures = report.engineMeasures {
@@ -29,9 +29,9 @@ public enum VerificationText {
         return text
     }
 
-    public static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
+    package static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
 
-    public static func cells(_ row: VerificationRow) -> [String] {
+    package static func cells(_ row: VerificationRow) -> [String] {
         [
             row.suite, row.mode, row.check, String(row.cases), value(row),
             row.tolerance.map(scientific) ?? "-", result(row), row.location + (row.note.map { " [\($0)]" } ?? ""),
@@ -45,7 +45,7 @@ public enum VerificationText {
     }
 
     /// The row's value; `-` where nothing was measured.
-    public static func value(_ row: VerificationRow) -> String {
+    package static func value(_ row: VerificationRow) -> String {
         if row.value.isNaN && (row.cases == 0 || row.check == "refused") { return "-" }
         if let minimum = row.minimum, let maximum = row.maximum {
             return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
@@ -53,7 +53,7 @@ public enum VerificationText {
         return scientific(row.value)
     }
 
-    public static func result(_ row: VerificationRow) -> String {
+    package static func result(_ row: VerificationRow) -> String {
         switch row.passed {
         case .some(true): "pass"
         case .some(false): "FAIL"
@@ -61,7 +61,7 @@ public enum VerificationText {
         }
     }
 
-    public static func table(_ report: VerificationReport) -> String {
+    package static func table(_ report: VerificationReport) -> String {
         let rows = report.rows.map(cells)
         return ([header(report), ""] + aligned(columns, rows) + ["", verdict(report)]).joined(separator: "\n") + "\n"
     }
@@ -69,7 +69,7 @@ public enum VerificationText {
     /// The report's verdict in one sentence: how many checks failed of how
     /// many, that every tolerance held, that the engine stopped, or that
     /// nothing was checked (and how to gate).
-    public static func verdict(_ report: VerificationReport) -> String {
+    package static func verdict(_ report: VerificationReport) -> String {
         let failed = failedChecks(report) + " FAILED."
         if report.fault != nil {
             return "Incomplete: the engine stopped before answering every case"
@@ -87,12 +87,12 @@ public enum VerificationText {
     }
 
     /// `1 of 21 checks`, `1 of 1 check`: the failed rows of the checked ones.
-    public static func failedChecks(_ report: VerificationReport) -> String {
+    package static func failedChecks(_ report: VerificationReport) -> String {
         let checked = report.rows.filter { $0.passed != nil }.count
         return "\(report.failures.count) of \(checked) check\(checked == 1 ? "" : "s")"
     }
 
-    public static func markdown(_ report: VerificationReport) -> String {
+    package static func markdown(_ report: VerificationReport) -> String {
         func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
         var lines = [header(report).replacingOccurrences(of: "\n", with: "  \n"), ""]
         lines.append("| " + columns.joined(separator: " | ") + " |")
@@ -105,7 +105,7 @@ public enum VerificationText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func csv(_ report: VerificationReport) -> String {
+    package static func csv(_ report: VerificationReport) -> String {
         func field(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
@@ -124,7 +124,7 @@ public enum VerificationText {
     }
 
     /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
-    public static func describe(_ row: VerificationRow) -> String {
+    package static func describe(_ row: VerificationRow) -> String {
         if row.value.isNaN && (row.cases == 0 || row.check == "refused") {
             let what = row.check == "refused" ? "the engine refused it (\(row.location))" : "nothing was measured"
             return
@@ -136,13 +136,13 @@ public enum VerificationText {
 }
 
 /// The human forms of a bench report.
-public enum BenchText {
-    public static let columns = [
+package enum BenchText {
+    package static let columns = [
         "engine", "animations", "mix", "scenario", "fps", "method", "p50 ms (min–max)", "p99 ms", "ns/anim",
         "budget", "allocs/frame", "calibrated", "vs Pop (faster model)",
     ]
 
-    public static func cells(_ result: BenchResult, _ report: BenchReport) -> [String] {
+    package static func cells(_ result: BenchResult, _ report: BenchReport) -> [String] {
         let c = result.configuration
         let range = result.repetitionRange
         var ratio = "-"
@@ -162,7 +162,7 @@ public enum BenchText {
         ]
     }
 
-    public static func scalingLines(_ report: BenchReport) -> [String] {
+    package static func scalingLines(_ report: BenchReport) -> [String] {
         report.scaling.map { fit in
             String(
                 format: "scaling %@: cost ∝ N^%.3f over N = %@", fit.family, fit.exponent,
@@ -172,7 +172,7 @@ public enum BenchText {
 
     /// Per engine and workload checked (whatever the count: the check runs
     /// the first 64 animations), the values' largest error against GSL.
-    public static func valueLines(_ report: BenchReport) -> [String] {
+    package static func valueLines(_ report: BenchReport) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
         for result in report.results {
@@ -194,7 +194,7 @@ public enum BenchText {
     /// milliseconds and in the engine's steady frames: the part of the
     /// burst frame that registering the keys takes in a table nobody here
     /// wrote.
-    public static func burstKeyLines(_ report: BenchReport) -> [String] {
+    package static func burstKeyLines(_ report: BenchReport) -> [String] {
         let lines = report.results.compactMap { result -> String? in
             guard let keys = result.keysAloneNanoseconds, let steady = result.steadyNanoseconds else { return nil }
             let c = result.configuration
@@ -210,7 +210,7 @@ public enum BenchText {
     /// For each engine from a library or a Swift package, what the harness
     /// adds to its frame: the `abi-null` engine's frame in the same run, over
     /// the engine's own.
-    public static func overheadLines(_ report: BenchReport) -> [String] {
+    package static func overheadLines(_ report: BenchReport) -> [String] {
         var lines: [String] = []
         for result in report.results where !result.configuration.engine.isBuiltIn {
             guard
@@ -230,7 +230,7 @@ public enum BenchText {
 
     /// Per configuration counted (`--count instructions`): instructions,
     /// simulated misses and estimated cycles per frame.
-    public static func instructionLines(_ report: BenchReport) -> [String] {
+    package static func instructionLines(_ report: BenchReport) -> [String] {
         let counted = report.results.filter { $0.instructions != nil }
         guard let first = counted.first?.instructions else { return [] }
         return [
@@ -246,7 +246,7 @@ public enum BenchText {
             }
     }
 
-    public static func table(_ report: BenchReport) -> String {
+    package static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
@@ -265,7 +265,7 @@ public enum BenchText {
     /// Per curve: each method's time per evaluation (median, min–max over
     /// repetitions) and largest error, and how many times faster `fast` is
     /// than `webkit` (median and range of the per-repetition ratios).
-    public static func bezierLines(_ report: BenchReport) -> [String] {
+    package static func bezierLines(_ report: BenchReport) -> [String] {
         guard let results = report.bezier, !results.isEmpty else { return [] }
         var lines = ["bezier, ns per evaluation (min–max), largest |y - precise|:"]
         var curves: [String] = []
@@ -304,7 +304,7 @@ public enum BenchText {
 
     /// Per bezier method, what one evaluation executes (with `--count
     /// instructions`).
-    public static func bezierInstructionLines(_ report: BenchReport) -> [String] {
+    package static func bezierInstructionLines(_ report: BenchReport) -> [String] {
         guard let counts = report.bezierInstructions, let first = counts.first else { return [] }
         return [
             "bezier, instructions per evaluation over the three curves (\(first.valgrind) callgrind, \(first.evaluations) evaluations each):"
@@ -317,7 +317,7 @@ public enum BenchText {
             }
     }
 
-    public static func markdown(_ report: BenchReport) -> String {
+    package static func markdown(_ report: BenchReport) -> String {
         var lines = ["Kinetics bench on \(report.machine).", ""]
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
@@ -333,7 +333,7 @@ public enum BenchText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func csv(_ report: BenchReport) -> String {
+    package static func csv(_ report: BenchReport) -> String {
         var lines = [
             "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,keys_alone_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame"
         ]

@@ -146,7 +146,7 @@ public enum ReferenceData {
     ///
     /// - Throws: `CSVTableError` (KineticsInput) for a malformed file or a field that is
     ///   not a number, naming the line.
-    public static func parse(_ text: String) throws(CSVTableError) -> (header: String, rows: [[Double]]) {
+    package static func parse(_ text: String) throws(CSVTableError) -> (header: String, rows: [[Double]]) {
         let table = try CSVTable.parse(Data(text.utf8), maximumRows: maximumFrameCount)
         var rows: [[Double]] = []
         for row in table.rows {
