@@ -44,13 +44,6 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// completing one; burst: of the steady frame just after the burst (all
     /// running); measured in the same repetitions.
     public var steadyNanoseconds: Double?
-    /// Burst: the median time, in the same repetitions, to register the
-    /// burst's keys alone (`a10000`, … as the animator's engine names them)
-    /// in a standard-library `Dictionary<String, Int32>` that holds the
-    /// workload's (sized for all of them), timed right after the steady
-    /// frame: what registering the keys costs in a table nobody here wrote,
-    /// with nothing animated. Nil for other scenarios.
-    public var keysAloneNanoseconds: Double?
     /// Every measured frame's time, repetition after repetition (`frames`
     /// per repetition; for mass completion, the completing frames).
     public var frameTimes: [Double]?
@@ -230,7 +223,7 @@ public enum BenchRunner {
                 FrameWatchdog.mark()
                 let event = timed { countedFrame(engine, completing, times[completing]) }
                 try finished(engine, configuration)
-                return (event, steady, nil)
+                return (event, steady)
             },
             countAllocations: { engine throws(BenchError) in
                 for frame in 0 ..< completing { engine.markedFrame(frame, at: times[frame]) }
@@ -243,15 +236,12 @@ public enum BenchRunner {
     /// Burst: each repetition builds the workload afresh and runs its
     /// warm-up, then times the frame that adds the burst and the steady
     /// frame after it, in which every animation runs (the ratio the table
-    /// shows), then the burst's keys alone registered in a `Dictionary`
-    /// filled with the workload's before the warm-up
-    /// (``BenchResult/keysAloneNanoseconds``). The allocations counted are
-    /// the burst frame's: an engine grows to hold the new animations.
+    /// shows). The allocations counted are the burst frame's: an engine
+    /// grows to hold the new animations.
     static func measureBurst(_ configuration: BenchConfiguration) throws(BenchError) -> BenchResult {
         let workload = Workload(configuration)
         let times = workload.frameTimes(workload.burstFrame + 2)
         let burst = workload.burstFrame
-        let keys = workload.keys()
         func warmUp(_ engine: MeasuredEngine) throws(BenchError) {
             guard engine.addsAnimations else {
                 throw BenchError(
@@ -264,27 +254,17 @@ public enum BenchRunner {
         return try measureEventFrames(
             configuration,
             run: { engine throws(BenchError) in
-                // Sized for every key up front: one allocation, which frees
-                // nothing for the engine's growth to reuse, and no resize in
-                // the timed inserts (the table's best case).
-                var registered = [String: Int32](minimumCapacity: workload.allCount)
-                for index in 0 ..< workload.count { registered[keys[index]] = Int32(index) }
                 try warmUp(engine)
                 FrameWatchdog.mark()
                 let event = timed { countedFrame(engine, burst, times[burst]) }
                 let steady = timed { engine.markedFrame(burst + 1, at: times[burst + 1]) }
-                let keysAlone = timed {
-                    for index in workload.count ..< workload.allCount { registered[keys[index]] = Int32(index) }
-                }
-                // (Read, so that the timed inserts stay.)
-                precondition(registered.count == workload.allCount, "the burst's keys are not new")
                 guard engine.running == workload.allCount else {
                     throw BenchError(
                         description:
                             "\(configuration.engine): \(engine.running) animations run after the burst, not \(workload.allCount)"
                     )
                 }
-                return (event, steady, keysAlone)
+                return (event, steady)
             },
             countAllocations: { engine throws(BenchError) in
                 try warmUp(engine)
@@ -294,12 +274,11 @@ public enum BenchRunner {
 
     /// A scenario timed one frame per repetition (mass completion, burst):
     /// each repetition makes the engine afresh, and `run` returns the time
-    /// of its event frame and of a steady frame beside it (and, for a
-    /// burst, of its keys alone); a last engine gives the event frame's
+    /// of its event frame and of a steady frame beside it; a last engine gives the event frame's
     /// allocations through `countAllocations`.
     private static func measureEventFrames(
         _ configuration: BenchConfiguration,
-        run: (MeasuredEngine) throws(BenchError) -> (event: UInt64, steady: UInt64, keysAlone: UInt64?),
+        run: (MeasuredEngine) throws(BenchError) -> (event: UInt64, steady: UInt64),
         countAllocations: (MeasuredEngine) throws(BenchError) -> Int
     ) throws(BenchError) -> BenchResult {
         let calibration = Calibration(streaming: bytesPerFrame(configuration))
@@ -307,13 +286,11 @@ public enum BenchRunner {
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var events: [Double] = []
         var steady: [Double] = []
-        var keysAlone: [Double] = []
         for _ in 0 ..< configuration.repetitions {
-            let (event, steadyTime, keys) = try run(try makeEngine(configuration))
+            let (event, steadyTime) = try run(try makeEngine(configuration))
             _ = histogram.record(event)
             events.append(Double(event))
             steady.append(Double(steadyTime))
-            if let keys { keysAlone.append(Double(keys)) }
             kernel.append(contentsOf: calibration.passes(calibrationPasses))
         }
         let allocations = try countAllocations(try makeEngine(configuration))
@@ -321,7 +298,6 @@ public enum BenchRunner {
             configuration, histogram: histogram, mean: events.reduce(0, +) / Double(events.count), medians: events,
             allocations: Double(allocations), steady: median(steady), kernel: kernel)
         measured.frameTimes = events
-        if !keysAlone.isEmpty { measured.keysAloneNanoseconds = median(keysAlone) }
         return measured
     }
 

@@ -91,8 +91,7 @@ package struct Workload {
     var allCount: Int { count + burstCount }
 
     /// The key of every animation, a burst's included (`a0`, `a1`, …): the
-    /// animator's engine adds under them, and a burst's keys alone are
-    /// timed under them (``BenchResult/keysAloneNanoseconds``).
+    /// animator's engine adds under them.
     func keys() -> [String] { (0 ..< allCount).map { "a\($0)" } }
 
     /// The frame in which the burst is added: the first after the warm-up.

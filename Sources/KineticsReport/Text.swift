@@ -189,24 +189,6 @@ package enum BenchText {
         return ["values against GSL's motion of the workload (spring: over its travel; decay: over its throw):"] + lines
     }
 
-    /// For each burst measured, its keys alone registered in the standard
-    /// library's `Dictionary` (``BenchResult/keysAloneNanoseconds``), in
-    /// milliseconds and in the engine's steady frames: the part of the
-    /// burst frame that registering the keys takes in a table nobody here
-    /// wrote.
-    package static func burstKeyLines(_ report: BenchReport) -> [String] {
-        let lines = report.results.compactMap { result -> String? in
-            guard let keys = result.keysAloneNanoseconds, let steady = result.steadyNanoseconds else { return nil }
-            let c = result.configuration
-            return "  \(c.engine.rawValue) \(c.animations): "
-                + String(format: "%.4g ms = %.2f× steady", keys / 1e6, keys / steady)
-        }
-        guard !lines.isEmpty else { return [] }
-        return [
-            "a burst's keys alone, registered in a Dictionary<String, Int32> holding the workload's (same repetitions, after the steady frame):"
-        ] + lines
-    }
-
     /// For each engine from a library or a Swift package, what the harness
     /// adds to its frame: the `abi-null` engine's frame in the same run, over
     /// the engine's own.
@@ -251,7 +233,7 @@ package enum BenchText {
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows)
         for extra in [
-            valueLines(report), instructionLines(report), burstKeyLines(report), overheadLines(report),
+            valueLines(report), instructionLines(report), overheadLines(report),
             scalingLines(report),
         ]
         where !extra.isEmpty {
@@ -322,7 +304,7 @@ package enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
-        for extra in [valueLines(report), instructionLines(report), burstKeyLines(report), overheadLines(report)]
+        for extra in [valueLines(report), instructionLines(report), overheadLines(report)]
         where !extra.isEmpty {
             lines += [""] + extra
         }
@@ -335,7 +317,7 @@ package enum BenchText {
 
     package static func csv(_ report: BenchReport) -> String {
         var lines = [
-            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,keys_alone_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame"
+            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame"
         ]
         for result in report.results {
             let c = result.configuration
@@ -348,7 +330,7 @@ package enum BenchText {
                 csvNumber(result.nanosecondsPerAnimation), csvNumber(result.budgetShare),
                 csvNumber(result.allocationsPerFrame), String(result.bytesPerFrame),
                 csvNumber(result.calibrationNanoseconds), csvNumber(result.calibrated),
-                result.steadyNanoseconds.map(csvNumber) ?? "", result.keysAloneNanoseconds.map(csvNumber) ?? "",
+                result.steadyNanoseconds.map(csvNumber) ?? "",
                 result.instructions.map { csvNumber($0.instructionsPerFrame) } ?? "",
                 result.instructions.map { csvNumber($0.l1MissesPerFrame) } ?? "",
                 result.instructions.map { csvNumber($0.lastLevelMissesPerFrame) } ?? "",
