@@ -109,8 +109,14 @@ let package = Package(
         // MARK: - The bench harness, the C model of Pop's frame and the C engine interface
         // (the package-benchmark suites are a package of their own: Benchmarks/)
 
+        // The C interface of an outside engine (kinetics_engine.h), alone:
+        // what an engine author reads and builds against.
         .target(
-            name: "CPopModel"
+            name: "CKineticsEngine"
+        ),
+        .target(
+            name: "CPopModel",
+            dependencies: ["CKineticsEngine"]
         ),
         .target(
             name: "KineticsBench",
@@ -119,6 +125,7 @@ let package = Package(
                 "KineticsReference",
                 "KineticsAllocations",
                 "CPopModel",
+                "CKineticsEngine",
                 "KineticsInput",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

@@ -34,7 +34,7 @@ fi
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 
-include=(-I Sources/CPopModel/include -I Examples/engines)
+include=(-I Sources/CKineticsEngine/include -I Examples/engines)
 cc -O2 -shared -fPIC "${include[@]}" -o "$out/libsoa.so" Examples/engines/soa_springs.c -lm
 cc -O2 -shared -fPIC "${include[@]}" -o "$out/libsoa-again.so" Examples/engines/soa_springs.c -lm
 for extra in "${extras[@]}"; do

@@ -24,7 +24,7 @@ if [[ -z $kinetics ]]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cc -O2 -shared -fPIC -I Sources/CPopModel/include -o "$out/libsoa_springs.so" Examples/engines/soa_springs.c -lm
+cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa_springs.so" Examples/engines/soa_springs.c -lm
 
 "$kinetics" bench --engine-library "$out/libsoa_springs.so" --engine soa-springs --engine abi-null --mix spring \
     --scenario steady --animations "$animations" --warmup 2 --frames 10 --repetitions 7 --no-bezier --no-value-check \

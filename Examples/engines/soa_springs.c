@@ -2,7 +2,7 @@
  * A plain structure-of-arrays spring engine in C, benched by Kinetics
  * through the interface of kinetics_engine.h:
  *
- *   cc -O2 -shared -fPIC -I Sources/CPopModel/include -o libsoa_springs.so Examples/engines/soa_springs.c
+ *   cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o libsoa_springs.so Examples/engines/soa_springs.c
  *   kinetics bench --engine-library ./libsoa_springs.so --animations 10000
  *
  * Scalar springs only (the spring mix): a workload with anything else is

@@ -1,4 +1,4 @@
-import CPopModel
+import CKineticsEngine
 import Kinetics
 
 /// An engine behind the C interface of `kinetics_engine.h`: the bench hands

@@ -1,4 +1,4 @@
-import CPopModel
+import CKineticsEngine
 import Foundation
 import Synchronization
 

@@ -29,7 +29,7 @@ struct BenchEngineLibraryTests {
 
     static func build(_ source: String, named name: String, in folder: URL) throws -> String {
         let output = folder.appendingPathComponent("lib\(name).so").path
-        let include = root.appendingPathComponent("Sources/CPopModel/include").path
+        let include = root.appendingPathComponent("Sources/CKineticsEngine/include").path
         let compiled = try shell(
             "cc -O2 -Wall -Werror -shared -fPIC -I '\(include)' -o '\(output)' '\(source)' -lm")
         #expect(compiled.status == 0, "cc: \(compiled.stderr)")

@@ -19,7 +19,7 @@ struct GateCommandTests {
         let output = folder.appendingPathComponent("libslowed.so").path
         let root = Library.root
         let compiled = try shell(
-            "cc -O2 -Wall -Werror -shared -fPIC -DEXTRA=\(extra) -I '\(root.path)/Sources/CPopModel/include' -I '\(root.path)/Examples/engines' -o '\(output)' '\(root.path)/scripts/gate/soa_springs_slowed.c' -lm"
+            "cc -O2 -Wall -Werror -shared -fPIC -DEXTRA=\(extra) -I '\(root.path)/Sources/CKineticsEngine/include' -I '\(root.path)/Examples/engines' -o '\(output)' '\(root.path)/scripts/gate/soa_springs_slowed.c' -lm"
         )
         #expect(compiled.status == 0, "cc: \(compiled.stderr)")
         return output

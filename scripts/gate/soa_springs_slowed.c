@@ -7,7 +7,7 @@
  * Its engine is named soa-springs-slowed, so that `kinetics bench` can
  * measure it beside the original in one run.
  *
- *   cc -O2 -shared -fPIC -DEXTRA=100 -I Sources/CPopModel/include -I Examples/engines \
+ *   cc -O2 -shared -fPIC -DEXTRA=100 -I Sources/CKineticsEngine/include -I Examples/engines \
  *      -o libslowed.so scripts/gate/soa_springs_slowed.c -lm
  */
 #ifndef EXTRA
