@@ -122,7 +122,6 @@ let package = Package(
             name: "KineticsBench",
             dependencies: [
                 "Kinetics",
-                "KineticsReference",
                 "KineticsAllocations",
                 "CPopModel",
                 "CKineticsEngine",
@@ -155,7 +154,6 @@ let package = Package(
             dependencies: [
                 "Kinetics",
                 "KineticsBench",
-                "KineticsReport",
                 "KineticsInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

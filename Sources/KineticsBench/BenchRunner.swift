@@ -47,7 +47,7 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// Every measured frame's time, repetition after repetition (`frames`
     /// per repetition; for mass completion, the completing frames).
     public var frameTimes: [Double]?
-    /// The engine's values against GSL's motion of the workload
+    /// The engine's values against the exact motion of the workload
     /// (``BenchRunner/checkValues(_:)``); nil where not checked.
     public var valueCheck: ValueCheck?
     /// What the measured frames execute, under callgrind (`--count

@@ -108,7 +108,8 @@ public struct GateResult: Codable, Sendable, Equatable {
     /// recomputed from them.
     public var before: [Double]
     public var after: [Double]
-    /// Each build's value error against GSL (``ValueCheck``), where checked.
+    /// Each build's value error against the exact motion (``ValueCheck``),
+    /// where checked.
     public var beforeValueError: Double?
     public var afterValueError: Double?
 

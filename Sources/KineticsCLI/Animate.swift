@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import KineticsBench
 import KineticsCommandLine
 import KineticsInput
-import KineticsReport
 import KineticsScenario
 
 /// `kinetics animate`: runs a scenario file on a manual frame clock.

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsBench
 import KineticsCommandLine
 import KineticsCompare
 import KineticsPlot
 import KineticsReference
-import KineticsReport
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(

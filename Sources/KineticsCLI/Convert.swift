@@ -1,7 +1,7 @@
 import ArgumentParser
 import Kinetics
+import KineticsBench
 import KineticsCommandLine
-import KineticsReport
 
 /// `kinetics convert`: one spring in every parameterisation.
 struct Convert: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticsBench
 import KineticsCommandLine
 import KineticsReport
 
@@ -32,6 +33,10 @@ struct KineticsCommand: ParsableCommand {
         defaultSubcommand: Report.self
     )
 
-    /// Runs the command; every error is one line on stderr and a sysexits status.
-    static func main() { runCommand(KineticsCommand.self) }
+    /// Runs the command; every error is one line on stderr and a sysexits
+    /// status. Bench and gate check values against GSL's motion.
+    static func main() {
+        BenchRunner.motionReference = .gsl
+        runCommand(KineticsCommand.self)
+    }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsBench
 import KineticsCommandLine
 import KineticsReference
-import KineticsReport
 import KineticsVerify
 
 /// `kinetics` with no subcommand: what every solver does with Pop's defaults,

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsBench
 import KineticsCommandLine
-import KineticsReport
 import KineticsVerify
 
 /// `kinetics trace spring|decay|bezier`: a solver's own state, frame by frame.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
-import KineticsReport
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
 package struct Bench: ParsableCommand {

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import KineticsReport
+import KineticsBench
 
 /// The version of the tool and of its output formats.
 package enum KineticsVersion {
     /// The tool's version.
-    package static let current = KineticsReportInfo.version
+    package static let current = KineticsBuildInfo.version
 }
 
 /// A failure after parsing: a one-line message and a sysexits status.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
-import KineticsReport
 
 /// `kinetics gate`: two builds compared in paired rounds, with a verdict.
 package struct Gate: ParsableCommand {

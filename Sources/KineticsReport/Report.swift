@@ -85,11 +85,11 @@ package struct QuickReport: Sendable {
             results.append(try BenchRunner.measure(configuration))
         }
         let bench = BenchReport(
-            kinetics: KineticsReportInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
+            kinetics: KineticsBuildInfo.version, results: results, bezier: BezierBench.measure(samples: 1 << 14))
         return QuickReport(
             verification: verification, bench: bench, machine: BenchReport.machineDescription,
-            swift: KineticsReportInfo.swift,
-            configuration: KineticsReportInfo.buildConfiguration, date: Date())
+            swift: KineticsBuildInfo.swift,
+            configuration: KineticsBuildInfo.buildConfiguration, date: Date())
     }
 
     /// The verdict, one finding per line: the tolerances, the allocations,
@@ -267,32 +267,4 @@ package struct QuickReport: Sendable {
         code, pre { font-family: Menlo, Consolas, monospace; font-size: 0.85em; background: #f6f6f6; }
         .machine { color: #555; }
         """
-}
-
-/// Facts about this build, for reports.
-package enum KineticsReportInfo {
-    /// The tool's version.
-    package static let version = "0.1.0"
-
-    /// The Swift language version the tool was built with.
-    package static var swift: String {
-        #if compiler(>=6.4)
-            "6.4 or later"
-        #elseif compiler(>=6.3)
-            "6.3"
-        #elseif compiler(>=6.2)
-            "6.2"
-        #else
-            "6.1"
-        #endif
-    }
-
-    /// `debug` or `release`.
-    package static var buildConfiguration: String {
-        #if DEBUG
-            "debug"
-        #else
-            "release"
-        #endif
-    }
 }

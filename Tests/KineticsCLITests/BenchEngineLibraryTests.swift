@@ -301,5 +301,13 @@ struct BenchSuiteTests {
         #expect(mixed.stderr.contains("swift-springs: create failed: animation 8 is not a scalar spring"))
         let help = try shell("'\(binary.path)' --help")
         #expect(help.status == 0 && help.stdout.contains("--engine-library"))
+        // The kit needs no GSL: its value check uses the closed forms, and
+        // says so; the kinetics tool's uses GSL's motion.
+        #expect(run.lines.contains { $0.hasPrefix("values against the closed forms of the workload") }, "\(run.stdout)")
+        let linked = try shell("ldd '\(binary.path)'")
+        #expect(linked.status == 0 && !linked.stdout.contains("libgsl"), "\(linked.stdout)")
+        let tool = try shell(
+            "'\(try kineticsBinary().path)' bench --engine batch --animations 500 --frames 2 --warmup 1 --no-bezier")
+        #expect(tool.lines.contains { $0.hasPrefix("values against GSL's motion of the workload") }, "\(tool.stdout)")
     }
 }

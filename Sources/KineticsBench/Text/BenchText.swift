@@ -1,139 +1,4 @@
 import Foundation
-import KineticsBench
-import KineticsVerify
-
-/// Numbers in reports: `1.23e-04`.
-package func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
-
-/// Numbers in reports with a fixed number of decimals.
-package func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
-
-/// Numbers in reports with four significant digits.
-package func short(_ value: Double) -> String { String(format: "%.4g", value) }
-
-/// Numbers as the shortest text that reads back to the same double
-/// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
-package func csvNumber(_ value: Double) -> String { value.description }
-
-/// The human forms of a verification report.
-package enum VerificationText {
-    package static func header(_ report: VerificationReport) -> String {
-        var text =
-            "Kinetics verify: grid \(report.grid), suites \(report.suites.joined(separator: ", ")); \(String(format: "%.1f", report.seconds)) s.\nReference: \(report.reference)."
-        if let engine = report.engine, let measures = report.engineMeasures {
-            text +=
-                "\nEngine: \(engine), \(measures.casesAnswered) of \(measures.casesAsked) cases answered"
-                + refusedCount(measures) + (measures.shard.map { ", shard \($0)" } ?? "") + "."
-        }
-        if let fault = report.fault { text += "\nThe engine stopped: \(fault.message)." }
-        return text
-    }
-
-    package static let columns = ["suite", "mode", "check", "cases", "value", "tolerance", "result", "where"]
-
-    package static func cells(_ row: VerificationRow) -> [String] {
-        [
-            row.suite, row.mode, row.check, String(row.cases), value(row),
-            row.tolerance.map(scientific) ?? "-", result(row), row.location + (row.note.map { " [\($0)]" } ?? ""),
-        ]
-    }
-
-    /// `, 30 refused (decay)` when the engine refused cases.
-    static func refusedCount(_ measures: EngineMeasures) -> String {
-        guard let refusals = measures.refusals, !refusals.isEmpty else { return "" }
-        return ", \(refusals.map(\.cases).reduce(0, +)) refused (\(refusals.map(\.suite).joined(separator: ", ")))"
-    }
-
-    /// The row's value; `-` where nothing was measured.
-    package static func value(_ row: VerificationRow) -> String {
-        if row.value.isNaN && (row.cases == 0 || row.check == "refused") { return "-" }
-        if let minimum = row.minimum, let maximum = row.maximum {
-            return "\(fixed(row.value, 4)) (\(fixed(minimum, 4))–\(fixed(maximum, 4)))"
-        }
-        return scientific(row.value)
-    }
-
-    package static func result(_ row: VerificationRow) -> String {
-        switch row.passed {
-        case .some(true): "pass"
-        case .some(false): "FAIL"
-        case .none: "reported"
-        }
-    }
-
-    package static func table(_ report: VerificationReport) -> String {
-        let rows = report.rows.map(cells)
-        return ([header(report), ""] + aligned(columns, rows) + ["", verdict(report)]).joined(separator: "\n") + "\n"
-    }
-
-    /// The report's verdict in one sentence: how many checks failed of how
-    /// many, that every tolerance held, that the engine stopped, or that
-    /// nothing was checked (and how to gate).
-    package static func verdict(_ report: VerificationReport) -> String {
-        let failed = failedChecks(report) + " FAILED."
-        if report.fault != nil {
-            return "Incomplete: the engine stopped before answering every case"
-                + (report.failures.isEmpty ? "." : "; " + failed)
-        }
-        if !report.failures.isEmpty { return failed }
-        let checked = report.rows.filter { $0.passed != nil }.count
-        if checked == 0 {
-            let how =
-                report.engine == nil
-                ? "the modes run are reported, not checked" : "give --tolerance engine=VALUE to gate an engine"
-            return "Nothing was checked (every row is reported only): \(how)."
-        }
-        return "Every tolerance held (\(checked) check\(checked == 1 ? "" : "s"))."
-    }
-
-    /// `1 of 21 checks`, `1 of 1 check`: the failed rows of the checked ones.
-    package static func failedChecks(_ report: VerificationReport) -> String {
-        let checked = report.rows.filter { $0.passed != nil }.count
-        return "\(report.failures.count) of \(checked) check\(checked == 1 ? "" : "s")"
-    }
-
-    package static func markdown(_ report: VerificationReport) -> String {
-        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-        var lines = [header(report).replacingOccurrences(of: "\n", with: "  \n"), ""]
-        lines.append("| " + columns.joined(separator: " | ") + " |")
-        lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
-        for row in report.rows {
-            lines.append("| " + cells(row).map(escape).joined(separator: " | ") + " |")
-        }
-        lines.append("")
-        lines.append("**\(verdict(report))**")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    package static func csv(_ report: VerificationReport) -> String {
-        func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        func number(_ value: Double?) -> String { value.map(csvNumber) ?? "" }
-        var lines = ["suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note"]
-        for row in report.rows {
-            lines.append(
-                [
-                    row.suite, row.mode, row.check, String(row.cases), number(row.value), number(row.rms),
-                    number(row.minimum), number(row.maximum), row.toleranceName ?? "", number(row.tolerance),
-                    row.passed.map { $0 ? "true" : "false" } ?? "", row.location, row.note ?? "",
-                ].map(field).joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `spring rk4 error 2.1e-07 > tolerance spring.rk4 = 1e-07 at k=… at 120 Hz`.
-    package static func describe(_ row: VerificationRow) -> String {
-        if row.value.isNaN && (row.cases == 0 || row.check == "refused") {
-            let what = row.check == "refused" ? "the engine refused it (\(row.location))" : "nothing was measured"
-            return
-                "\(row.suite) \(row.mode) \(row.check): \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") cannot hold: \(what)"
-        }
-        return
-            "\(row.suite) \(row.mode) \(row.check): \(value(row)) exceeds \(row.toleranceName ?? "") = \(row.tolerance.map(scientific) ?? "-") at \(row.location)"
-    }
-}
 
 /// The human forms of a bench report.
 package enum BenchText {
@@ -171,12 +36,15 @@ package enum BenchText {
     }
 
     /// Per engine and workload checked (whatever the count: the check runs
-    /// the first 64 animations), the values' largest error against GSL.
+    /// the first 64 animations), the values' largest error against the
+    /// exact motion (``ValueCheck/reference``: GSL's in the `kinetics` tool).
     package static func valueLines(_ report: BenchReport) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
+        var reference = "GSL's motion"
         for result in report.results {
             guard let check = result.valueCheck else { continue }
+            reference = check.reference ?? reference
             let c = result.configuration
             let name =
                 "\(c.engine.rawValue) \(c.mix.rawValue) \(c.scenario.rawValue) \(String(format: "%g", c.fps)) Hz \(c.method.rawValue)"
@@ -186,7 +54,7 @@ package enum BenchText {
             )
         }
         guard !lines.isEmpty else { return [] }
-        return ["values against GSL's motion of the workload (spring: over its travel; decay: over its throw):"] + lines
+        return ["values against \(reference) of the workload (spring: over its travel; decay: over its throw):"] + lines
     }
 
     /// For each engine from a library or a Swift package, what the harness
@@ -339,19 +207,5 @@ package enum BenchText {
             lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// The header and the rows as lines of columns two spaces apart, each
-/// column as wide as its widest cell (the last one not padded).
-func aligned(_ header: [String], _ rows: [[String]]) -> [String] {
-    var widths = header.map(\.count)
-    for row in rows {
-        for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-    }
-    return ([header] + rows).map { cells in
-        cells.enumerated().map { index, cell in
-            index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-        }.joined(separator: "  ")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import KineticsBench
 
 /// The human forms of a `kinetics gate` report.
 package enum GateText {
@@ -71,11 +70,14 @@ package enum GateText {
         return parts.joined(separator: ", ") + (changed > 0 ? "; \(changed) with changed values" : "") + "."
     }
 
-    /// Each configuration's value errors against GSL, where checked.
+    /// Each configuration's value errors against the exact motion, where
+    /// checked.
     package static func valueLines(_ report: GateReport) -> [String] {
         let checked = report.results.filter { $0.beforeValueError != nil && $0.afterValueError != nil }
         guard !checked.isEmpty else { return [] }
-        return ["values against GSL's motion of the workload (failing past 1.1 × before's + 1e-12):"]
+        return [
+            "values against \(BenchRunner.motionReference.name) of the workload (failing past 1.1 × before's + 1e-12):"
+        ]
             + checked.map { result in
                 "  \(result.configuration): before \(scientific(result.beforeValueError!)), after \(scientific(result.afterValueError!))"
                     + (result.valuesRegressed ? "  CHANGED" : "")

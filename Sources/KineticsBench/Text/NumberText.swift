@@ -1,0 +1,28 @@
+import Foundation
+
+/// Numbers in reports: `1.23e-04`.
+package func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
+
+/// Numbers in reports with a fixed number of decimals.
+package func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+/// Numbers in reports with four significant digits.
+package func short(_ value: Double) -> String { String(format: "%.4g", value) }
+
+/// Numbers as the shortest text that reads back to the same double
+/// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
+package func csvNumber(_ value: Double) -> String { value.description }
+
+/// The header and the rows as lines of columns two spaces apart, each
+/// column as wide as its widest cell (the last one not padded).
+package func aligned(_ header: [String], _ rows: [[String]]) -> [String] {
+    var widths = header.map(\.count)
+    for row in rows {
+        for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    return ([header] + rows).map { cells in
+        cells.enumerated().map { index, cell in
+            index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
+    }
+}
