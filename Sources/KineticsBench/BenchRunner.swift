@@ -343,7 +343,7 @@ public enum BenchRunner {
                 case .spring, .pointSpring: .spring(configuration.method)
                 case .decay: .decay(.pop)
                 case .basic: .basic
-                case .keyframe: .keyframe
+                case .keyframes: .keyframe
                 }
             bytes += BatchSet.bytesPerElement(kind, points: item.kind == .pointSpring)
         }

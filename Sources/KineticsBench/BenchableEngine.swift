@@ -33,7 +33,14 @@ public struct BenchAnimation: Sendable, Equatable {
     /// Basics: seconds.
     public var duration: Double
     /// Basics: the timing curve.
-    public var curve: UnitBezier
+    public var curve: UnitBezier {
+        get { try! UnitBezier(x1: controlPoints[0], y1: controlPoints[1], x2: controlPoints[2], y2: controlPoints[3]) }
+        set { controlPoints = SIMD4(newValue.x1, newValue.y1, newValue.x2, newValue.y2) }
+    }
+    /// The curve's control points (x1, y1, x2, y2), stored in place of the
+    /// curve, which carries its solver's tables: the bench makes an
+    /// animation for every replacement in its measured frames.
+    var controlPoints: SIMD4<Double>
 }
 
 /// What the bench asks an engine to run: one animation per property, all
@@ -177,10 +184,7 @@ final class SwiftEngine: MeasuredEngine, ScenarioDriven {
 
     init(_ type: any BenchableEngine.Type, workload: Workload) throws(BenchError) {
         self.workload = workload
-        let animations = (0 ..< workload.count).map { Self.animation(workload.item($0), workload: workload) }
-        let description = BenchWorkload(
-            initial: (0 ..< workload.count).map { workload.item($0).from }, animations: animations,
-            keyframes: workload.keyframes)
+        let description = workload.description
         do {
             engine = try type.init(workload: description)
         } catch {
@@ -188,24 +192,8 @@ final class SwiftEngine: MeasuredEngine, ScenarioDriven {
         }
     }
 
-    /// Workload item `item` as the engine is given it.
-    static func animation(_ item: WorkItem, workload: Workload) -> BenchAnimation {
-        let kind: BenchAnimation.Kind =
-            switch item.kind {
-            case .spring: .spring
-            case .pointSpring: .pointSpring
-            case .decay: .decay
-            case .basic: .basic
-            case .keyframe: .keyframes
-            }
-        return BenchAnimation(
-            kind: kind, spring: item.parameters, to: item.to, velocity: item.velocity,
-            deceleration: workload.deceleration, threshold: item.threshold, duration: item.duration,
-            curve: .easeInEaseOut)
-    }
-
     func replace(_ index: Int) {
-        engine.replace(index, with: Self.animation(workload.item(index), workload: workload))
+        engine.replace(index, with: workload.item(index))
     }
 
     func retarget(_ index: Int, to target: Double) { engine.retarget(index, to: target) }

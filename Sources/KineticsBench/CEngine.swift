@@ -27,8 +27,8 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
         (replaceFunction, retargetFunction, self.tick, self.value, self.runningCount, self.destroy) =
             (replace, retarget, tick, value, running, destroy)
         let count = workload.count
-        let animations = (0 ..< count).map { Self.animation(workload.item($0), workload: workload) }
-        let initial = (0 ..< count).map { workload.item($0).from }
+        let animations = (0 ..< count).map { Self.animation(workload.item($0)) }
+        let initial = (0 ..< count).map(workload.initial)
         let values = workload.keyframes.values
         let times = workload.keyframes.keyTimes
         let curves = workload.keyframes.timingFunctions.flatMap(Self.controlPoints)
@@ -91,36 +91,36 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
     }
 
     /// Workload item `item` in the interface's terms.
-    static func animation(_ item: WorkItem, workload: Workload) -> kinetics_animation {
+    static func animation(_ item: BenchAnimation) -> kinetics_animation {
         var animation = kinetics_animation()
         switch item.kind {
         case .spring, .pointSpring:
             animation.kind = Int32(
                 item.kind == .spring ? KINETICS_KIND_SPRING.rawValue : KINETICS_KIND_POINT_SPRING.rawValue)
-            animation.tension = item.parameters.tension
-            animation.friction = item.parameters.friction
-            animation.mass = item.parameters.mass
+            animation.tension = item.spring.tension
+            animation.friction = item.spring.friction
+            animation.mass = item.spring.mass
             animation.to = item.to
             animation.threshold = item.threshold
         case .decay:
             animation.kind = Int32(KINETICS_KIND_DECAY.rawValue)
             animation.velocity = item.velocity
-            animation.deceleration = workload.deceleration.deceleration
+            animation.deceleration = item.deceleration.deceleration
             animation.threshold = item.threshold
         case .basic:
             animation.kind = Int32(KINETICS_KIND_BASIC.rawValue)
             animation.to = item.to
             animation.duration = item.duration
-            let curve = UnitBezier.easeInEaseOut
-            animation.curve = (curve.x1, curve.y1, curve.x2, curve.y2)
-        case .keyframe:
+            let points = item.controlPoints
+            animation.curve = (points[0], points[1], points[2], points[3])
+        case .keyframes:
             animation.kind = Int32(KINETICS_KIND_KEYFRAMES.rawValue)
         }
         return animation
     }
 
     func replace(_ index: Int) {
-        var animation = Self.animation(workload.item(index), workload: workload)
+        var animation = Self.animation(workload.item(index))
         replaceFunction(handle, Int64(index), &animation)
     }
 

@@ -159,10 +159,13 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
             let item = workload.item(index)
             if item.kind == .pointSpring {
                 points.append(
-                    animator.property("p\(index)", of: target, initial: SIMD2(item.from, item.from), kind: .point))
+                    animator.property(
+                        "p\(index)", of: target, initial: SIMD2(workload.initial(index), workload.initial(index)),
+                        kind: .point))
                 scalars.append(nil)
             } else {
-                scalars.append(animator.property("p\(index)", of: target, initial: item.from, kind: .point))
+                scalars.append(
+                    animator.property("p\(index)", of: target, initial: workload.initial(index), kind: .point))
                 points.append(nil)
             }
             if index < workload.count { handles.append(start(index)) }
@@ -180,14 +183,14 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
             // Every animation starts from the property's current value (its
             // initial value the first time), as a replacement under churn does in Pop.
             case .spring:
-                var animation = Animation<Double>.spring(item.parameters, method: method, to: item.to)
+                var animation = Animation<Double>.spring(item.spring, method: method, to: item.to)
                 animation.threshold = item.threshold
                 // Moved in, as a temporary would be: copying an animation
                 // (a few hundred bytes and its references) is the caller's.
                 return try animator.add(consume animation, to: scalars[index]!, forKey: keys[index])
             case .pointSpring:
                 var animation = Animation<SIMD2<Double>>.spring(
-                    item.parameters, method: method, to: SIMD2(item.to, item.to))
+                    item.spring, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
                 return try animator.add(consume animation, to: points[index]!, forKey: keys[index])
             case .decay:
@@ -199,7 +202,7 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
                 let animation = Animation<Double>.basic(
                     duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
                 return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
-            case .keyframe:
+            case .keyframes:
                 return try animator.add(.keyframes(workload.keyframes), to: scalars[index]!, forKey: keys[index])
             }
         } catch {
@@ -267,7 +270,8 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
             let item = workload.item(index)
             slots.append(
                 item.kind == .pointSpring
-                    ? batches.addProperty(SIMD2(item.from, item.from)) : batches.addProperty(item.from))
+                    ? batches.addProperty(SIMD2(workload.initial(index), workload.initial(index)))
+                    : batches.addProperty(workload.initial(index)))
             if index < workload.count { ids.append(start(index)) }
         }
         ids.reserveCapacity(workload.allCount)
@@ -283,12 +287,12 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
         switch item.kind {
         case .spring:
             return batches.addSpring(
-                slot: slot, from: batches.value(slot), to: item.to, velocity: 0, parameters: item.parameters,
+                slot: slot, from: batches.value(slot), to: item.to, velocity: 0, parameters: item.spring,
                 method: method, threshold: item.threshold)
         case .pointSpring:
             return batches.addSpring(
                 slot: slot, from: batches.point(slot), to: SIMD2(item.to, item.to), velocity: .zero,
-                parameters: item.parameters, method: method, threshold: item.threshold)
+                parameters: item.spring, method: method, threshold: item.threshold)
         case .decay:
             return batches.addDecay(
                 slot: slot, from: batches.value(slot), velocity: item.velocity, deceleration: workload.deceleration,
@@ -297,7 +301,7 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
             return batches.addBasic(
                 slot: slot, from: batches.value(slot), to: item.to, duration: item.duration, timing: .easeInEaseOut,
                 bezier: .fast)
-        case .keyframe:
+        case .keyframes:
             return batches.addKeyframes(slot: slot, workload.keyframes)
         }
     }

@@ -21,7 +21,8 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
         object = PopObject(count: workload.allCount)
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
-            object.values[index] = SIMD4(item.from, item.kind == .pointSpring ? item.from : 0, 0, 0)
+            object.values[index] = SIMD4(
+                workload.initial(index), item.kind == .pointSpring ? workload.initial(index) : 0, 0, 0)
         }
         // At time 0, before the first frame.
         for index in 0 ..< workload.count { add(index) }
@@ -38,7 +39,7 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
         switch item.kind {
         case .spring, .pointSpring:
             return PopSpringModel(
-                object: object, slot: index, width: width, parameters: item.parameters, from: start, to: target,
+                object: object, slot: index, width: width, parameters: item.spring, from: start, to: target,
                 threshold: item.threshold, time: time)
         case .decay:
             return PopDecayModel(
@@ -49,7 +50,7 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
                 object: object, slot: index, from: start[0], to: item.to, duration: item.duration,
                 curve: .easeInEaseOut,
                 time: time)
-        case .keyframe:
+        case .keyframes:
             return PopKeyframeModel(object: object, slot: index, keyframes: workload.keyframes, time: time)
         }
     }

@@ -113,10 +113,10 @@ extension BenchRunner {
                 if item.kind == .spring {
                     exact =
                         item.to
-                        + (try reference.spring(item.parameters, item.from - item.to, item.velocity, time))
-                    scale = abs(item.from - item.to)
+                        + (try reference.spring(item.spring, workload.initial(index) - item.to, item.velocity, time))
+                    scale = abs(workload.initial(index) - item.to)
                 } else {
-                    exact = try reference.decay(workload.deceleration, item.from, item.velocity, time)
+                    exact = try reference.decay(workload.deceleration, workload.initial(index), item.velocity, time)
                     scale = abs(workload.deceleration.totalThrow(velocity: item.velocity, method: .continuous))
                 }
             } catch {

@@ -1,25 +1,16 @@
 import Kinetics
 
-/// What animation number `index` of a workload is. The same configuration
-/// always gives the same workload, whatever the engine.
-struct WorkItem {
-    enum Kind {
-        case spring
-        case pointSpring
-        case decay
-        case basic
-        case keyframe
-    }
-
-    var kind: Kind
-    var parameters: SpringParameters
-    var from, to, velocity, threshold, duration: Double
-}
-
 /// The workload of a configuration.
 package struct Workload {
     let configuration: BenchConfiguration
     let keyframes: Keyframes<Double>
+    /// The deceleration of every decay: slow, so steady decays run for
+    /// minutes (Pop's default for mass completion).
+    let deceleration: DecayParameters
+    /// The timing curve of every basic animation: ease-in-ease-out's
+    /// control points (computed, not a static: a static is read through
+    /// its lazy initialiser on every item).
+    static var curve: SIMD4<Double> { SIMD4(0.42, 0, 0.58, 1) }
 
     /// Four shared, lightly damped parameter sets (ζ ≈ 0.1): steady springs
     /// keep moving for the whole measurement.
@@ -34,6 +25,8 @@ package struct Workload {
         keyframes = try! Keyframes(
             values: [0, 40, 25, 100], keyTimes: [0, 0.3, 0.7, 1], timingFunctions: [.easeOut, .linear, .easeInEaseOut],
             duration: duration)
+        deceleration =
+            configuration.scenario == .massCompletion ? .popDefault : try! DecayParameters(deceleration: 0.9995)
     }
 
     /// The duration of timed animations in the mass-completion scenario.
@@ -41,45 +34,53 @@ package struct Workload {
 
     var count: Int { configuration.animations }
 
-    /// Animation `index`. For mass completion every animation of a kind is
-    /// the same, so they all finish in one frame (the mixed workload uses
+    /// Animation `index`, as every engine is given it (a C engine in the
+    /// interface's struct). For mass completion every animation of a kind
+    /// is the same, so they all finish in one frame (the mixed workload uses
     /// basics and keyframes there, the kinds whose end is a time).
-    func item(_ index: Int) -> WorkItem {
+    func item(_ index: Int) -> BenchAnimation {
         let completing = configuration.scenario == .massCompletion
-        let kind: WorkItem.Kind
+        let kind: BenchAnimation.Kind
         switch configuration.mix {
         case .spring: kind = .spring
         case .decay: kind = .decay
         case .basic: kind = .basic
-        case .keyframe: kind = .keyframe
+        case .keyframe: kind = .keyframes
         case .mixed:
             if completing {
-                kind = index % 2 == 0 ? .basic : .keyframe
+                kind = index % 2 == 0 ? .basic : .keyframes
             } else {
                 switch index % 20 {
                 case 0 ..< 8: kind = .spring
                 case 8 ..< 12: kind = .pointSpring
                 case 12 ..< 15: kind = .decay
                 case 15 ..< 18: kind = .basic
-                default: kind = .keyframe
+                default: kind = .keyframes
                 }
             }
         }
         if completing {
-            return WorkItem(
-                kind: kind, parameters: .popDefault, from: 0, to: 100, velocity: kind == .decay ? 2_000 : 0,
-                threshold: 0.01, duration: Self.completionDuration)
+            return BenchAnimation(
+                kind: kind, spring: .popDefault, to: 100, velocity: kind == .decay ? 2_000 : 0,
+                deceleration: deceleration, threshold: 0.01, duration: Self.completionDuration,
+                controlPoints: Self.curve)
         }
         let spread = Double(index % 50)
-        return WorkItem(
-            kind: kind, parameters: Self.steadySprings[index % 4], from: spread, to: 1_000 + spread,
-            velocity: kind == .decay ? 1_000 + 10 * spread : 0, threshold: kind == .decay ? 1e-6 : 1e-9,
-            duration: 1_000)
+        return BenchAnimation(
+            kind: kind, spring: Self.steadySprings[index % 4], to: 1_000 + spread,
+            velocity: kind == .decay ? 1_000 + 10 * spread : 0, deceleration: deceleration,
+            threshold: kind == .decay ? 1e-6 : 1e-9, duration: 1_000, controlPoints: Self.curve)
     }
 
-    /// The deceleration of every decay: slow, so steady decays run for minutes.
-    var deceleration: DecayParameters {
-        configuration.scenario == .massCompletion ? .popDefault : try! DecayParameters(deceleration: 0.9995)
+    /// The initial value of property `index` (a point starts at (v, v)).
+    func initial(_ index: Int) -> Double {
+        configuration.scenario == .massCompletion ? 0 : Double(index % 50)
+    }
+
+    /// The workload as a Swift engine is given it.
+    var description: BenchWorkload {
+        BenchWorkload(
+            initial: (0 ..< count).map(initial), animations: (0 ..< count).map(item), keyframes: keyframes)
     }
 
     /// How many animations the burst adds: they are numbered from ``count``

@@ -45,7 +45,7 @@ struct EngineParityTests {
         let tolerances = (0 ..< 200 + workload.burstCount).map { index -> Double in
             switch workload.item(index).kind {
             case .spring, .pointSpring, .decay: 1e-12 * 1_000
-            case .basic, .keyframe: 5e-6 * 1_000
+            case .basic, .keyframes: 5e-6 * 1_000
             }
         }
         let reference = Self.run(configuration(.reference), frames: 90)
