@@ -6,30 +6,6 @@ import Synchronization
     import Glibc
 #endif
 
-/// Why an engine library cannot be benched.
-public enum EngineLibraryError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Nothing is at the path.
-    case missing(path: String)
-    /// The file is there but is not a library the loader accepts, does not
-    /// export the interface's functions, speaks another version, or its
-    /// table is incomplete or misnamed.
-    case unusable(path: String, reason: String)
-
-    /// One line naming the library and the problem.
-    public var description: String {
-        switch self {
-        case .missing(let path): "\(path): no such file"
-        case .unusable(let path, let reason): "\(path): \(reason)"
-        }
-    }
-}
-
-/// A creation failure of an engine: its own reason, or a library's.
-public struct BenchError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// One line naming the engine.
-    public var description: String
-}
-
 /// An engine loaded from a shared library that exports the C interface of
 /// `kinetics_engine.h` (`kinetics_engine_abi_version` and
 /// `kinetics_engine_table`). Loading registers it under its table's name, so
