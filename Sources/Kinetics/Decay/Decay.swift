@@ -50,6 +50,18 @@ public struct DecayParameters: Hashable, Sendable {
     /// of its velocity is below `5·threshold` units per second.
     public static let restVelocityFactor = 5.0
 
+    /// Pop's decay rest test, written once for ``DecayStepper`` and the
+    /// animator's decay batches: every component of `velocity` below
+    /// ``restVelocityFactor``·`threshold` (a NaN component is not at rest).
+    @inline(__always)
+    static func isAtRest<Value: AnimatableVector>(velocity: Value, threshold: Double) -> Bool {
+        let bound = threshold * restVelocityFactor
+        for index in 0 ..< Value.componentCount where !(abs(velocity[component: index]) < bound) {
+            return false
+        }
+        return true
+    }
+
     /// Creates the parameters of a decay.
     ///
     /// - Throws: ``ParameterError`` unless `deceleration` is in the open
@@ -183,52 +195,14 @@ public struct DecayStepper<Value: AnimatableVector>: Sendable {
             ignoredFrames += 1
             return
         }
-        switch method {
-        case .pop: advancePop(dt)
-        case .exact: advanceExact(dt)
-        case .continuous: advanceContinuous(dt)
-        }
+        DecayFactors(deceleration: parameters.deceleration, method: method, dt: dt).advance(
+            &value, &velocity, method: method)
         elapsed += dt
     }
 
     /// Whether every component of the velocity is below `5·threshold` (Pop's
     /// decay rest test).
     public func isAtRest(threshold: Double) -> Bool {
-        let bound = threshold * DecayParameters.restVelocityFactor
-        for index in 0 ..< Value.componentCount where !(abs(velocity[component: index]) < bound) {
-            return false
-        }
-        return true
-    }
-
-    /// Pop's `decay_position`, with its float and double operations in order.
-    private mutating func advancePop(_ dt: Double) {
-        let d = parameters.deceleration
-        let milliseconds = dt * 1000
-        let kv: Float = powf(Float(d), Float(milliseconds))
-        let kx = Float(d * Double(1 - kv) / (1 - d))
-        for index in 0 ..< Value.componentCount {
-            let v0 = Float(velocity[component: index] / 1000.0)
-            velocity[component: index] = Double(v0 * kv) * 1000.0
-            value[component: index] = value[component: index] + Double(v0 * kx)
-        }
-    }
-
-    private mutating func advanceExact(_ dt: Double) {
-        let d = parameters.deceleration
-        let exponent = dt * 1000 * log(d)
-        let kv = exp(exponent)
-        // Distance per unit of velocity: (v/1000)·kx = v·(kx/1000).
-        let kx = d * -expm1(exponent) / (1 - d)
-        value = value + velocity * (kx / 1000)
-        velocity = velocity * kv
-    }
-
-    private mutating func advanceContinuous(_ dt: Double) {
-        let rate = parameters.rate
-        let exponent = -rate * dt
-        let travelled = -expm1(exponent) / rate
-        value = value + velocity * travelled
-        velocity = velocity * exp(exponent)
+        DecayParameters.isAtRest(velocity: velocity, threshold: threshold)
     }
 }

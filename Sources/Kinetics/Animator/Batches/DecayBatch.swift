@@ -4,35 +4,6 @@
     import Darwin
 #endif
 
-/// The per-frame factors of one deceleration: they depend only on the
-/// deceleration, the method and the frame length.
-struct DecayFactors {
-    /// `pop`: Pop's single-precision velocity and distance factors.
-    var kvFloat: Float = 1
-    var kxFloat: Float = 0
-    /// `exact` and `continuous`: velocity factor and distance per unit of velocity.
-    var kv = 1.0
-    var distance = 0.0
-
-    init() {}
-
-    init(deceleration d: Double, method: DecayMethod, dt: Double) {
-        switch method {
-        case .pop:
-            kvFloat = powf(Float(d), Float(dt * 1000))
-            kxFloat = Float(d * Double(1 - kvFloat) / (1 - d))
-        case .exact:
-            let exponent = dt * 1000 * log(d)
-            kv = exp(exponent)
-            distance = d * -expm1(exponent) / (1 - d) / 1000
-        case .continuous:
-            let rate = -1000 * log(d)
-            kv = exp(-rate * dt)
-            distance = -expm1(-rate * dt) / rate
-        }
-    }
-}
-
 /// The decelerations in use with their factors for the current tick.
 final class DecayConfigurations {
     struct Key: Hashable {
@@ -124,17 +95,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         let states = state.base
         var x = states[index].value
         var v = states[index].velocity
-        switch method {
-        case .pop:
-            for component in 0 ..< V.componentCount {
-                let v0 = Float(v[component: component] / 1000.0)
-                v[component: component] = Double(v0 * f.kvFloat) * 1000.0
-                x[component: component] = x[component: component] + Double(v0 * f.kxFloat)
-            }
-        case .exact, .continuous:
-            x = x + v * f.distance
-            v = v * f.kv
-        }
+        f.advance(&x, &v, method: method)
         // Pop clamps a decay at its end value (and at its start when asked).
         let from = p.from[index]
         let end = p.to[index]
@@ -150,11 +111,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         }
         states[index].value = x
         states[index].velocity = v
-        let bound = common.threshold.base[index] * DecayParameters.restVelocityFactor
-        var done = true
-        for component in 0 ..< V.componentCount where !(abs(v[component: component]) < bound) {
-            done = false
-        }
+        let done = DecayParameters.isAtRest(velocity: v, threshold: common.threshold.base[index])
         // Clamped above, so written as it is (endFrame would clamp again).
         common.write(index, x, flags: bits, p, values: values)
         common.report(index, done: done, flags: bits, owner: p.owner, values: values, output: &output)
