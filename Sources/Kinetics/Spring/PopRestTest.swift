@@ -28,13 +28,55 @@ public enum PopRestTest {
     public static func solverHasConverged<Value: AnimatableVector>(
         displacement: Value, velocity: Value, slope: Value, threshold: Double
     ) -> Bool {
-        let positionBound = threshold / 2
+        solverHasConverged(displacement: displacement, velocity: velocity, slope: slope, bounds: Bounds(threshold))
+    }
+
+    /// The bounds of both tests for one threshold `t`, computed here and
+    /// nowhere else: the animator's spring groups keep them per group
+    /// (``SpringGroups/Frame``) instead of computing them per spring.
+    @usableFromInline
+    struct Bounds {
+        /// `t/2`: each component of the displacement.
+        @usableFromInline var position: Double
+        /// `25·t`: the squared norm of the velocity.
+        @usableFromInline var velocitySquared: Double
+        /// `625·t²`: the squared norm of the slope.
+        @usableFromInline var slopeSquared: Double
+        /// `t/5`: the animation's test, each component.
+        @usableFromInline var animation: Double
+
+        @inlinable
+        init(_ threshold: Double) {
+            position = threshold / 2
+            velocitySquared = 25.0 * threshold
+            slopeSquared = 625.0 * threshold * threshold
+            animation = Self.animation(threshold)
+        }
+
+        /// The animation test's bound alone, `t/5`.
+        @inlinable @inline(__always)
+        static func animation(_ threshold: Double) -> Double { threshold / 5 }
+
+        @inlinable
+        init(position: Double, velocitySquared: Double, slopeSquared: Double, animation: Double) {
+            self.position = position
+            self.velocitySquared = velocitySquared
+            self.slopeSquared = slopeSquared
+            self.animation = animation
+        }
+    }
+
+    /// The solver's test against precomputed `bounds`: the one place it is
+    /// written (the animator's springs call it with their group's bounds).
+    @inlinable @inline(__always)
+    static func solverHasConverged<Value: AnimatableVector>(
+        displacement: Value, velocity: Value, slope: Value, bounds: Bounds
+    ) -> Bool {
         for index in 0 ..< Value.componentCount
-        where !(Swift.abs(displacement[component: index]) < positionBound) {
+        where !(Swift.abs(displacement[component: index]) < bounds.position) {
             return false
         }
-        return velocity.squaredNorm < 25.0 * threshold
-            && slope.squaredNorm < 625.0 * threshold * threshold
+        return velocity.squaredNorm < bounds.velocitySquared && slope.squaredNorm < bounds.slopeSquared
     }
 
     /// Pop's animation-level test on the last two written values.
@@ -50,7 +92,16 @@ public enum PopRestTest {
         if roundingFactor != 0 {
             return previous2 == previous && previous == target
         }
-        let bound = threshold / 5
+        return animationHasConverged(
+            previous2: previous2, previous: previous, target: target, bound: Bounds.animation(threshold))
+    }
+
+    /// The animation's test without rounding, against `bound` (`t/5`): the
+    /// one place it is written (the animator's batches call it).
+    @inlinable @inline(__always)
+    static func animationHasConverged<Value: AnimatableVector>(
+        previous2: Value, previous: Value, target: Value, bound: Double
+    ) -> Bool {
         for index in 0 ..< Value.componentCount {
             let toTarget = Swift.abs(target[component: index] - previous[component: index])
             let between = Swift.abs(previous2[component: index] - previous[component: index])

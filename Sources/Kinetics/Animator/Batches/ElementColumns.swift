@@ -252,14 +252,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// `threshold/5` of the target and of each other, per component.
     @inline(__always)
     static func converged(previous: V, current: V, target: V, threshold: Double) -> Bool {
-        let bound = threshold / 5
-        for component in 0 ..< V.componentCount {
-            let x = current[component: component]
-            if !(abs(target[component: component] - x) < bound) || !(abs(previous[component: component] - x) < bound) {
-                return false
-            }
-        }
-        return true
+        PopRestTest.animationHasConverged(
+            previous2: previous, previous: current, target: target, bound: PopRestTest.Bounds.animation(threshold))
     }
 
     /// The columns a frame reads and writes, as raw pointers read once per

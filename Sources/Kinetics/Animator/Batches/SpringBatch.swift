@@ -352,6 +352,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// within `t/5` of the target and of each other) or the solver's
     /// (displacement within `t/2`, squared velocity below `25·t`, squared
     /// slope below `625·t²`). NaN before the first write fails the first.
+    ///
+    /// The one copy of ``PopRestTest``'s law, kept for speed: the two tests
+    /// fused into one pass over the components, with the group's bounds.
+    /// `RestTestTests.fusedIsPops` holds it equal to the two on cases at and
+    /// around every bound.
     @inline(__always)
     static func atRest(
         before: V, current: V, target: V, velocity: V, slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
@@ -449,11 +454,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     static func solverSettled(
         _ displacement: V, _ velocity: V, _ slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
     ) -> Bool {
-        for component in 0 ..< V.componentCount
-        where !(abs(displacement[component: component]) < f.pointee.positionBound) {
-            return false
-        }
-        return velocity.squaredNorm < f.pointee.velocityBound && slope.squaredNorm < f.pointee.slopeBound
+        PopRestTest.solverHasConverged(
+            displacement: displacement, velocity: velocity, slope: slope,
+            bounds: PopRestTest.Bounds(
+                position: f.pointee.positionBound, velocitySquared: f.pointee.velocityBound,
+                slopeSquared: f.pointee.slopeBound, animation: f.pointee.restBound))
     }
 
     static var inversePopStep: Double { 1 / SpringMethod.popStep }

@@ -30,9 +30,9 @@ final class SpringGroups {
         var slopeD = 0.0
         var slopeV = 0.0
         var keep = 0.0
-        /// Pop's bounds for this threshold: `t/2` (displacement), `25·t`
-        /// (squared velocity), `625·t²` (squared slope) and `t/5` (the
-        /// animation's test).
+        /// Pop's bounds for this threshold (``PopRestTest/Bounds``): `t/2`
+        /// (displacement), `25·t` (squared velocity), `625·t²` (squared
+        /// slope) and `t/5` (the animation's test).
         var positionBound = 0.0
         var velocityBound = 0.0
         var slopeBound = 0.0
@@ -219,10 +219,11 @@ final class SpringGroups {
     @inline(__always)
     private static func bounds(_ threshold: Double) -> Frame {
         var frame = Frame()
-        frame.positionBound = threshold / 2
-        frame.velocityBound = 25.0 * threshold
-        frame.slopeBound = 625.0 * threshold * threshold
-        frame.restBound = threshold / 5
+        let bounds = PopRestTest.Bounds(threshold)
+        frame.positionBound = bounds.position
+        frame.velocityBound = bounds.velocitySquared
+        frame.slopeBound = bounds.slopeSquared
+        frame.restBound = bounds.animation
         frame.nearBound = max(frame.positionBound, frame.restBound)
         return frame
     }
