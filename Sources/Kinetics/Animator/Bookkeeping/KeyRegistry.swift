@@ -224,17 +224,24 @@ final class KeyRegistry {
                         lists[list].tail = link.previous
                     }
                     lists[list].count -= 1
-                    if lists[list].count == 0 {
-                        listOfTarget[lists[list].target] = nil
-                        if lastList == Int32(list) { lastList = -1 }
-                        freeLists.append(Int32(list))
-                    }
+                    if lists[list].count == 0 { freeList(list, of: lists[list].target) }
                     links[Int(record)].list = -1
                     removed += 1
                 }
             }
         }
         count -= removed
+    }
+
+    /// Forgets the emptied list `list` of `target` and recycles it. Out of
+    /// line: rare in the loop of ``remove(_:count:each:)``, whose registers
+    /// it would otherwise crowd (inlined, the loop's spills depended on the
+    /// order the module's files were compiled in).
+    @inline(never)
+    private func freeList(_ list: Int, of target: TargetID) {
+        listOfTarget[target] = nil
+        if lastList == Int32(list) { lastList = -1 }
+        freeLists.append(Int32(list))
     }
 
     /// The keys on `target`, in the order they were registered.
