@@ -10,7 +10,7 @@
 # A crash or a hang (over 10 s on one input) is saved as
 # .build-fuzz/crash-TARGET-*; turn it into a regression test and fix it.
 # Exit status: 0 clean, 1 a target found a problem. CI runs every target for
-# a minute (without merging: CI's clone is thrown away).
+# 30 s (without merging: CI's clone is thrown away).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
