@@ -105,9 +105,6 @@ package func makeBuiltInEngine(_ configuration: BenchConfiguration) -> MeasuredE
 
 /// The Kinetics animator with one target and a property per animation.
 ///
-/// The engines' stored properties skip Swift's run-time exclusivity checks
-/// (one thread, no overlapping access): the harness's own checks would
-/// otherwise count against the engine measured.
 final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     let workload: Workload
     private let animator: Animator = {
@@ -117,15 +114,21 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         return animator
     }()
     private let target: TargetID
-    @exclusivity(unchecked)
-    private var scalars: [PropertyHandle<Double>?] = []
-    @exclusivity(unchecked)
-    private var points: [PropertyHandle<SIMD2<Double>>?] = []
-    @exclusivity(unchecked)
-    private var handles: [AnimationHandle] = []
     private let keys: [String]
-    @exclusivity(unchecked)
-    private var churnCursor = 0
+    /// The engine's mutable state, unchecked like the animator's (see
+    /// "How a frame runs"): the harness's checks would otherwise count
+    /// against the engine measured.
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var scalars: [PropertyHandle<Double>?] = []
+        var points: [PropertyHandle<SIMD2<Double>>?] = []
+        var handles: [AnimationHandle] = []
+        var churnCursor = 0
+    }
     #if KINETICS_INTERNAL_CHECKS
         /// A knob for the tests of the gates, in test builds only: with
         /// KINETICS_TEST_EXTRA_PERCENT=P in the environment, a second
@@ -158,19 +161,19 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             if item.kind == .pointSpring {
-                points.append(
+                state.points.append(
                     animator.property(
                         "p\(index)", of: target, initial: SIMD2(workload.initial(index), workload.initial(index)),
                         kind: .point))
-                scalars.append(nil)
+                state.scalars.append(nil)
             } else {
-                scalars.append(
+                state.scalars.append(
                     animator.property("p\(index)", of: target, initial: workload.initial(index), kind: .point))
-                points.append(nil)
+                state.points.append(nil)
             }
-            if index < workload.count { handles.append(start(index)) }
+            if index < workload.count { state.handles.append(start(index)) }
         }
-        handles.reserveCapacity(workload.allCount)
+        state.handles.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
@@ -187,40 +190,40 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
                 animation.threshold = item.threshold
                 // Moved in, as a temporary would be: copying an animation
                 // (a few hundred bytes and its references) is the caller's.
-                return try animator.add(consume animation, to: scalars[index]!, forKey: keys[index])
+                return try animator.add(consume animation, to: state.scalars[index]!, forKey: keys[index])
             case .pointSpring:
                 var animation = Animation<SIMD2<Double>>.spring(
                     item.spring, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
-                return try animator.add(consume animation, to: points[index]!, forKey: keys[index])
+                return try animator.add(consume animation, to: state.points[index]!, forKey: keys[index])
             case .decay:
                 var animation = Animation<Double>.decay(
                     velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
-                return try animator.add(consume animation, to: scalars[index]!, forKey: keys[index])
+                return try animator.add(consume animation, to: state.scalars[index]!, forKey: keys[index])
             case .basic:
                 let animation = Animation<Double>.basic(
                     duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
-                return try animator.add(animation, to: scalars[index]!, forKey: keys[index])
+                return try animator.add(animation, to: state.scalars[index]!, forKey: keys[index])
             case .keyframes:
-                return try animator.add(.keyframes(workload.keyframes), to: scalars[index]!, forKey: keys[index])
+                return try animator.add(.keyframes(workload.keyframes), to: state.scalars[index]!, forKey: keys[index])
             }
         } catch {
             preconditionFailure("the workload's animations are valid: \(error)")
         }
     }
 
-    func replace(_ index: Int) { handles[index] = start(index) }
+    func replace(_ index: Int) { state.handles[index] = start(index) }
 
     func retarget(_ index: Int, to target: Double) {
-        if points[index] != nil {
-            animator.retarget(handles[index], to: SIMD2(target, target))
+        if state.points[index] != nil {
+            animator.retarget(state.handles[index], to: SIMD2(target, target))
         } else {
-            animator.retarget(handles[index], to: target)
+            animator.retarget(state.handles[index], to: target)
         }
     }
 
-    func add(_ index: Int) { handles.append(start(index)) }
+    func add(_ index: Int) { state.handles.append(start(index)) }
 
     #if KINETICS_INTERNAL_CHECKS
         /// An engine without the knob's second animator.
@@ -234,7 +237,10 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     #endif
 
     func frame(_ frame: Int, at time: Double) {
-        interact(before: frame, cursor: &churnCursor)
+        // A copy of the cursor: the interactions reach the state too.
+        var cursor = state.churnCursor
+        interact(before: frame, cursor: &cursor)
+        state.churnCursor = cursor
         animator.tick(at: time)
         #if KINETICS_INTERNAL_CHECKS
             extra?.frame(frame, at: time)
@@ -245,8 +251,8 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
 
     func sampleValues(_ count: Int) -> [Double] {
         (0 ..< min(count, workload.allCount)).map { index in
-            if let scalar = scalars[index] { return animator[scalar] }
-            return animator[points[index]!].x
+            if let scalar = state.scalars[index] { return animator[scalar] }
+            return animator[state.points[index]!].x
         }
     }
 }
@@ -257,31 +263,36 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
 final class BatchEngine: MeasuredEngine, ScenarioDriven {
     let workload: Workload
     private let batches = BatchSet()
-    @exclusivity(unchecked)
-    private var slots: [Int32] = []
-    @exclusivity(unchecked)
-    private var ids: [Int32] = []
-    @exclusivity(unchecked)
-    private var churnCursor = 0
+    /// The engine's mutable state, unchecked as ``AnimatorEngine``'s is.
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var slots: [Int32] = []
+        var ids: [Int32] = []
+        var churnCursor = 0
+    }
 
     init(_ workload: Workload) {
         self.workload = workload
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
-            slots.append(
+            state.slots.append(
                 item.kind == .pointSpring
                     ? batches.addProperty(SIMD2(workload.initial(index), workload.initial(index)))
                     : batches.addProperty(workload.initial(index)))
-            if index < workload.count { ids.append(start(index)) }
+            if index < workload.count { state.ids.append(start(index)) }
         }
-        ids.reserveCapacity(workload.allCount)
+        state.ids.reserveCapacity(workload.allCount)
     }
 
     var addsAnimations: Bool { true }
 
     private func start(_ index: Int) -> Int32 {
         let item = workload.item(index)
-        let slot = slots[index]
+        let slot = state.slots[index]
         let method = workload.configuration.method
         // From the property's current value, as in the animator engine.
         switch item.kind {
@@ -307,16 +318,19 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
     }
 
     func replace(_ index: Int) {
-        batches.remove(ids[index])
-        ids[index] = start(index)
+        batches.remove(state.ids[index])
+        state.ids[index] = start(index)
     }
 
-    func retarget(_ index: Int, to target: Double) { batches.retarget(ids[index], to: target) }
+    func retarget(_ index: Int, to target: Double) { batches.retarget(state.ids[index], to: target) }
 
-    func add(_ index: Int) { ids.append(start(index)) }
+    func add(_ index: Int) { state.ids.append(start(index)) }
 
     func frame(_ frame: Int, at time: Double) {
-        interact(before: frame, cursor: &churnCursor)
+        // A copy of the cursor: the interactions reach the state too.
+        var cursor = state.churnCursor
+        interact(before: frame, cursor: &cursor)
+        state.churnCursor = cursor
         batches.advance(to: time)
     }
 
@@ -324,7 +338,8 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
 
     func sampleValues(_ count: Int) -> [Double] {
         (0 ..< min(count, workload.allCount)).map { index in
-            workload.item(index).kind == .pointSpring ? batches.point(slots[index]).x : batches.value(slots[index])
+            workload.item(index).kind == .pointSpring
+                ? batches.point(state.slots[index]).x : batches.value(state.slots[index])
         }
     }
 }

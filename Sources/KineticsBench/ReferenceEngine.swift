@@ -102,10 +102,17 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
 
 /// The animated object: its property values.
 final class PopObject {
-    // Pop writes through the property without Swift's exclusivity checks.
-    @exclusivity(unchecked) var values: [SIMD4<Double>]
+    /// Fixed storage, written as Pop writes an object's property: through
+    /// memory, without Swift's exclusivity checks (indices are checked in
+    /// debug builds).
+    let values: UnsafeMutableBufferPointer<SIMD4<Double>>
 
-    init(count: Int) { values = Array(repeating: .zero, count: count) }
+    init(count: Int) {
+        values = .allocate(capacity: count)
+        values.initialize(repeating: .zero)
+    }
+
+    deinit { values.deallocate() }
 }
 
 /// One of Pop's animations: advanced through a protocol call.
@@ -120,12 +127,21 @@ protocol PopModelAnimation: AnyObject {
 final class PopSpringModel: PopModelAnimation {
     private unowned(unsafe) let object: PopObject
     private let slot: Int
-    @exclusivity(unchecked) private var solver: SpringStepper<SIMD4<Double>>
     private let threshold: Double
     private let width: Int
-    @exclusivity(unchecked) private var lastTime: Double
-    @exclusivity(unchecked) private var previous: SIMD4<Double>?
-    @exclusivity(unchecked) private var previous2: SIMD4<Double>?
+    /// The animation's mutable state, in one stored property that skips
+    /// Swift's run-time exclusivity checks, as Pop's instance variables do.
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state: State
+
+    private struct State {
+        var solver: SpringStepper<SIMD4<Double>>
+        var lastTime: Double
+        var previous: SIMD4<Double>?
+        var previous2: SIMD4<Double>?
+    }
 
     init(
         object: PopObject, slot: Int, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
@@ -134,31 +150,31 @@ final class PopSpringModel: PopModelAnimation {
         self.object = object
         self.slot = slot
         self.width = width
-        solver = SpringStepper(parameters: parameters, method: .pop, value: from, target: to)
+        state = State(
+            solver: SpringStepper(parameters: parameters, method: .pop, value: from, target: to), lastTime: time)
         self.threshold = threshold
-        lastTime = time
     }
 
     func retarget(_ target: Double) {
         var to = SIMD4<Double>.zero
         for component in 0 ..< width { to[component] = target }
-        solver.target = to
+        state.solver.target = to
     }
 
     func render(time: Double) -> Bool {
-        solver.advance(by: time - lastTime)
-        lastTime = time
-        let value = solver.value
+        state.solver.advance(by: time - state.lastTime)
+        state.lastTime = time
+        let value = state.solver.value
         object.values[slot] = value
-        previous2 = previous
-        previous = value
+        state.previous2 = state.previous
+        state.previous = value
         var converged = false
-        if let previous, let previous2 {
+        if let previous = state.previous, let previous2 = state.previous2 {
             converged = PopRestTest.animationHasConverged(
-                previous2: previous2, previous: previous, target: solver.target, threshold: threshold)
+                previous2: previous2, previous: previous, target: state.solver.target, threshold: threshold)
         }
-        if converged || solver.solverIsAtRest(threshold: threshold) {
-            object.values[slot] = solver.target
+        if converged || state.solver.solverIsAtRest(threshold: threshold) {
+            object.values[slot] = state.solver.target
             return true
         }
         return false

@@ -137,12 +137,12 @@ struct QuietCompletionTests {
             b.tick(at: time)
             for index in stride(from: frame % 5, to: 300, by: 5) {
                 let before = a.animation(forKey: "k\(index)", on: target)
-                let element = before.map { a.status[Int($0.index)].element }
+                let element = before.map { a.state.status[Int($0.index)].element }
                 let handleA = try replace(a, index, frame: frame, observed: false)
                 let handleB = try replace(b, index, frame: frame, observed: true)
                 #expect(handleA == handleB, "frame \(frame), key \(index)")
                 if let before, let handleA, handleA.index == before.index,
-                    a.status[Int(before.index)].element == element,
+                    a.state.status[Int(before.index)].element == element,
                     element != -1
                 {
                     inPlace += 1
@@ -167,11 +167,11 @@ struct QuietCompletionTests {
                     }
                 }
             }
-            for info in a.propertyInfos[1]! {
+            for info in a.state.propertyInfos[1]! {
                 let x = PropertyHandle<Double>(target: target, slot: info.slot)
                 if a[x] != b[x] { Issue.record("frame \(frame): \(info.name) is \(a[x]), removed and added \(b[x])") }
             }
-            for info in a.propertyInfos[2]! {
+            for info in a.state.propertyInfos[2]! {
                 let p = PropertyHandle<SIMD2<Double>>(target: target, slot: info.slot)
                 if a[p] != b[p] { Issue.record("frame \(frame): \(info.name) is \(a[p]), removed and added \(b[p])") }
             }

@@ -47,34 +47,26 @@ public final class ImplicitLayer {
     public let target: TargetID
     /// Asked first for every change, like a layer's delegate (a view answers
     /// for its layer): an action, no action, or keep searching.
-    @exclusivity(unchecked)
     public var delegate: ((_ key: String) -> ActionAnswer)?
     /// The layer's own actions by key, asked second; `.keepSearching`
     /// entries are passed over.
-    @exclusivity(unchecked)
     public var actions: [String: ActionAnswer] = [:]
     /// The per-key defaults, asked last: opacity fades over 0.25 s
     /// ease-in-out unless changed.
-    @exclusivity(unchecked)
     public var defaultActions: [String: ImplicitAction] = [
         "opacity": .basic(duration: 0.25, timing: .easeInEaseOut)
     ]
 
-    @exclusivity(unchecked)
     private var models: [String: SIMD4<Double>] = [:]
     /// Each key's non-additive animation (implicit or explicit) and the
     /// transactions it reports its stop to.
-    @exclusivity(unchecked)
     private var links: [String: (handle: AnimationHandle, link: TransactionLinks)] = [:]
     /// Each key's running additive animations; while any runs, the key
     /// has no non-additive one.
-    @exclusivity(unchecked)
     private var additions: [String: [AnimationHandle]] = [:]
     /// Numbers the additive animations' keys in the animator.
-    @exclusivity(unchecked)
     private var additionCount = 0
     /// Writes each key's model value to its property.
-    @exclusivity(unchecked)
     private var showModel: [String: () -> Void] = [:]
 
     /// A layer with a new target in `animator`.
@@ -193,7 +185,7 @@ public final class ImplicitLayer {
             // Retargeted: the velocity carries over, and the transactions
             // open now wait for this spring too.
             _ = animator.setSpringParameters(running, parameters)
-            entry.link.join(animator.implicit.transactions)
+            entry.link.join(animator.state.implicit.transactions)
             return
         }
         var animation: Animation<Value>
@@ -276,7 +268,7 @@ public final class ImplicitLayer {
     ) throws(ParameterError) -> AnimationHandle {
         var animation = animation
         let link = TransactionLinks()
-        link.join(animator.implicit.transactions)
+        link.join(animator.state.implicit.transactions)
         let own = animation.callbacks.onStop
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
@@ -329,7 +321,7 @@ public final class ImplicitLayer {
         animation.additive = true
         animation.beginTime = animator.time + delay
         let link = TransactionLinks()
-        link.join(animator.implicit.transactions)
+        link.join(animator.state.implicit.transactions)
         animation.callbacks.onStop = { [weak self] animator, handle, finished in
             link.stopped(finished: finished)
             guard let self, var running = self.additions[key], let index = running.firstIndex(of: handle) else {
@@ -405,9 +397,7 @@ public final class ImplicitLayer {
 
 /// The transactions an implicit animation reports its stop to.
 final class TransactionLinks {
-    @exclusivity(unchecked)
     private var transactions: [Transaction] = []
-    @exclusivity(unchecked)
     private var done = false
 
     func join(_ more: [Transaction]) {

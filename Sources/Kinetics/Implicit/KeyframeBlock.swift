@@ -121,14 +121,14 @@ extension Animator {
             throw ParameterError(parameter: "delay", value: delay, accepted: "a finite number >= 0")
         }
         let block = KeyframeBlock()
-        implicit.keyframeBlocks.append(block)
+        state.implicit.keyframeBlocks.append(block)
         do {
             try body(block)
         } catch {
-            implicit.keyframeBlocks.removeLast()
+            state.implicit.keyframeBlocks.removeLast()
             throw error
         }
-        implicit.keyframeBlocks.removeLast()
+        state.implicit.keyframeBlocks.removeLast()
         // One transaction carries the block's delay and completion.
         try transaction(duration: duration, delay: delay, fillMode: fillMode, completion: completion) {
             // As one layer operation: completions of the animations these
@@ -143,5 +143,5 @@ extension Animator {
     }
 
     /// The innermost keyframe block being captured.
-    var currentKeyframeBlock: KeyframeBlock? { implicit.keyframeBlocks.last }
+    var currentKeyframeBlock: KeyframeBlock? { state.implicit.keyframeBlocks.last }
 }

@@ -29,13 +29,9 @@ final class Transaction {
     let disableActions: Bool
     let fillMode: FillMode
     let additive: Bool
-    @exclusivity(unchecked)
     var pending = 0
-    @exclusivity(unchecked)
     var cancelled = false
-    @exclusivity(unchecked)
     private var bodyDone = false
-    @exclusivity(unchecked)
     private var completion: ((Bool) -> Void)?
 
     init(
@@ -121,7 +117,7 @@ extension Animator {
                 throw ParameterError(parameter: "delay", value: delay, accepted: "a finite number >= 0")
             }
         }
-        let outer = implicit.transactions.last
+        let outer = state.implicit.transactions.last
         let transaction = Transaction(
             animator: self, duration: duration ?? outer?.duration ?? Self.defaultTransactionDuration,
             timing: timing ?? outer?.timing ?? .default,
@@ -132,9 +128,9 @@ extension Animator {
             fillMode: fillMode ?? outer?.fillMode ?? Self.defaultFillMode,
             additive: additive ?? outer?.additive ?? false,
             completion: completion)
-        implicit.transactions.append(transaction)
+        state.implicit.transactions.append(transaction)
         defer {
-            implicit.transactions.removeLast()
+            state.implicit.transactions.removeLast()
             transaction.bodyEnded()
             checkInternally(after: "transaction")
         }
@@ -148,11 +144,11 @@ extension Animator {
     /// Core Animation, too, calls completions after the change that caused
     /// them.
     func implicitOperation<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        implicit.depth += 1
+        state.implicit.depth += 1
         defer {
-            implicit.depth -= 1
-            if implicit.depth == 0 {
-                while !implicit.deferredCallbacks.isEmpty { implicit.deferredCallbacks.removeFirst()() }
+            state.implicit.depth -= 1
+            if state.implicit.depth == 0 {
+                while !state.implicit.deferredCallbacks.isEmpty { state.implicit.deferredCallbacks.removeFirst()() }
                 checkInternally(after: "an implicit-layer operation")
             }
         }
@@ -161,9 +157,9 @@ extension Animator {
 
     /// Runs `work` now, or after the current implicit-layer operation.
     func runOrDefer(_ work: @escaping () -> Void) {
-        if implicit.depth > 0 { implicit.deferredCallbacks.append(work) } else { work() }
+        if state.implicit.depth > 0 { state.implicit.deferredCallbacks.append(work) } else { work() }
     }
 
     /// The innermost open transaction.
-    var currentTransaction: Transaction? { implicit.transactions.last }
+    var currentTransaction: Transaction? { state.implicit.transactions.last }
 }

@@ -6,16 +6,26 @@
 /// columns of a batch are removed from together (``ColumnList``): the last
 /// element moves into the hole and the columns shrink by one, so it is O(1).
 final class Column<Element> {
-    @exclusivity(unchecked)
-    private(set) var base: UnsafeMutablePointer<Element>
-    @exclusivity(unchecked)
-    private(set) var count = 0
-    @exclusivity(unchecked)
-    private(set) var capacity: Int
+    /// The column's mutable state, in one stored property: one of the few
+    /// whose exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var buffer: Buffer
+
+    private struct Buffer {
+        var base: UnsafeMutablePointer<Element>
+        var count = 0
+        var capacity: Int
+    }
+
+    /// The first element; stable between appends.
+    var base: UnsafeMutablePointer<Element> { buffer.base }
+    var count: Int { buffer.count }
+    var capacity: Int { buffer.capacity }
 
     init(capacity: Int = 16) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
+        buffer = Buffer(base: .allocate(capacity: capacity), capacity: capacity)
     }
 
     deinit {
@@ -27,7 +37,7 @@ final class Column<Element> {
     func append(_ element: Element) {
         if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)
-        count += 1
+        buffer.count += 1
     }
 
     /// Stores `element` at slot `index` of a ``CountedSlots`` table:
@@ -45,8 +55,8 @@ final class Column<Element> {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         grown.moveInitialize(from: base, count: count)
         base.deallocate()
-        base = grown
-        capacity = newCapacity
+        buffer.base = grown
+        buffer.capacity = newCapacity
     }
 
     /// Moves the last element into `index` and shrinks by one: one
@@ -59,7 +69,7 @@ final class Column<Element> {
         } else {
             (base + last).deinitialize(count: 1)
         }
-        count = last
+        buffer.count = last
     }
 
     /// Appends where the capacity is known to suffice: no growth, and in
@@ -68,7 +78,7 @@ final class Column<Element> {
     func appendWithinCapacity(_ element: Element) {
         assert(count < capacity, "appendWithinCapacity on a full column (capacity \(capacity))")
         (base + count).initialize(to: element)
-        count += 1
+        buffer.count += 1
     }
 
     /// The last element, if any.
@@ -77,7 +87,7 @@ final class Column<Element> {
     /// Removes and returns the last element, if any.
     func popLast() -> Element? {
         guard count > 0 else { return nil }
-        count -= 1
+        buffer.count -= 1
         return (base + count).move()
     }
 
@@ -87,14 +97,14 @@ final class Column<Element> {
     func append(count added: Int, _ body: (UnsafeMutablePointer<Element>) -> Void) {
         reserve(count + added)
         body(base + count)
-        count += added
+        buffer.count += added
     }
 
     /// Drops every element from `newCount` on.
     func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "column size \(newCount) out of 0...\(count)")
         (base + newCount).deinitialize(count: count - newCount)
-        count = newCount
+        buffer.count = newCount
     }
 
     /// Copies element `source` over element `destination`.

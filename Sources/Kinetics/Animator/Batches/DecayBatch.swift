@@ -11,7 +11,9 @@ final class DecayConfigurations {
         let method: DecayMethod
     }
 
-    @exclusivity(unchecked)
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
     private var slots = SharedSlots<Key>()
     let factors = Column<DecayFactors>()
 

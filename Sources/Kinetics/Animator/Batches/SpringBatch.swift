@@ -31,13 +31,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
 
-    /// `pop`: the frame of length 0 for rest threshold ``firstFrameThreshold``
+    /// `pop`: the frame of length 0 for the last new spring's rest threshold
     /// (``SpringGroups/immediatePopFrame(threshold:)``), kept for the next
     /// new spring's first frame: springs added together mostly share a
     /// threshold, and the frame is 256 bytes to fill.
     private let firstFrame = Column<SpringGroups.Frame>(capacity: 1)
-    @exclusivity(unchecked)
-    private var firstFrameThreshold = Double.nan
 
     init(method: SpringMethod) {
         self.method = method
@@ -385,9 +383,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     func renderFirstPopFrame(_ index: Int, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
         precondition(method == .pop, "a \(method) spring's first frame needs its group's")
         let threshold = common.threshold[index]
-        if threshold != firstFrameThreshold {
+        if threshold != firstFrame.base.pointee.threshold {
             firstFrame[0] = SpringGroups.immediatePopFrame(threshold: threshold)
-            firstFrameThreshold = threshold
         }
         advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
     }

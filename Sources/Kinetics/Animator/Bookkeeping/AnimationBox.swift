@@ -47,78 +47,74 @@ class AnimationBox {
 /// types the animator knows, so that starting and finishing an animation
 /// does not look up generic metadata at run time.
 final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVector>: AnimationBox {
-    /// The property's slot in its lane: the first field, in the header's
-    /// cache line, which the in-place check reads anyway.
-    @exclusivity(unchecked)
-    private var slot: Int32
     /// The animator's lane, which outlives every box of the animator (no
     /// reference counting on each use).
     private unowned(unsafe) let lane: Lane<Stored>
     private let width: Int
-    @exclusivity(unchecked)
-    private var installed = false
-    /// The shared table entry in use: a spring group, a decay configuration
-    /// or a basic animation's timing function; -1 when none is held. A
-    /// decay's or timing function's is kept across repeats and released when
-    /// the element goes for good; a spring's group is left at each repeat
-    /// (the clock starts again) and while paused (the group's clock moves on).
-    @exclusivity(unchecked)
-    private var shared: Int32 = -1
-    /// The rest threshold of the current run.
-    @exclusivity(unchecked)
-    private var threshold = 0.0
-    /// A keyframe animation's tracks, forwards and backwards (-1 until
-    /// used), kept across repeats.
-    @exclusivity(unchecked)
-    private var forwardTrack: Int32 = -1
-    @exclusivity(unchecked)
-    private var backwardTrack: Int32 = -1
-    /// The run's resolved ends and start velocity (set at the first start,
-    /// swapped on repeats).
-    @exclusivity(unchecked)
-    private var resolved = false
-    @exclusivity(unchecked)
-    private var from = Stored.zero
-    @exclusivity(unchecked)
-    private var to = Stored.zero
-    @exclusivity(unchecked)
-    private var startVelocity = Stored.zero
-    @exclusivity(unchecked)
-    private var distance = Stored.zero
-    @exclusivity(unchecked)
-    private var reversed = false
-    @exclusivity(unchecked)
-    private var hasExplicitEnd: Bool
-    /// A spring's batch in the lane (its method's index), -1 for other
-    /// kinds: read without matching `animation.kind`, which copies it.
-    @exclusivity(unchecked)
-    private var springMethod: Int
-    /// A spring's parameters as last set (by the add, or by
-    /// ``Animator/setSpringParameters(_:_:)``), for a run's start; nil for
-    /// other kinds.
-    @exclusivity(unchecked)
-    private var springParameters: SpringParameters?
-    // Last, after what starting and restarting use (a replacement under
-    // churn touches the box's first lines only).
-    /// A paused spring's clock and parameters, to join a group with on
-    /// resuming.
-    @exclusivity(unchecked)
-    private var parked: (clock: Double, grid: Int, parameters: SpringParameters)?
-    /// The animation as added (its spring parameters as last set, for a
-    /// repeat's start). Once a run has started the box reads only its kind's
-    /// case and method and what makes it observed (callbacks, markers,
-    /// additive, rounding): a quiet spring restarted in place keeps the
-    /// animation it replaced, whose observers are the same (none).
-    @exclusivity(unchecked)
-    private var animation: Animation<Value>
+    /// The mutable state, in one stored property: one of the few whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state: State
+
+    private struct State {
+        /// The property's slot in its lane: first, in the header's cache
+        /// line, which the in-place check reads anyway.
+        var slot: Int32
+        var installed = false
+        /// The shared table entry in use: a spring group, a decay configuration
+        /// or a basic animation's timing function; -1 when none is held. A
+        /// decay's or timing function's is kept across repeats and released when
+        /// the element goes for good; a spring's group is left at each repeat
+        /// (the clock starts again) and while paused (the group's clock moves on).
+        var shared: Int32 = -1
+        /// The rest threshold of the current run.
+        var threshold = 0.0
+        /// A keyframe animation's tracks, forwards and backwards (-1 until
+        /// used), kept across repeats.
+        var forwardTrack: Int32 = -1
+        var backwardTrack: Int32 = -1
+        /// The run's resolved ends and start velocity (set at the first start,
+        /// swapped on repeats).
+        var resolved = false
+        var from = Stored.zero
+        var to = Stored.zero
+        var startVelocity = Stored.zero
+        var distance = Stored.zero
+        var reversed = false
+        var hasExplicitEnd: Bool
+        /// A spring's batch in the lane (its method's index), -1 for other
+        /// kinds: read without matching `animation.kind`, which copies it.
+        var springMethod: Int
+        /// A spring's parameters as last set (by the add, or by
+        /// ``Animator/setSpringParameters(_:_:)``), for a run's start; nil for
+        /// other kinds.
+        var springParameters: SpringParameters?
+        // Last, after what starting and restarting use (a replacement under
+        // churn touches the box's first lines only).
+        /// A paused spring's clock and parameters, to join a group with on
+        /// resuming.
+        var parked: (clock: Double, grid: Int, parameters: SpringParameters)?
+        /// The animation as added (its spring parameters as last set, for a
+        /// repeat's start). Once a run has started the box reads only its kind's
+        /// case and method and what makes it observed (callbacks, markers,
+        /// additive, rounding): a quiet spring restarted in place keeps the
+        /// animation it replaced, whose observers are the same (none).
+        var animation: Animation<Value>
+
+        init(_ animation: consuming Animation<Value>, slot: Int32) {
+            hasExplicitEnd = animation.to != nil
+            (springMethod, springParameters) = PropertyAnimationBox.spring(of: animation)
+            self.animation = animation
+            self.slot = slot
+        }
+    }
 
     init(_ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
-        hasExplicitEnd = animation.to != nil
-        (springMethod, springParameters) = Self.spring(of: animation)
-        self.animation = animation
-        self.slot = slot
         self.lane = lane
         self.width = width
+        state = State(animation, slot: slot)
     }
 
     /// A spring's method index and parameters; -1 and nil for other kinds.
@@ -126,11 +122,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         if case .spring(let parameters, let method) = animation.kind { (method.index, parameters) } else { (-1, nil) }
     }
 
-    override var hasElement: Bool { installed }
+    override var hasElement: Bool { state.installed }
     override func slot(ifValueType type: ObjectIdentifier) -> Int32? {
-        type == ObjectIdentifier(Value.self) ? slot : nil
+        type == ObjectIdentifier(Value.self) ? state.slot : nil
     }
-    override var isReusable: Bool { !installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0 }
+    override var isReusable: Bool {
+        !state.installed && state.shared < 0 && state.forwardTrack < 0 && state.backwardTrack < 0
+    }
 
     @_specialize(where Value == Double, Stored == Double)
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
@@ -139,18 +137,18 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func retire() {
         // Only what may hold references is dropped: each assignment destroys
         // the old value through the animation type's generic witness.
-        if animation.callbacks.hasAny { animation.callbacks = AnimationCallbacks() }
-        if springMethod < 0 { animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit) }
-        springMethod = -1
-        springParameters = nil
+        if state.animation.callbacks.hasAny { state.animation.callbacks = AnimationCallbacks() }
+        if state.springMethod < 0 { state.animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit) }
+        state.springMethod = -1
+        state.springParameters = nil
     }
 
     override func forgetRun() {
-        installed = false
-        shared = -1
-        forwardTrack = -1
-        backwardTrack = -1
-        parked = nil
+        state.installed = false
+        state.shared = -1
+        state.forwardTrack = -1
+        state.backwardTrack = -1
+        state.parked = nil
     }
 
     /// Makes a freed box (its element and table entries already given back)
@@ -160,19 +158,21 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     func reset(_ animation: consuming Animation<Value>, slot: Int32) {
-        precondition(!installed && shared < 0 && forwardTrack < 0 && backwardTrack < 0, "a box in use cannot be reset")
-        hasExplicitEnd = animation.to != nil
-        (springMethod, springParameters) = Self.spring(of: animation)
-        self.animation = animation
-        self.slot = slot
-        resolved = false
-        from = .zero
-        to = .zero
-        startVelocity = .zero
-        distance = .zero
-        reversed = false
-        parked = nil
-        threshold = 0
+        precondition(
+            !state.installed && state.shared < 0 && state.forwardTrack < 0 && state.backwardTrack < 0,
+            "a box in use cannot be reset")
+        state.hasExplicitEnd = animation.to != nil
+        (state.springMethod, state.springParameters) = Self.spring(of: animation)
+        state.animation = animation
+        state.slot = slot
+        state.resolved = false
+        state.from = .zero
+        state.to = .zero
+        state.startVelocity = .zero
+        state.distance = .zero
+        state.reversed = false
+        state.parked = nil
+        state.threshold = 0
     }
 
     private func convert(_ value: Value) -> Stored { Stored(packed: value.packed) }
@@ -183,13 +183,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func propertyName(_ animator: Animator) -> String {
-        animator.propertyInfo(width: width, slot: slot).name
+        animator.propertyInfo(width: width, slot: state.slot).name
     }
 
     /// The columns every kind shares, of the batch this animation runs in.
     private var columns: ElementColumns<Stored> {
-        if springMethod >= 0 { return lane.springs[springMethod].common }
-        switch animation.kind {
+        if state.springMethod >= 0 { return lane.springs[state.springMethod].common }
+        switch state.animation.kind {
         case .spring(_, let method): return lane.springs[method.index].common
         case .decay(_, let method): return lane.decays[method.index].common
         case .basic: return lane.basics.common
@@ -200,8 +200,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// The element's index in its batch, if it has one.
     private func element(_ animator: Animator, _ handle: AnimationHandle) -> Int? {
-        guard installed, let index = animator.liveIndex(handle) else { return nil }
-        return Int(animator.status[index].element)
+        guard state.installed, let index = animator.liveIndex(handle) else { return nil }
+        return Int(animator.state.status[index].element)
     }
 
     // MARK: Start and removal
@@ -221,44 +221,46 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @inline(never)
     private func startBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
-        let current = withLane { $0.values[Int(slot)] }
-        if !resolved {
-            from = animation.from.map(convert) ?? current
-            to = animation.to.map(convert) ?? current
-            startVelocity = animation.velocity.map(convert) ?? .zero
-            resolved = true
+        let current = withLane { $0.values[Int(state.slot)] }
+        if !state.resolved {
+            state.from = state.animation.from.map(convert) ?? current
+            state.to = state.animation.to.map(convert) ?? current
+            state.startVelocity = state.animation.velocity.map(convert) ?? .zero
+            state.resolved = true
         }
-        threshold = animation.threshold ?? animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
-        if let springParameters {
+        state.threshold =
+            state.animation.threshold ?? animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
+        if let springParameters = state.springParameters {
             startSpring(springParameters, animator, handle, index: index)
             return
         }
         let tables = animator.shared
-        switch animation.kind {
+        switch state.animation.kind {
         case .spring:
             preconditionFailure("a spring's box has its parameters")
         case .decay(let parameters, let method):
-            if !hasExplicitEnd {
-                to = parameters.endValue(from: from, velocity: startVelocity, threshold: threshold, method: method)
+            if !state.hasExplicitEnd {
+                state.to = parameters.endValue(
+                    from: state.from, velocity: state.startVelocity, threshold: state.threshold, method: method)
             }
-            if shared < 0 { shared = tables.decays.acquire(parameters.deceleration, method) }
+            if state.shared < 0 { state.shared = tables.decays.acquire(parameters.deceleration, method) }
             lane.decays[method.index].state.append(
-                DecayState(value: from, velocity: startVelocity, configuration: shared))
+                DecayState(value: state.from, velocity: state.startVelocity, configuration: state.shared))
         case .basic(let duration, let timing, let bezier):
-            if shared < 0 { shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
-            lane.basics.state.append(BasicState(span: TimedSpan(start: time, duration: duration), timing: shared))
+            if state.shared < 0 { state.shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
+            lane.basics.state.append(BasicState(span: TimedSpan(start: time, duration: duration), timing: state.shared))
         case .keyframes(let keyframes):
-            if (reversed ? backwardTrack : forwardTrack) < 0 {
-                let track = lane.tracks.acquire(keyframes, reversed: reversed, timings: tables.timings)
-                if reversed { backwardTrack = track } else { forwardTrack = track }
+            if (state.reversed ? state.backwardTrack : state.forwardTrack) < 0 {
+                let track = lane.tracks.acquire(keyframes, reversed: state.reversed, timings: tables.timings)
+                if state.reversed { state.backwardTrack = track } else { state.forwardTrack = track }
             }
-            let track = reversed ? backwardTrack : forwardTrack
-            (from, to) = lane.tracks.ends(track)
+            let track = state.reversed ? state.backwardTrack : state.forwardTrack
+            (state.from, state.to) = lane.tracks.ends(track)
             lane.keyframes.state.append(
                 KeyframeState(span: TimedSpan(start: time, duration: keyframes.duration), track: track))
         case .custom(let step):
-            from = current
-            to = current
+            state.from = current
+            state.to = current
             lane.customs.appendState(start: time) { (frame: inout CustomFrame<Stored>) -> Bool in
                 var outer = CustomFrame(
                     time: frame.time, frameLength: frame.frameLength, elapsed: frame.elapsed,
@@ -271,11 +273,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let common = columns
         let element = Int32(common.count)
         common.append(
-            owner: handle, slot: slot, from: from, to: to, clamp: animation.clamp,
-            roundingFactor: animation.roundingFactor, additive: animation.additive, threshold: threshold,
+            owner: handle, slot: state.slot, from: state.from, to: state.to, clamp: state.animation.clamp,
+            roundingFactor: state.animation.roundingFactor, additive: state.animation.additive,
+            threshold: state.threshold,
             wantsEvents: wantsEvents(animator, index))
         if isQuiet(animator, index) { common.setFlag(Int(element), ElementFlag.quiet, true) }
-        distance = to - from
+        state.distance = state.to - state.from
         finishStart(animator, index: index, element: element)
     }
 
@@ -287,37 +290,39 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ parameters: SpringParameters, _ animator: Animator, _ handle: AnimationHandle, index: Int
     ) {
         SharedTables.with(animator) { tables in
-            tables.withSpringGroups(springMethod) { groups in
-                shared = groups.acquire(parameters, threshold: threshold, configurations: tables.springs)
+            tables.withSpringGroups(state.springMethod) { groups in
+                state.shared = groups.acquire(parameters, threshold: state.threshold, configurations: tables.springs)
             }
         }
         let wants = wantsEvents(animator, index)
         let flags = ElementFlag.unwritten | (isQuiet(animator, index) ? ElementFlag.quiet : 0)
-        let clamp = animation.clamp
-        let roundingFactor = animation.roundingFactor
-        let additive = animation.additive
-        let start = SpringStart(from: from, to: to, velocity: startVelocity, threshold: threshold)
+        let clamp = state.animation.clamp
+        let roundingFactor = state.animation.roundingFactor
+        let additive = state.animation.additive
+        let start = SpringStart(
+            from: state.from, to: state.to, velocity: state.startVelocity, threshold: state.threshold)
         let element = withLane { lane in
-            lane.withSprings(springMethod) { batch in
+            lane.withSprings(state.springMethod) { batch in
                 batch.appendSpring(
-                    owner: handle, slot: slot, start, group: shared, clamp: clamp, roundingFactor: roundingFactor,
+                    owner: handle, slot: state.slot, start, group: state.shared, clamp: clamp,
+                    roundingFactor: roundingFactor,
                     additive: additive, wantsEvents: wants, flags: flags)
             }
         }
-        distance = to - from
-        animator.status[index].spring = SpringElement(
-            width: width, methodIndex: springMethod, components: Value.componentCount,
-            observesReach: animation.callbacks.onReachToValue != nil)
+        state.distance = state.to - state.from
+        animator.state.status[index].spring = SpringElement(
+            width: width, methodIndex: state.springMethod, components: Value.componentCount,
+            observesReach: state.animation.callbacks.onReachToValue != nil)
         finishStart(animator, index: index, element: element)
     }
 
     /// What every start ends with: the record's element, its reach and
     /// markers reset, and the box installed.
     private func finishStart(_ animator: Animator, index: Int, element: Int32) {
-        animator.status[index].element = element
-        animator.status[index].reached = false
-        animator.records[index].nextMarker = 0
-        installed = true
+        animator.state.status[index].element = element
+        animator.state.status[index].reached = false
+        animator.state.records[index].nextMarker = 0
+        state.installed = true
     }
 
     /// Makes this box, whose quiet spring runs, run `animation` (a spring
@@ -340,27 +345,28 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         with animation: borrowing Animation<Value>, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int
     ) {
-        let element = Int(animator.status[index].element)
-        let start = SpringStart(animation, current: withLane { $0.values[Int(slot)] }) {
-            animator.propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        let element = Int(animator.state.status[index].element)
+        let start = SpringStart(animation, current: withLane { $0.values[Int(state.slot)] }) {
+            animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
         }
-        from = start.from
-        to = start.to
-        startVelocity = start.velocity
-        distance = to - from
-        resolved = true
-        reversed = false
-        hasExplicitEnd = animation.to != nil
-        threshold = start.threshold
+        state.from = start.from
+        state.to = start.to
+        state.startVelocity = start.velocity
+        state.distance = state.to - state.from
+        state.resolved = true
+        state.reversed = false
+        state.hasExplicitEnd = animation.to != nil
+        state.threshold = start.threshold
         SharedTables.with(animator) { tables in
-            tables.withSpringGroups(springMethod) { groups in
-                shared = groups.rejoin(shared, parameters, threshold: threshold, configurations: tables.springs)
+            tables.withSpringGroups(state.springMethod) { groups in
+                state.shared = groups.rejoin(
+                    state.shared, parameters, threshold: state.threshold, configurations: tables.springs)
             }
         }
         let clamp = animation.clamp
         withLane { lane in
-            lane.withSprings(springMethod) { batch in
-                batch.restartQuiet(element, owner: handle, start, group: shared, clamp: clamp)
+            lane.withSprings(state.springMethod) { batch in
+                batch.restartQuiet(element, owner: handle, start, group: state.shared, clamp: clamp)
             }
         }
     }
@@ -369,13 +375,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// (``Animator/box(_:)``), whose run's state is its element's: its
     /// `group`, `threshold` and ends.
     func adoptRunningSpring(group: Int32, threshold: Double, from: Stored, to: Stored) {
-        shared = group
-        self.threshold = threshold
-        self.from = from
-        self.to = to
-        distance = to - from
-        resolved = true
-        installed = true
+        state.shared = group
+        state.threshold = threshold
+        state.from = from
+        state.to = to
+        state.distance = to - from
+        state.resolved = true
+        state.installed = true
     }
 
     /// Runs `body` with the lane, not retained: it outlives the box. (Each
@@ -391,10 +397,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// no tracer, no group; not additive, rounded or custom; the last run,
     /// removed on completion.
     private func isQuiet(_ animator: Animator, _ index: Int) -> Bool {
-        guard animation.isUnobserved, animator.records[index].life.endsWithThisRun, animator.tracer == nil,
-            animator.places[index].parent == nil
+        guard state.animation.isUnobserved, animator.state.records[index].life.endsWithThisRun,
+            animator.state.tracer == nil,
+            animator.state.places[index].parent == nil
         else { return false }
-        if springMethod < 0, case .custom = animation.kind { return false }
+        if state.springMethod < 0, case .custom = state.animation.kind { return false }
         return true
     }
 
@@ -403,9 +410,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func wantsEvents(_ animator: Animator, _ index: Int) -> Bool {
         // The record's fields one by one: a copy of the record would
         // retain and release its box.
-        animator.records[index].nextMarker < animation.progressMarkers.count
-            || (!animator.status[index].reached && animation.callbacks.onReachToValue != nil)
-            || animation.callbacks.onApply != nil
+        animator.state.records[index].nextMarker < state.animation.progressMarkers.count
+            || (!animator.state.status[index].reached && state.animation.callbacks.onReachToValue != nil)
+            || state.animation.callbacks.onApply != nil
             || animator.wantsTracing(index: index)
     }
 
@@ -426,7 +433,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard let element = element(animator, handle) else { return }
         let tables = animator.shared
         lane.withValues { values in
-            switch animation.kind {
+            switch state.animation.kind {
             case .spring: preconditionFailure("a spring's first frame is rendered from its lane (Animator.render)")
             case .decay(_, let method):
                 let decays = lane.decays[method.index]
@@ -464,40 +471,41 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func detach(_ animator: Animator, _ handle: AnimationHandle) {
         guard let element = element(animator, handle), let index = animator.liveIndex(handle) else { return }
         let moved: AnimationHandle?
-        switch animation.kind {
+        switch state.animation.kind {
         case .spring(_, let method):
             readSpringEnds(element)
-            animator.status[index].spring = .none
+            animator.state.status[index].spring = .none
             moved = lane.springs[method.index].remove(at: element)
-            if parked == nil {
-                animator.shared.springGroups[method.index].release(shared, configurations: animator.shared.springs)
+            if state.parked == nil {
+                animator.shared.springGroups[method.index].release(
+                    state.shared, configurations: animator.shared.springs)
             }
-            shared = -1
-            parked = nil
+            state.shared = -1
+            state.parked = nil
         case .decay(_, let method): moved = lane.decays[method.index].remove(at: element)
         case .basic: moved = lane.basics.remove(at: element)
         case .keyframes: moved = lane.keyframes.remove(at: element)
         case .custom: moved = lane.customs.remove(at: element)
         }
         if let moved, let movedIndex = animator.liveIndex(moved) {
-            animator.status[movedIndex].element = Int32(element)
+            animator.state.status[movedIndex].element = Int32(element)
         }
-        animator.status[index].element = -1
-        installed = false
+        animator.state.status[index].element = -1
+        state.installed = false
     }
 
     override func countEntries(_ usage: inout TableUsage) {
-        if shared >= 0 {
-            switch animation.kind {
+        if state.shared >= 0 {
+            switch state.animation.kind {
             case .spring(_, let method):
                 // A paused spring has left its group (parked).
-                if parked == nil { TableUsage.count(shared, in: &usage.springGroups[method.index]) }
-            case .decay: TableUsage.count(shared, in: &usage.decays)
-            case .basic: TableUsage.count(shared, in: &usage.timings)
+                if state.parked == nil { TableUsage.count(state.shared, in: &usage.springGroups[method.index]) }
+            case .decay: TableUsage.count(state.shared, in: &usage.decays)
+            case .basic: TableUsage.count(state.shared, in: &usage.timings)
             case .keyframes, .custom: break
             }
         }
-        for track in [forwardTrack, backwardTrack] where track >= 0 {
+        for track in [state.forwardTrack, state.backwardTrack] where track >= 0 {
             TableUsage.count(track, in: &usage.tracks[width == 1 ? 0 : width == 2 ? 1 : 2])
         }
     }
@@ -505,26 +513,26 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// Gives back the shared table entries this animation holds.
     private func releaseTables(_ animator: Animator) {
         let tables = animator.shared
-        if shared >= 0 {
-            switch animation.kind {
+        if state.shared >= 0 {
+            switch state.animation.kind {
             case .spring: break  // released by detach
-            case .decay: tables.decays.release(shared)
-            case .basic: tables.timings.release(shared)
+            case .decay: tables.decays.release(state.shared)
+            case .basic: tables.timings.release(state.shared)
             case .keyframes, .custom: break
             }
-            shared = -1
+            state.shared = -1
         }
-        if forwardTrack >= 0 { lane.tracks.release(forwardTrack, timings: tables.timings) }
-        if backwardTrack >= 0 { lane.tracks.release(backwardTrack, timings: tables.timings) }
-        forwardTrack = -1
-        backwardTrack = -1
+        if state.forwardTrack >= 0 { lane.tracks.release(state.forwardTrack, timings: tables.timings) }
+        if state.backwardTrack >= 0 { lane.tracks.release(state.backwardTrack, timings: tables.timings) }
+        state.forwardTrack = -1
+        state.backwardTrack = -1
     }
 
     /// The element's current (unrounded) value and its progress.
     private func currentValueAndProgress(_ animator: Animator, _ handle: AnimationHandle) -> (Stored, Double)? {
         guard let element = element(animator, handle) else { return nil }
         let value: Stored
-        switch animation.kind {
+        switch state.animation.kind {
         case .spring(_, let method):
             readSpringEnds(element)
             value = lane.springs[method.index].value(element)
@@ -535,20 +543,20 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 lane.basics.value(element, at: animator.time, timings: timings),
                 lane.basics.progress(element, at: animator.time, timings: timings)
             )
-        case .keyframes: return (lane.values[Int(slot)], lane.keyframes.progress(element, at: animator.time))
-        case .custom: value = lane.values[Int(slot)]
+        case .keyframes: return (lane.values[Int(state.slot)], lane.keyframes.progress(element, at: animator.time))
+        case .custom: value = lane.values[Int(state.slot)]
         }
-        return (value, Self.distanceProgress(value, from: from, to: to))
+        return (value, Self.distanceProgress(value, from: state.from, to: state.to))
     }
     /// Reads a spring's ends back from its element's columns, where a
     /// retarget changes them (``Animator/retarget(_:to:)`` does not go
     /// through the box); nothing for other kinds.
     private func readSpringEnds(_ element: Int) {
-        guard springMethod >= 0 else { return }
-        let common = lane.springs[springMethod].common
-        from = common.from[element]
-        to = common.to[element]
-        distance = to - from
+        guard state.springMethod >= 0 else { return }
+        let common = lane.springs[state.springMethod].common
+        state.from = common.from[element]
+        state.to = common.to[element]
+        state.distance = state.to - state.from
     }
 
     /// Pop's progress of a spring or decay: how far along from → to, by distance.
@@ -563,11 +571,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// Whether `value` has reached or crossed `to` in every component that
     /// moves (Pop's test, with components that do not move left out).
     private func hasReached(_ value: Stored) -> Bool {
-        let remaining = to - value
+        let remaining = state.to - value
         if remaining.squaredNorm == 0 { return true }
-        if distance.squaredNorm == 0 { return false }
-        for component in 0 ..< Stored.componentCount where distance[component: component] != 0 {
-            if remaining[component: component].sign == distance[component: component].sign
+        if state.distance.squaredNorm == 0 { return false }
+        for component in 0 ..< Stored.componentCount where state.distance[component: component] != 0 {
+            if remaining[component: component].sign == state.distance[component: component].sign
                 && remaining[component: component] != 0
             {
                 return false
@@ -584,7 +592,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)
-        animation.callbacks.onStart?(animator, handle)
+        state.animation.callbacks.onStart?(animator, handle)
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -593,7 +601,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStop(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
         animator.trace(handle, .stop(finished: finished))
-        animation.callbacks.onStop?(animator, handle, finished)
+        state.animation.callbacks.onStop?(animator, handle, finished)
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -615,30 +623,30 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func progressAndReached(_ animator: Animator, _ handle: AnimationHandle, progress: Double, value: Stored)
         -> Bool
     {
-        let markers = animation.progressMarkers
-        while let index = animator.liveIndex(handle), animator.records[index].nextMarker < markers.count,
-            progress >= markers[animator.records[index].nextMarker]
+        let markers = state.animation.progressMarkers
+        while let index = animator.liveIndex(handle), animator.state.records[index].nextMarker < markers.count,
+            progress >= markers[animator.state.records[index].nextMarker]
         {
-            let marker = markers[animator.records[index].nextMarker]
-            animator.records[index].nextMarker += 1
+            let marker = markers[animator.state.records[index].nextMarker]
+            animator.state.records[index].nextMarker += 1
             animator.trace(handle, .marker(marker))
-            animation.callbacks.onProgressMarker?(animator, handle, marker)
+            state.animation.callbacks.onProgressMarker?(animator, handle, marker)
         }
         guard let index = animator.liveIndex(handle) else { return false }
-        if case .custom = animation.kind { return true }
-        if !animator.status[index].reached && hasReached(value) {
-            animator.status[index].reached = true
+        if case .custom = state.animation.kind { return true }
+        if !animator.state.status[index].reached && hasReached(value) {
+            animator.state.status[index].reached = true
             animator.trace(handle, .reached)
-            animation.callbacks.onReachToValue?(animator, handle)
+            state.animation.callbacks.onReachToValue?(animator, handle)
         }
         return animator.liveIndex(handle) != nil
     }
 
     /// The value-written trace event and the apply callback.
     private func applied(_ animator: Animator, _ handle: AnimationHandle) {
-        let written = lane.values[Int(slot)]
+        let written = lane.values[Int(state.slot)]
         animator.trace(handle, .valueWritten(written.packed))
-        animation.callbacks.onApply?(animator, handle, external(written))
+        state.animation.callbacks.onApply?(animator, handle, external(written))
     }
 
     /// Pop's final frame: progress 1, the exact target written (unless the
@@ -649,20 +657,20 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {
         if let element = element(animator, handle) { readSpringEnds(element) }
-        guard progressAndReached(animator, handle, progress: 1, value: to) else { return }
-        if case .custom = animation.kind {
+        guard progressAndReached(animator, handle, progress: 1, value: state.to) else { return }
+        if case .custom = state.animation.kind {
             applied(animator, handle)
             return
         }
         if let element = element(animator, handle) {
             let common = columns
-            let out = common.rounded(element, to)
+            let out = common.rounded(element, state.to)
             if common.flags[element] & ElementFlag.additive != 0 {
                 if !common.previous[element].isFirstWrite && out == common.previous[element] { return }
-            } else if lane.values[Int(slot)] == out {
+            } else if lane.values[Int(state.slot)] == out {
                 return
             }
-            lane.withValues { _ = common.writeSpecial(element, to, into: $0) }
+            lane.withValues { _ = common.writeSpecial(element, state.to, into: $0) }
         }
         applied(animator, handle)
     }
@@ -677,14 +685,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
-        if animator.records[Int(handle.index)].life.autoreverses {
-            swap(&from, &to)
-            reversed.toggle()
-            if case .decay = animation.kind { startVelocity = startVelocity * -1.0 }
+        if animator.state.records[Int(handle.index)].life.autoreverses {
+            (state.from, state.to) = (state.to, state.from)
+            state.reversed.toggle()
+            if case .decay = state.animation.kind { state.startVelocity = state.startVelocity * -1.0 }
         }
         // A spring keeps the velocity it ended with, as Pop's does; a decay's
         // end is computed again from its new start.
-        if case .spring = animation.kind { startVelocity = endVelocity }
+        if case .spring = state.animation.kind { state.startVelocity = endVelocity }
         start(animator, handle, time: time)
     }
 
@@ -697,18 +705,18 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
-        guard case .spring(_, let method) = animation.kind else { return }
+        guard case .spring(_, let method) = state.animation.kind else { return }
         let groups = animator.shared.springGroups[method.index]
-        if paused, parked == nil {
-            let clock = groups.clock(shared)
-            parked = (clock.clock, clock.grid, groups.parameters(shared))
-            groups.release(shared, configurations: animator.shared.springs)
-        } else if !paused, let resumed = parked {
-            shared = groups.acquire(
-                resumed.parameters, threshold: threshold, clock: resumed.clock, grid: resumed.grid,
+        if paused, state.parked == nil {
+            let clock = groups.clock(state.shared)
+            state.parked = (clock.clock, clock.grid, groups.parameters(state.shared))
+            groups.release(state.shared, configurations: animator.shared.springs)
+        } else if !paused, let resumed = state.parked {
+            state.shared = groups.acquire(
+                resumed.parameters, threshold: state.threshold, clock: resumed.clock, grid: resumed.grid,
                 configurations: animator.shared.springs)
-            lane.springs[method.index].group[element] = shared
-            parked = nil
+            lane.springs[method.index].group[element] = state.shared
+            state.parked = nil
         }
     }
 
@@ -718,7 +726,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
         guard let element = element(animator, handle) else { return }
-        switch animation.kind {
+        switch state.animation.kind {
         case .basic: lane.basics.state[element].span.start += delta
         case .keyframes: lane.keyframes.state[element].span.start += delta
         case .custom: lane.customs.start[element] += delta
@@ -733,23 +741,23 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters)
         -> Bool
     {
-        guard case .spring(_, let method) = animation.kind, let element = element(animator, handle),
+        guard case .spring(_, let method) = state.animation.kind, let element = element(animator, handle),
             method.isStable(for: parameters)
         else { return false }
         // For the next run's start (a repeat's).
-        springParameters = parameters
+        state.springParameters = parameters
         // A paused spring joins a group when it resumes.
-        if parked != nil {
-            parked?.parameters = parameters
+        if state.parked != nil {
+            state.parked?.parameters = parameters
             return true
         }
         let groups = animator.shared.springGroups[method.index]
-        let clock = groups.clock(shared)
+        let clock = groups.clock(state.shared)
         let next = groups.acquire(
-            parameters, threshold: threshold, clock: clock.clock, grid: clock.grid,
+            parameters, threshold: state.threshold, clock: clock.clock, grid: clock.grid,
             configurations: animator.shared.springs)
-        groups.release(shared, configurations: animator.shared.springs)
-        shared = next
+        groups.release(state.shared, configurations: animator.shared.springs)
+        state.shared = next
         lane.springs[method.index].group[element] = next
         return true
     }
@@ -760,7 +768,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func velocity(_ animator: Animator, _ handle: AnimationHandle) -> SIMD4<Double>? {
         guard let element = element(animator, handle) else { return nil }
-        switch animation.kind {
+        switch state.animation.kind {
         case .spring(_, let method): return lane.springs[method.index].currentVelocity(element).packed
         case .decay(_, let method): return lane.decays[method.index].state[element].velocity.packed
         case .basic, .keyframes, .custom: return nil

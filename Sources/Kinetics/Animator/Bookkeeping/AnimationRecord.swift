@@ -71,40 +71,56 @@ struct LifeCycle {
     }
 }
 
-/// Free boxes of one type.
-final class BoxPool {
-    /// The type of the boxes.
-    let type: ObjectIdentifier
-    @exclusivity(unchecked)
-    var boxes: [AnimationBox] = []
-    /// Boxes of this type made so far: the most the pool can ever hold.
-    @exclusivity(unchecked)
-    var made = 0
-
-    init(_ type: ObjectIdentifier) { self.type = type }
-}
-
 /// The box pools of an animator, one per box type: a handful (a type per
 /// value type animated, and groups), so found by a scan rather than hashed.
 struct BoxPools {
-    private var pools: [BoxPool] = []
-
-    /// The pool of boxes of `type`, made if there is none yet.
-    mutating func pool(_ type: ObjectIdentifier) -> BoxPool {
-        if let pool = existing(type) { return pool }
-        let pool = BoxPool(type)
-        pools.append(pool)
-        return pool
+    /// Free boxes of one type.
+    private struct Pool {
+        let type: ObjectIdentifier
+        var boxes: [AnimationBox] = []
+        /// Boxes of this type made so far: the most the pool can ever hold.
+        var made = 0
     }
 
-    /// The pool of boxes of `type`, if there is one.
-    func existing(_ type: ObjectIdentifier) -> BoxPool? {
+    private var pools: [Pool] = []
+
+    /// The index of the pool of boxes of `type`, if there is one.
+    private func index(_ type: ObjectIdentifier) -> Int? {
         var index = 0
         while index < pools.count {
-            if pools[index].type == type { return pools[index] }
+            if pools[index].type == type { return index }
             index += 1
         }
         return nil
+    }
+
+    /// Counts a new box of `type` and makes room for it in its pool, so
+    /// that returning every box made never allocates; room grows by
+    /// doubling.
+    mutating func noteMade(_ type: ObjectIdentifier) {
+        let index = pool(type)
+        pools[index].made += 1
+        if pools[index].boxes.capacity < pools[index].made {
+            pools[index].boxes.reserveCapacity(Swift.max(pools[index].made, 2 * pools[index].boxes.capacity))
+        }
+    }
+
+    /// A free box of `type`, if there is one.
+    mutating func take(_ type: ObjectIdentifier) -> AnimationBox? {
+        guard let index = index(type) else { return nil }
+        return pools[index].boxes.popLast()
+    }
+
+    /// Returns `box` to its pool.
+    mutating func put(_ box: AnimationBox) {
+        pools[pool(ObjectIdentifier(type(of: box)))].boxes.append(box)
+    }
+
+    /// The index of the pool of boxes of `type`, made if there is none yet.
+    private mutating func pool(_ type: ObjectIdentifier) -> Int {
+        if let index = index(type) { return index }
+        pools.append(Pool(type: type))
+        return pools.count - 1
     }
 }
 

@@ -14,12 +14,12 @@ extension Animator {
     @inline(__always)
     func checkInternally(after operation: StaticString) {
         #if KINETICS_INTERNAL_CHECKS
-            guard phase == .idle, checksInternally else { return }
-            guard operationsToNextCheck <= 0 else {
-                operationsToNextCheck -= 1
+            guard state.phase == .idle, state.checksInternally else { return }
+            guard state.operationsToNextCheck <= 0 else {
+                state.operationsToNextCheck -= 1
                 return
             }
-            operationsToNextCheck = records.count / Self.checkedRecordsPerOperation
+            state.operationsToNextCheck = state.records.count / Self.checkedRecordsPerOperation
             let problems = invariantViolations()
             precondition(problems.isEmpty, "after \(operation): " + problems.joined(separator: "; "))
         #endif
@@ -42,18 +42,18 @@ extension Animator {
     /// and that every waiting record is queued to start.
     package func invariantViolations() -> [String] {
         var problems: [String] = []
-        var isFree = [Bool](repeating: false, count: records.count)
+        var isFree = [Bool](repeating: false, count: state.records.count)
         for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
             let i = Int(index)
-            guard i >= 0 && i < records.count else {
+            guard i >= 0 && i < state.records.count else {
                 problems.append("free record \(i) out of range")
                 continue
             }
             if isFree[i] { problems.append("record \(i) is free twice") }
             isFree[i] = true
-            if status[i].live { problems.append("free record \(i) is live") }
+            if state.status[i].live { problems.append("free record \(i) is live") }
         }
-        for i in records.indices where !isFree[i] && !status[i].live {
+        for i in state.records.indices where !isFree[i] && !state.status[i].live {
             problems.append("record \(i) is neither live nor free")
         }
 
@@ -61,11 +61,11 @@ extension Animator {
         problems += registry.violations()
         for i in registry.entries.indices where registry.contains(Int32(i)) {
             let entry = registry.entries[i]
-            if i >= records.count || !status[i].live {
+            if i >= state.records.count || !state.status[i].live {
                 problems.append("registry key \(entry.key) names a dead record")
                 continue
             }
-            if places[i].key != entry.key || places[i].target != entry.target {
+            if state.places[i].key != entry.key || state.places[i].target != entry.target {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
         }
@@ -78,7 +78,7 @@ extension Animator {
         }
 
         // Batch elements and their owners.
-        var owned = [Bool](repeating: false, count: records.count)
+        var owned = [Bool](repeating: false, count: state.records.count)
         func checkColumns<V>(_ columns: [ElementColumns<V>]) {
             for common in columns {
                 for element in 0 ..< common.count {
@@ -89,11 +89,11 @@ extension Animator {
                     }
                     if owned[i] { problems.append("record \(i) owns two elements") }
                     owned[i] = true
-                    if status[i].element != Int32(element) {
-                        problems.append("record \(i) points at element \(status[i].element), owns \(element)")
+                    if state.status[i].element != Int32(element) {
+                        problems.append("record \(i) points at element \(state.status[i].element), owns \(element)")
                     }
-                    if status[i].phase != .running && status[i].phase != .paused {
-                        problems.append("record \(i) owns an element while \(status[i].phase)")
+                    if state.status[i].phase != .running && state.status[i].phase != .paused {
+                        problems.append("record \(i) owns an element while \(state.status[i].phase)")
                     }
                 }
             }
@@ -101,16 +101,17 @@ extension Animator {
         checkColumns(lane1.allColumns)
         checkColumns(lane2.allColumns)
         checkColumns(lane4.allColumns)
-        for i in records.indices where status[i].live && records[i].box?.hasElement == true && !owned[i] {
+        for i in state.records.indices
+        where state.status[i].live && state.records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
         // A bare spring (no box) runs in the element it owns: not paused
         // (pausing gives it a box), neither rounded nor additive.
-        for i in records.indices where status[i].live && records[i].box == nil {
-            if status[i].spring == .none || !owned[i] || status[i].phase != .running {
+        for i in state.records.indices where state.status[i].live && state.records[i].box == nil {
+            if state.status[i].spring == .none || !owned[i] || state.status[i].phase != .running {
                 problems.append("record \(i) has no box, and is not a running spring in a batch")
             } else {
-                let flags = elementFlags(status[i].spring, Int(status[i].element))
+                let flags = elementFlags(state.status[i].spring, Int(state.status[i].element))
                 if flags & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
                     problems.append("record \(i) has no box, and its spring is observed (flags \(flags))")
                 }
@@ -134,7 +135,7 @@ extension Animator {
                         }
                     }
                     guard let i = liveIndex(batch.common.owner[element]) else { continue }
-                    let spring = status[i].spring
+                    let spring = state.status[i].spring
                     if spring.width != width || spring.method != batch.method.index {
                         problems.append(
                             "record \(i) is a \(batch.method) spring of lane \(width), its status says \(spring)")
@@ -145,7 +146,7 @@ extension Animator {
         checkSprings(lane1, width: 1)
         checkSprings(lane2, width: 2)
         checkSprings(lane4, width: 4)
-        let located = records.indices.count { status[$0].live && status[$0].spring != .none }
+        let located = state.records.indices.count { state.status[$0].live && state.status[$0].spring != .none }
         if located != springs {
             problems.append("\(located) records are located in spring batches, which hold \(springs) elements")
         }
@@ -153,14 +154,14 @@ extension Animator {
         // The shared tables: each entry's users are the animations (and, for
         // configurations and timing functions, the groups and tracks) that hold it.
         var usage = TableUsage()
-        for i in records.indices where status[i].live {
-            if let box = records[i].box {
+        for i in state.records.indices where state.status[i].live {
+            if let box = state.records[i].box {
                 box.countEntries(&usage)
-            } else if status[i].spring != .none {
+            } else if state.status[i].spring != .none {
                 // A bare spring holds its element's group.
-                let spring = status[i].spring
+                let spring = state.status[i].spring
                 TableUsage.count(
-                    elementGroup(spring, Int(status[i].element)), in: &usage.springGroups[spring.method])
+                    elementGroup(spring, Int(state.status[i].element)), in: &usage.springGroups[spring.method])
             }
         }
         var configurations: [Int] = []
@@ -175,9 +176,9 @@ extension Animator {
         problems += shared.timings.violations(expected: usage.timings)
 
         // Waiting records are queued.
-        let queued = Set(waiting)
-        for i in records.indices where status[i].live && status[i].phase == .waiting {
-            if !queued.contains(AnimationHandle(index: Int32(i), generation: status[i].generation)) {
+        let queued = Set(state.waiting)
+        for i in state.records.indices where state.status[i].live && state.status[i].phase == .waiting {
+            if !queued.contains(AnimationHandle(index: Int32(i), generation: state.status[i].generation)) {
                 problems.append("waiting record \(i) is not queued")
             }
         }

@@ -11,45 +11,45 @@ extension Animator {
     ///
     /// - Precondition: not called from a callback of this animator.
     public func tick(at time: Double) {
-        precondition(phase == .idle, "tick(at:) cannot be called from a callback or an animation step")
+        precondition(state.phase == .idle, "tick(at:) cannot be called from a callback or an animation step")
         defer { checkInternally(after: "tick") }
         guard time.isFinite, time >= self.time else {
-            ignoredTicks += 1
+            state.ignoredTicks += 1
             return
         }
         guard time > self.time else { return }
         let dt = time - self.time
-        self.time = time
-        output.reset()
+        state.time = time
+        outputs.output.reset()
         if dt > SpringMethod.maxFrameInterval {
-            collectRunning(into: &output.finished)
+            collectRunning(into: &outputs.output.finished)
         } else {
-            phase = .advancing
+            state.phase = .advancing
             shared.prepare(dt: dt)
             let context = FrameContext(time: time, dt: dt)
-            lane1.advance(context, shared: shared, output: &output)
-            lane2.advance(context, shared: shared, output: &output)
-            lane4.advance(context, shared: shared, output: &output)
+            lane1.advance(context, shared: shared, output: &outputs.output)
+            lane2.advance(context, shared: shared, output: &outputs.output)
+            lane4.advance(context, shared: shared, output: &outputs.output)
             retireQuietlyFinished()
         }
-        phase = .events
+        state.phase = .events
         startWaiting(at: time)
         // Events, then completions. The lists are walked by index: callbacks
         // that add animations render them at once, outside these lists.
         var index = 0
-        while index < output.events.count {
-            let handle = output.events[index]
-            if let record = liveIndex(handle), status[record].phase == .running, let box = box(record) {
+        while index < outputs.output.events.count {
+            let handle = outputs.output.events[index]
+            if let record = liveIndex(handle), state.status[record].phase == .running, let box = box(record) {
                 box.frameEvents(self, handle)
             }
             index += 1
         }
         index = 0
-        while index < output.finished.count {
-            complete(output.finished[index], at: time)
+        while index < outputs.output.finished.count {
+            complete(outputs.output.finished[index], at: time)
             index += 1
         }
-        phase = .idle
+        state.phase = .idle
         recycleRetiredBoxes()
     }
 
@@ -66,10 +66,10 @@ extension Animator {
     /// the retirement as a function of its own, apart from the tick.
     @inline(never)
     func retireQuietlyFinished() {
-        let quiet = output.quiet
-        let moved = output.moved
+        let quiet = outputs.output.quiet
+        let moved = outputs.output.moved
         guard quiet.count > 0 else { return }
-        status.withUnsafeMutableBufferPointer { status in
+        state.status.withUnsafeMutableBufferPointer { status in
             for position in 0 ..< moved.count {
                 status[Int(moved.base[position].owner.index)].element = moved.base[position].element
             }
@@ -88,25 +88,25 @@ extension Animator {
 
     /// Every running element's owner, for the 30 s shutdown.
     func collectRunning(into list: inout [AnimationHandle]) {
-        for index in records.indices where status[index].live && status[index].phase == .running {
+        for index in state.records.indices where state.status[index].live && state.status[index].phase == .running {
             // A bare spring runs in its element.
-            if records[index].box?.hasElement ?? (status[index].spring != .none) {
-                list.append(AnimationHandle(index: Int32(index), generation: status[index].generation))
+            if state.records[index].box?.hasElement ?? (state.status[index].spring != .none) {
+                list.append(AnimationHandle(index: Int32(index), generation: state.status[index].generation))
             }
         }
     }
 
     func startWaiting(at time: Double) {
-        guard !waiting.isEmpty else { return }
+        guard !state.waiting.isEmpty else { return }
         // Swap the list out: starting may queue more (a group's children).
         var due: [AnimationHandle] = []
-        swap(&due, &waiting)
+        swap(&due, &state.waiting)
         for handle in due {
-            guard let index = liveIndex(handle), status[index].phase == .waiting else { continue }
-            if records[index].life.beginTime <= time {
+            guard let index = liveIndex(handle), state.status[index].phase == .waiting else { continue }
+            if state.records[index].life.beginTime <= time {
                 start(handle, at: time)
             } else {
-                waiting.append(handle)
+                state.waiting.append(handle)
             }
         }
     }
@@ -114,21 +114,21 @@ extension Animator {
     /// Starts `handle` now if its begin time has come, else queues it.
     func startIfDue(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle) else { return }
-        if records[index].life.beginTime <= time {
+        if state.records[index].life.beginTime <= time {
             start(handle, at: time)
         } else {
-            waiting.append(handle)
+            state.waiting.append(handle)
         }
     }
 
     /// Starts a waiting animation: start event, first frame written at once.
     func start(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), let box = records[index].box else { return }
-        status[index].phase = .running
-        records[index].startTime = time
+        guard let index = liveIndex(handle), let box = state.records[index].box else { return }
+        state.status[index].phase = .running
+        state.records[index].startTime = time
         withCallbacks {
             box.fireStart(self, handle)
-            guard liveIndex(handle) != nil, status[index].phase == .running else { return }
+            guard liveIndex(handle) != nil, state.status[index].phase == .running else { return }
             box.start(self, handle, time: time)
             render(handle, at: time)
         }
@@ -136,10 +136,10 @@ extension Animator {
 
     /// Runs `body`, which may call callbacks, with ticking forbidden.
     func withCallbacks(_ body: () -> Void) {
-        let previous = phase
-        if phase == .idle { phase = .events }
+        let previous = state.phase
+        if state.phase == .idle { state.phase = .events }
         body()
-        phase = previous
+        state.phase = previous
     }
 
     /// Renders the first frame of a just-started element (frame length 0) and
@@ -148,12 +148,12 @@ extension Animator {
         guard let index = liveIndex(handle) else { return }
         // A spring's element from its lane, without its box (which renders
         // the other kinds).
-        let spring = status[index].spring
+        let spring = state.status[index].spring
         if spring != .none {
             renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: spring.width, &$0) }
             return
         }
-        guard let box = records[index].box, box.hasElement else { return }
+        guard let box = state.records[index].box, box.hasElement else { return }
         renderFirstFrame(handle, at: time) { output in
             box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &output)
         }
@@ -165,11 +165,11 @@ extension Animator {
     /// nested outputs of ``renderFirstFrame(_:at:_:)``, whose upkeep cost a
     /// replacement more than the frame itself.
     func renderQuietSpring(_ handle: AnimationHandle, index: Int, width: Int) {
-        renderFirstSpringFrame(index, width: width, &quietOutput)
-        assert(quietOutput.events.isEmpty, "a quiet spring reported an event")
-        guard !quietOutput.finished.isEmpty else { return }
+        renderFirstSpringFrame(index, width: width, &outputs.quietOutput)
+        assert(outputs.quietOutput.events.isEmpty, "a quiet spring reported an event")
+        guard !outputs.quietOutput.finished.isEmpty else { return }
         // Emptied before completing, which may call out and render more.
-        quietOutput.finished.removeAll(keepingCapacity: true)
+        outputs.quietOutput.finished.removeAll(keepingCapacity: true)
         complete(handle, at: time)
     }
 
@@ -188,62 +188,62 @@ extension Animator {
     /// into an output list, and handles what it reports at once.
     @inline(__always)
     func renderFirstFrame(_ handle: AnimationHandle, at time: Double, _ advance: (inout FrameOutput) -> Void) {
-        if renderDepth == immediateOutputs.count {
+        if state.renderDepth == outputs.immediateOutputs.count {
             // Room for what one element reports (an event, a finish), made
             // now rather than the first time an animation is added already
             // at rest, which can come long after the animator has grown.
             var fresh = FrameOutput()
             fresh.events.reserveCapacity(4)
             fresh.finished.reserveCapacity(4)
-            immediateOutputs.append(fresh)
+            outputs.immediateOutputs.append(fresh)
         }
-        let depth = renderDepth
-        renderDepth += 1
-        defer { renderDepth -= 1 }
-        immediateOutputs[depth].reset()
-        advance(&immediateOutputs[depth])
+        let depth = state.renderDepth
+        state.renderDepth += 1
+        defer { state.renderDepth -= 1 }
+        outputs.immediateOutputs[depth].reset()
+        advance(&outputs.immediateOutputs[depth])
         var position = 0
-        while position < immediateOutputs[depth].events.count {
-            let event = immediateOutputs[depth].events[position]
-            if let record = liveIndex(event), status[record].phase == .running {
+        while position < outputs.immediateOutputs[depth].events.count {
+            let event = outputs.immediateOutputs[depth].events[position]
+            if let record = liveIndex(event), state.status[record].phase == .running {
                 box(record)?.frameEvents(self, event)
             }
             position += 1
         }
         position = 0
-        while position < immediateOutputs[depth].finished.count {
-            complete(immediateOutputs[depth].finished[position], at: time)
+        while position < outputs.immediateOutputs[depth].finished.count {
+            complete(outputs.immediateOutputs[depth].finished[position], at: time)
             position += 1
         }
     }
 
     /// A running animation finished: final value, then a repeat or a stop.
     func complete(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), status[index].phase == .running else { return }
+        guard let index = liveIndex(handle), state.status[index].phase == .running else { return }
         // A bare spring ends without a box while nothing observes it.
-        if records[index].box == nil && tracer == nil {
+        if state.records[index].box == nil && state.tracer == nil {
             endBare(handle, index: index, finished: true)
             return
         }
         guard let box = box(index) else { return }
         box.finalFrame(self, handle)
-        guard let index = liveIndex(handle), status[index].phase == .running else { return }
-        records[index].life.repeatRemaining -= 1
-        if records[index].life.repeatForever || records[index].life.repeatRemaining > 0 {
+        guard let index = liveIndex(handle), state.status[index].phase == .running else { return }
+        state.records[index].life.repeatRemaining -= 1
+        if state.records[index].life.repeatForever || state.records[index].life.repeatRemaining > 0 {
             trace(handle, .repeated)
             box.repeatRun(self, handle, time: time)
             return
         }
         box.removeElement(self, handle)
-        status[index].phase = .finished
+        state.status[index].phase = .finished
         // As Pop does: out of the registry first, then the stop event, so a
         // stop callback may add a new animation under the same key.
-        let parent = places[index].parent
-        let removing = records[index].life.removedOnCompletion || parent != nil
+        let parent = state.places[index].parent
+        let removing = state.records[index].life.removedOnCompletion || parent != nil
         if removing { unregister(index) }
         withCallbacks { box.fireStop(self, handle, finished: true) }
         if removing { free(handle) }
-        if let parent, let parentIndex = liveIndex(parent), let group = records[parentIndex].box as? GroupBox {
+        if let parent, let parentIndex = liveIndex(parent), let group = state.records[parentIndex].box as? GroupBox {
             group.childFinished(self, parent, time: time)
         }
     }
@@ -251,7 +251,11 @@ extension Animator {
     /// Records `kind` for `handle` when it is traced.
     @inline(__always)
     func trace(_ handle: AnimationHandle, _ kind: TraceEvent.Kind) {
-        guard let tracer, let index = liveIndex(handle), tracer.traceAll || records[index].life.traced else { return }
+        guard let tracer = state.tracer, let index = liveIndex(handle),
+            tracer.traceAll || state.records[index].life.traced
+        else {
+            return
+        }
         if case .valueWritten = kind, !tracer.recordsValues { return }
         tracer.record(TraceEvent(time: time, handle: handle, key: eventKey(index), kind: kind))
     }
@@ -259,20 +263,28 @@ extension Animator {
     /// The key events of record `index` report: its registry key, or a
     /// group child's property name.
     func eventKey(_ index: Int) -> String {
-        let key = places[index].key
-        return key.isEmpty ? (records[index].box?.propertyName(self) ?? "") : key
+        let key = state.places[index].key
+        return key.isEmpty ? (state.records[index].box?.propertyName(self) ?? "") : key
     }
 
     /// Whether per-frame events of `handle` should be produced.
+    @inline(__always)
     func wantsTracing(_ handle: AnimationHandle) -> Bool {
         // The tracer first: without one (the usual case) no lookup is due.
-        guard tracer != nil, let index = liveIndex(handle) else { return false }
+        state.tracer != nil && tracerWants(handle)
+    }
+
+    /// ``wantsTracing(_:)`` with a tracer set: out of line, so that the
+    /// usual case is one test where it is asked.
+    @inline(never)
+    private func tracerWants(_ handle: AnimationHandle) -> Bool {
+        guard let index = liveIndex(handle) else { return false }
         return wantsTracing(index: index)
     }
 
     /// Whether per-frame events of live record `index` should be produced.
     func wantsTracing(index: Int) -> Bool {
-        guard let tracer else { return false }
-        return tracer.traceAll || records[index].life.traced
+        guard let tracer = state.tracer else { return false }
+        return tracer.traceAll || state.records[index].life.traced
     }
 }

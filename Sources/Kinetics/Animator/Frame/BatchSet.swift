@@ -9,16 +9,23 @@ package final class BatchSet {
     private let scalars = Lane<Double>()
     private let points = Lane<SIMD2<Double>>()
     private let shared = SharedTables()
-    @exclusivity(unchecked)
-    private var output = FrameOutput()
+    /// The mutable state, in one stored property: one of the few whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var output = FrameOutput()
+        /// The time of the last frame.
+        var time = 0.0
+        /// Per element id: where it is (kind, batch index), or nil once removed.
+        var positions: [Position?] = []
+        var freeIDs: [Int32] = []
+    }
     /// The time of the last frame.
-    @exclusivity(unchecked)
-    package private(set) var time = 0.0
-    /// Per element id: where it is (kind, batch index), or nil once removed.
-    @exclusivity(unchecked)
-    private var positions: [Position?] = []
-    @exclusivity(unchecked)
-    private var freeIDs: [Int32] = []
+    package var time: Double { state.time }
 
     private struct Position {
         var kind: ElementKind
@@ -27,9 +34,9 @@ package final class BatchSet {
     }
 
     package init() {
-        output.events.reserveCapacity(1_024)
-        output.finished.reserveCapacity(1_024)
-        output.collectsQuiet = true
+        state.output.events.reserveCapacity(1_024)
+        state.output.finished.reserveCapacity(1_024)
+        state.output.collectsQuiet = true
     }
 
     /// The number of elements.
@@ -54,23 +61,23 @@ package final class BatchSet {
     package func point(_ slot: Int32) -> SIMD2<Double> { points.values[Int(slot)] }
 
     private func newID() -> Int32 {
-        if let id = freeIDs.popLast() { return id }
-        let capacity = positions.capacity
-        positions.append(nil)
+        if let id = state.freeIDs.popLast() { return id }
+        let capacity = state.positions.capacity
+        state.positions.append(nil)
         // What grows with the ids grows when they do (each call retains
         // and releases what it reaches).
-        if positions.capacity != capacity {
-            output.reserveQuiet(positions.capacity)
-            freeIDs.reserveCapacity(positions.capacity)
+        if state.positions.capacity != capacity {
+            state.output.reserveQuiet(state.positions.capacity)
+            state.freeIDs.reserveCapacity(state.positions.capacity)
         }
-        return Int32(positions.count - 1)
+        return Int32(state.positions.count - 1)
     }
 
     /// Appends the common columns of a new element and records where it is.
     private func appendCommon<V: AnimatableVector>(
         _ common: ElementColumns<V>, id: Int32, kind: ElementKind, slot: Int32, from: V, to: V, threshold: Double
     ) {
-        positions[Int(id)] = Position(kind: kind, points: V.componentCount != 1, index: Int32(common.count))
+        state.positions[Int(id)] = Position(kind: kind, points: V.componentCount != 1, index: Int32(common.count))
         common.append(
             owner: AnimationHandle(index: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
             roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
@@ -148,7 +155,7 @@ package final class BatchSet {
         let id = newID()
         scalars.basics.state.append(
             BasicState(
-                span: TimedSpan(start: time, duration: duration),
+                span: TimedSpan(start: state.time, duration: duration),
                 timing: shared.timings.acquire(timing, bezier: bezier, duration: duration)))
         appendCommon(scalars.basics.common, id: id, kind: .basic, slot: slot, from: from, to: to, threshold: 0.01)
         return id
@@ -160,7 +167,7 @@ package final class BatchSet {
         let id = newID()
         let track = scalars.tracks.acquire(keyframes, reversed: false, timings: shared.timings)
         scalars.keyframes.state.append(
-            KeyframeState(span: TimedSpan(start: time, duration: keyframes.duration), track: track))
+            KeyframeState(span: TimedSpan(start: state.time, duration: keyframes.duration), track: track))
         appendCommon(
             scalars.keyframes.common, id: id, kind: .keyframe, slot: slot, from: keyframes.values[0],
             to: keyframes.values[keyframes.values.count - 1], threshold: 0.01)
@@ -169,7 +176,7 @@ package final class BatchSet {
 
     /// Removes element `id` (swap-remove); does nothing if it is gone.
     package func remove(_ id: Int32) {
-        guard Int(id) < positions.count, let position = positions[Int(id)] else { return }
+        guard Int(id) < state.positions.count, let position = state.positions[Int(id)] else { return }
         let index = Int(position.index)
         let moved: AnimationHandle?
         if position.points {
@@ -177,9 +184,9 @@ package final class BatchSet {
         } else {
             moved = remove(kind: position.kind, at: index, from: scalars)
         }
-        if let moved { positions[Int(moved.index)]?.index = position.index }
-        positions[Int(id)] = nil
-        freeIDs.append(id)
+        if let moved { state.positions[Int(moved.index)]?.index = position.index }
+        state.positions[Int(id)] = nil
+        state.freeIDs.append(id)
     }
 
     private func remove<V: AnimatableVector>(kind: ElementKind, at index: Int, from lane: Lane<V>) -> AnimationHandle? {
@@ -210,31 +217,32 @@ package final class BatchSet {
     /// many finished.
     @discardableResult
     package func advance(to time: Double) -> Int {
-        let dt = time - self.time
+        let dt = time - state.time
         guard dt > 0 else { return 0 }
-        self.time = time
-        output.reset()
+        state.time = time
+        state.output.reset()
         shared.prepare(dt: dt)
         let context = FrameContext(time: time, dt: dt)
-        scalars.advance(context, shared: shared, output: &output)
-        points.advance(context, shared: shared, output: &output)
-        precondition(output.finished.isEmpty, "every element of a batch set is quiet")
-        let quiet = output.quiet
-        let moved = output.moved
-        positions.withUnsafeMutableBufferPointer { positions in
+        scalars.advance(context, shared: shared, output: &state.output)
+        points.advance(context, shared: shared, output: &state.output)
+        precondition(state.output.finished.isEmpty, "every element of a batch set is quiet")
+        let quiet = state.output.quiet
+        let moved = state.output.moved
+        state.positions.withUnsafeMutableBufferPointer { positions in
             for index in 0 ..< moved.count {
                 positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element
             }
             for index in 0 ..< quiet.count { positions[Int(quiet.base[index])] = nil }
         }
-        freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count))
+        state.freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count))
         return quiet.count
     }
 
     /// Moves the spring `id`'s target, keeping its value and velocity; a
     /// point spring's target is `(target, target)`.
     package func retarget(_ id: Int32, to target: Double) {
-        guard Int(id) < positions.count, let position = positions[Int(id)], case .spring(let method) = position.kind
+        guard Int(id) < state.positions.count, let position = state.positions[Int(id)],
+            case .spring(let method) = position.kind
         else { return }
         if position.points {
             points.withSprings(method.index) { $0.retarget(Int(position.index), to: SIMD2(target, target)) }

@@ -5,7 +5,9 @@
 /// a frame of scalar springs touches only scalars.
 final class Lane<V: AnimatableVector> {
     /// The property values, by slot.
-    @exclusivity(unchecked)
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
     var values: [V] = []
     /// By slot: the record last added to the property under a key given by
     /// the caller (-1: none yet), so that adding under that key again can
@@ -36,8 +38,8 @@ final class Lane<V: AnimatableVector> {
     /// which its element keeps (``SpringBatch/renderFirstPopFrame(_:values:output:)``):
     /// a new spring's first frame is part of every add and every replacement.
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
-        let spring = animator.status[index].spring
-        let element = Int(animator.status[index].element)
+        let spring = animator.state.status[index].spring
+        let element = Int(animator.state.status[index].element)
         withSprings(spring.method) { batch in
             if batch.method == .pop {
                 withValues { values in batch.renderFirstPopFrame(element, values: values, output: &output) }

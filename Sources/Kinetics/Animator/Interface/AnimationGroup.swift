@@ -85,9 +85,7 @@ public struct GroupChild {
 /// A running group: it starts its children and follows them.
 final class GroupBox: AnimationBox {
     private let group: AnimationGroup
-    @exclusivity(unchecked)
     private var nextChild = 0
-    @exclusivity(unchecked)
     private var running: [AnimationHandle] = []
 
     init(_ group: AnimationGroup) { self.group = group }
@@ -127,7 +125,8 @@ final class GroupBox: AnimationBox {
         life.beginTime = time + life.beginTime
         life.removedOnCompletion = true
         let childHandle = animator.makeRecord(
-            box: child.makeBox(animator), id: child.id, target: animator.places[index].target, key: "", life: life,
+            box: child.makeBox(animator), id: child.id, target: animator.state.places[index].target, key: "",
+            life: life,
             parent: handle, time: time)
         running.append(childHandle)
         animator.startIfDue(childHandle, at: time)
@@ -138,7 +137,9 @@ final class GroupBox: AnimationBox {
         running.removeAll { animator.liveIndex($0) == nil }
         if group.mode == .sequence && nextChild < group.children.count {
             startNextChild(animator, handle, time: time)
-        } else if running.isEmpty, let index = animator.liveIndex(handle), animator.status[index].phase == .running {
+        } else if running.isEmpty, let index = animator.liveIndex(handle),
+            animator.state.status[index].phase == .running
+        {
             animator.complete(handle, at: time)
         }
     }

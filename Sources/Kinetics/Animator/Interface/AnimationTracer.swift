@@ -45,13 +45,10 @@ public struct TraceEvent: Equatable, Sendable, CustomStringConvertible {
 /// animation that is not traced, pays one branch per event and nothing else.
 public final class AnimationTracer {
     /// The events so far, oldest first.
-    @exclusivity(unchecked)
     public private(set) var events: [TraceEvent] = []
     /// Record every animation, traced or not.
-    @exclusivity(unchecked)
     public var traceAll: Bool
     /// Record value writes too (one event per animation per frame).
-    @exclusivity(unchecked)
     public var recordsValues: Bool
 
     /// A tracer.

@@ -121,12 +121,10 @@ extension Animator {
     /// animator seemed grown.) Room grows by doubling, with the making of
     /// boxes, which allocates anyway.
     func reserveRoom<Box: AnimationBox>(for type: Box.Type) {
-        let pool = boxPools.pool(ObjectIdentifier(type))
-        pool.made += 1
-        if pool.boxes.capacity < pool.made { pool.boxes.reserveCapacity(Swift.max(pool.made, 2 * pool.boxes.capacity)) }
-        boxesMade += 1
-        if retiredBoxes.capacity < boxesMade {
-            retiredBoxes.reserveCapacity(Swift.max(boxesMade, 2 * retiredBoxes.capacity))
+        state.boxPools.noteMade(ObjectIdentifier(type))
+        state.boxesMade += 1
+        if state.retiredBoxes.capacity < state.boxesMade {
+            state.retiredBoxes.reserveCapacity(Swift.max(state.boxesMade, 2 * state.retiredBoxes.capacity))
         }
     }
 
@@ -149,25 +147,25 @@ extension Animator {
     func claimRecord(
         _ box: AnimationBox?, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, lookup: KeyLookup?
     ) -> (handle: AnimationHandle, isNew: Bool) {
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
-        let key = key ?? "animation-\(nextSequence)"
+        precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
+        let key = key ?? "animation-\(state.nextSequence)"
         let lookup = lookup ?? KeyLookup(registry, target, key)
         let hash = lookup.hash
         if let existing = lookup.existing {
-            if records[Int(existing)].id == id { return (registeredHandle(existing), false) }
-            let registered = registrations
+            if state.records[Int(existing)].id == id { return (registeredHandle(existing), false) }
+            let registered = state.registrations
             cancel(registeredHandle(existing))
             // The replaced animation's stop callback may have added another
             // animation under the same key; this one, added last by the
             // caller, replaces that too. (Looked up again only if anything
             // was added: a lookup hashes the key.)
-            if registrations != registered {
+            if state.registrations != registered {
                 while let again = registry.find(target, key, hash: hash) { cancel(registeredHandle(again)) }
             }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
         registry.insert(handle.index, target: target, key: key, hash: hash)
-        registrations &+= 1
+        state.registrations &+= 1
         return (handle, true)
     }
 
@@ -180,31 +178,31 @@ extension Animator {
         if let reused = freeRecords.popLast() {
             index = reused
         } else {
-            index = Int32(records.count)
-            let capacity = records.capacity
-            records.append(AnimationRecord())
-            status.append(RecordStatus())
-            places.append(RecordPlace())
+            index = Int32(state.records.count)
+            let capacity = state.records.capacity
+            state.records.append(AnimationRecord())
+            state.status.append(RecordStatus())
+            state.places.append(RecordPlace())
             // What grows with the records grows when they do (each call
             // retains and releases the columns it reaches).
-            if records.capacity != capacity {
-                status.reserveCapacity(records.capacity)
-                places.reserveCapacity(records.capacity)
-                output.reserveQuiet(records.capacity)
-                freeRecords.reserve(records.capacity)
-                registry.reserve(records.capacity)
+            if state.records.capacity != capacity {
+                state.status.reserveCapacity(state.records.capacity)
+                state.places.reserveCapacity(state.records.capacity)
+                outputs.output.reserveQuiet(state.records.capacity)
+                freeRecords.reserve(state.records.capacity)
+                registry.reserve(state.records.capacity)
             }
         }
-        nextSequence += 1
+        state.nextSequence += 1
         // A quietly finished animation left its box here.
-        if let left = records[Int(index)].box {
+        if let left = state.records[Int(index)].box {
             left.forgetRun()
-            if left.isReusable { retiredBoxes.append(left) }
+            if left.isReusable { state.retiredBoxes.append(left) }
         }
-        let generation = status[Int(index)].generation &+ 1
-        status[Int(index)] = RecordStatus(generation: generation, live: true)
-        records[Int(index)].reuse(id: id, life: life, box: box)
-        places[Int(index)] = RecordPlace(key: key, target: target, parent: parent)
+        let generation = state.status[Int(index)].generation &+ 1
+        state.status[Int(index)] = RecordStatus(generation: generation, live: true)
+        state.records[Int(index)].reuse(id: id, life: life, box: box)
+        state.places[Int(index)] = RecordPlace(key: key, target: target, parent: parent)
         return AnimationHandle(index: index, generation: generation)
     }
 }

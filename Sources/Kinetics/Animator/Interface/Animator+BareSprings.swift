@@ -21,7 +21,7 @@ extension Animator {
     /// value type that ``box(_:)`` can make a box for.
     @inline(__always)
     func runsBare<Value: AnimatableVector>(_ animation: borrowing Animation<Value>, life: LifeCycle) -> Bool {
-        Self.isOwnValueType(Value.self) && tracer == nil && animation.beginTime <= time && animation.isUnobserved
+        Self.isOwnValueType(Value.self) && state.tracer == nil && animation.beginTime <= time && animation.isUnobserved
             && life.endsWithThisRun
     }
 
@@ -46,13 +46,13 @@ extension Animator {
         let index = Int(handle.index)
         // The stop callback of an animation this one replaced may have set
         // a tracer, which observes it: then it has a box, as any other.
-        guard tracer == nil else {
-            records[index].box = makePropertyBox(animation, property: property)
+        guard state.tracer == nil else {
+            state.records[index].box = makePropertyBox(animation, property: property)
             startIfDue(handle, at: time)
             return handle
         }
-        status[index].phase = .running
-        records[index].startTime = time
+        state.status[index].phase = .running
+        state.records[index].startTime = time
         // No start event is due: nothing observes it.
         switch Self.width(of: Value.self) {
         case 1: startBare(animation, spring, slot: property.slot, lane: lane1, width: 1, handle, index: index)
@@ -86,10 +86,10 @@ extension Animator {
                 owner: handle, slot: slot, start, group: group, clamp: clamp, roundingFactor: 0, additive: false,
                 wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
         }
-        status[index].spring = SpringElement(
+        state.status[index].spring = SpringElement(
             width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
         // (Its status is new: not reached.)
-        status[index].element = element
+        state.status[index].element = element
     }
 
     /// Restarts the quiet bare spring of record `index` as `animation`, a
@@ -101,8 +101,8 @@ extension Animator {
         _ animation: borrowing Animation<Value>, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
         _ handle: AnimationHandle, index: Int
     ) {
-        let method = status[index].spring.method
-        let element = Int(status[index].element)
+        let method = state.status[index].spring.method
+        let element = Int(state.status[index].element)
         lane.withSprings(method) { batch in
             let slot = batch.common.slot[element]
             let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
@@ -121,34 +121,34 @@ extension Animator {
 
     /// The number of springs running bare, for tests. O(n).
     package var bareSpringCount: Int {
-        records.indices.count { status[$0].live && records[$0].box == nil }
+        state.records.indices.count { state.status[$0].live && state.records[$0].box == nil }
     }
 
     /// Ends bare spring record `index` (`handle`), which nothing observes
     /// (no tracer), without a box: as its completion (`finished`: its exact
     /// target written) or its cancellation would, with no event to fire.
     func endBare(_ handle: AnimationHandle, index: Int, finished: Bool) {
-        let spring = status[index].spring
-        let element = Int(status[index].element)
+        let spring = state.status[index].spring
+        let element = Int(state.status[index].element)
         let moved =
             switch spring.width {
             case 1: lane1.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
             case 2: lane2.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
             default: lane4.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
             }
-        if let moved, let movedIndex = liveIndex(moved) { status[movedIndex].element = Int32(element) }
-        status[index].spring = .none
-        status[index].element = -1
-        status[index].phase = .finished
+        if let moved, let movedIndex = liveIndex(moved) { state.status[movedIndex].element = Int32(element) }
+        state.status[index].spring = .none
+        state.status[index].element = -1
+        state.status[index].phase = .finished
         free(handle)
     }
 
     /// The box of live record `index`: a bare spring's is made now, from its
     /// element, and kept (``runsBare(_:life:)``); nil for a dead record.
     func box(_ index: Int) -> AnimationBox? {
-        if let box = records[index].box { return box }
-        guard status[index].live, status[index].spring != .none else { return nil }
-        let spring = status[index].spring
+        if let box = state.records[index].box { return box }
+        guard state.status[index].live, state.status[index].spring != .none else { return nil }
+        let spring = state.status[index].spring
         let box: AnimationBox =
             switch spring.width {
             case 1: makeBox(Double.self, lane: lane1, width: 1, index: index)
@@ -158,7 +158,7 @@ extension Animator {
                     ? makeBox(SIMD3<Double>.self, lane: lane4, width: 4, index: index)
                     : makeBox(SIMD4<Double>.self, lane: lane4, width: 4, index: index)
             }
-        records[index].box = box
+        state.records[index].box = box
         return box
     }
 
@@ -169,8 +169,8 @@ extension Animator {
     private func makeBox<Value: AnimatableVector, Stored: AnimatableVector>(
         _ type: Value.Type, lane: Lane<Stored>, width: Int, index: Int
     ) -> AnimationBox {
-        let method = status[index].spring.method
-        let element = Int(status[index].element)
+        let method = state.status[index].spring.method
+        let element = Int(state.status[index].element)
         let (slot, from, to, threshold, clamp, group) = lane.withSprings(method) { batch in
             let common = batch.common
             return (

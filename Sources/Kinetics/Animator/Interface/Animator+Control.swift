@@ -7,9 +7,9 @@ extension Animator {
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "pause") }
-        guard let (index, box) = changeable(handle), status[index].phase == .running else { return false }
-        status[index].phase = .paused
-        records[index].pausedAt = time
+        guard let (index, box) = changeable(handle), state.status[index].phase == .running else { return false }
+        state.status[index].phase = .paused
+        state.records[index].pausedAt = time
         box.setPaused(self, handle, true)
         return true
     }
@@ -18,9 +18,9 @@ extension Animator {
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "resume") }
-        guard let (index, box) = changeable(handle), status[index].phase == .paused else { return false }
-        status[index].phase = .running
-        box.shiftStart(self, handle, by: time - records[index].pausedAt)
+        guard let (index, box) = changeable(handle), state.status[index].phase == .paused else { return false }
+        state.status[index].phase = .running
+        box.shiftStart(self, handle, by: time - state.records[index].pausedAt)
         box.setPaused(self, handle, false)
         return true
     }
@@ -41,14 +41,14 @@ extension Animator {
     @usableFromInline
     func retargetSpring(_ handle: AnimationHandle, to target: SIMD4<Double>, isFinite: Bool) -> Bool {
         defer { checkInternally(after: "retarget") }
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), isFinite else { return false }
-        let spring = status[index].spring
+        let spring = state.status[index].spring
         guard spring != .none else { return false }
         // Read first: a write to the status array checks its uniqueness.
-        if status[index].reached { status[index].reached = false }
+        if state.status[index].reached { state.status[index].reached = false }
         let arms = spring.observesReach || wantsTracing(handle)
-        let element = Int(status[index].element)
+        let element = Int(state.status[index].element)
         switch spring.width {
         case 1: lane1.withSprings(spring.method) { $0.retarget(element, to: target[0], armsEvents: arms) }
         case 2: lane2.withSprings(spring.method) { $0.retarget(element, to: target.lowHalf, armsEvents: arms) }

@@ -30,20 +30,20 @@ extension Animator {
     /// finished and kept → no event (it already stopped once).
     func cancel(_ handle: AnimationHandle) {
         // A bare spring ends without a box while nothing observes it.
-        if let index = liveIndex(handle), records[index].box == nil, tracer == nil {
-            precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        if let index = liveIndex(handle), state.records[index].box == nil, state.tracer == nil {
+            precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
             endBare(handle, index: index, finished: false)
             return
         }
         guard let (index, box) = changeable(handle) else { return }
-        let recordPhase = status[index].phase
+        let recordPhase = state.status[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
         box.cancelChildren(self, handle)
         // A child's stop callback may have removed this animation already,
         // and its record may hold a new animation now.
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        status[index].phase = .finished
+        state.status[index].phase = .finished
         withCallbacks {
             switch recordPhase {
             case .waiting:
@@ -63,31 +63,31 @@ extension Animator {
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        status[index].live = false
-        if let box = records[index].box, box.isReusable { retiredBoxes.append(box) }
-        if phase == .idle && retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
-        records[index].box = nil
+        state.status[index].live = false
+        if let box = state.records[index].box, box.isReusable { state.retiredBoxes.append(box) }
+        if state.phase == .idle && state.retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
+        state.records[index].box = nil
         freeRecords.append(handle.index)
     }
 
     /// A box of type `Box` to reuse, if one is free; only outside ticks and
     /// callbacks, so that no box in use is on the stack.
     func reusableBox<Box: AnimationBox>(_ type: Box.Type) -> Box? {
-        guard phase == .idle else { return nil }
+        guard state.phase == .idle else { return nil }
         // The record the next animation gets may hold a box of this type,
         // left by a quietly finished animation.
-        if let next = freeRecords.last, let left = records[Int(next)].box as? Box {
-            records[Int(next)].box = nil
+        if let next = freeRecords.last, let left = state.records[Int(next)].box as? Box {
+            state.records[Int(next)].box = nil
             left.forgetRun()
             return left
         }
         recycleRetiredBoxes()
-        if let box = boxPools.existing(ObjectIdentifier(type))?.boxes.popLast() as? Box { return box }
+        if let box = state.boxPools.take(ObjectIdentifier(type)) as? Box { return box }
         // None is free: quietly finished animations may have left boxes of
         // this type in free records further down. They all go to their
         // pools, each once; the walk runs only where a box would be made.
         releaseLeftBoxes()
-        return boxPools.existing(ObjectIdentifier(type))?.boxes.popLast() as? Box
+        return state.boxPools.take(ObjectIdentifier(type)) as? Box
     }
 
     /// Moves the boxes that quietly finished animations left in free records
@@ -95,19 +95,19 @@ extension Animator {
     private func releaseLeftBoxes() {
         for position in 0 ..< freeRecords.count {
             let index = Int(freeRecords[position])
-            guard let left = records[index].box else { continue }
-            records[index].box = nil
+            guard let left = state.records[index].box else { continue }
+            state.records[index].box = nil
             left.forgetRun()
-            if left.isReusable { retiredBoxes.append(left) }
+            if left.isReusable { state.retiredBoxes.append(left) }
         }
         recycleRetiredBoxes()
     }
 
     /// Moves the boxes freed since the last safe point to their pools.
     func recycleRetiredBoxes() {
-        while let box = retiredBoxes.popLast() {
+        while let box = state.retiredBoxes.popLast() {
             box.retire()
-            boxPools.pool(ObjectIdentifier(Swift.type(of: box))).boxes.append(box)
+            state.boxPools.put(box)
         }
     }
 
@@ -115,7 +115,7 @@ extension Animator {
     /// Changing the animator while its animations advance stops the process.
     @inline(__always)
     func changeable(_ handle: AnimationHandle) -> (index: Int, box: AnimationBox)? {
-        precondition(phase != .advancing, "the animator cannot be changed while animations advance")
+        precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), let box = box(index) else { return nil }
         return (index, box)
     }
@@ -124,7 +124,8 @@ extension Animator {
     @inline(__always)
     func liveIndex(_ handle: AnimationHandle) -> Int? {
         let index = Int(handle.index)
-        guard index >= 0, index < records.count, status[index].live, status[index].generation == handle.generation
+        guard index >= 0, index < state.records.count, state.status[index].live,
+            state.status[index].generation == handle.generation
         else { return nil }
         return index
     }

@@ -21,25 +21,26 @@ extension Animator {
         running existing: Int32?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
-        guard let existing, phase == .idle, tracer == nil, animation.beginTime <= time, animation.isUnobserved,
+        guard let existing, state.phase == .idle, state.tracer == nil, animation.beginTime <= time,
+            animation.isUnobserved,
             life.endsWithThisRun
         else { return nil }
         let index = Int(existing)
-        let running = status[index].spring
-        guard status[index].phase == .running, running != .none, running.method == method.index,
-            records[index].id != animation.id
+        let running = state.status[index].spring
+        guard state.status[index].phase == .running, running != .none, running.method == method.index,
+            state.records[index].id != animation.id
         else { return nil }
-        let element = Int(status[index].element)
+        let element = Int(state.status[index].element)
         // A key names an animation on a target, not on a property: the
         // running spring may animate another property, or values of
         // another type. A bare spring's element says both (its value type
         // is the animator's own for its lane and components); a box knows
         // its own. (Neither test binds the box: that would retain it.)
         let sameProperty =
-            records[index].box == nil
+            state.records[index].box == nil
             ? Self.isOwnValueType(Value.self) && running.width == Self.width(of: Value.self)
                 && running.hasThreeComponents == (Value.componentCount == 3) && elementSlot(running, element) == slot
-            : records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
+            : state.records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
         guard sameProperty else { return nil }
         return elementFlags(running, element) & ElementFlag.quiet != 0 ? index : nil
     }
@@ -52,18 +53,18 @@ extension Animator {
     func replaceInPlace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
     ) -> AnimationHandle {
-        let generation = status[index].generation &+ 1
-        status[index].generation = generation
-        status[index].reached = false
+        let generation = state.status[index].generation &+ 1
+        state.status[index].generation = generation
+        state.status[index].reached = false
         let handle = AnimationHandle(index: Int32(index), generation: generation)
-        records[index].restart(id: animation.id, life: life, at: time)
+        state.records[index].restart(id: animation.id, life: life, at: time)
         registry.moveToEnd(Int32(index))
-        registrations &+= 1
-        nextSequence += 1
-        if records[index].box != nil {
+        state.registrations &+= 1
+        state.nextSequence += 1
+        if state.records[index].box != nil {
             // Not retained: the record keeps the box, and restarting a quiet
             // spring neither frees a record nor calls out.
-            Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
+            Unmanaged.passUnretained(state.records[index].box!)._withUnsafeGuaranteedRef { box in
                 switch Self.width(of: Value.self) {
                 case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
                 case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)

@@ -47,29 +47,26 @@
 /// (Pop's shutdown rule).
 ///
 /// **Memory access**: an animator is used from one thread, and none of its
-/// operations runs inside another (callbacks run between them), so the
-/// stored properties of the animator's classes opt out of Swift's run-time
-/// exclusivity checks (`@exclusivity(unchecked)`). The checks were most of
-/// the cost of a retarget and a third of a replacement; the whole test
-/// suite, reentrancy and million-operation property tests included, ran
-/// with them on before they were turned off, without an overlap.
+/// operations runs inside another (callbacks run between them), so its
+/// mutable state, gathered in a few stored properties, opts out of Swift's
+/// run-time exclusivity checks. A build with `KINETICS_CHECKED_EXCLUSIVITY`
+/// turns them back on; CI runs the animator's suites in such a build.
 public final class Animator {
     /// The time of the last tick (the animator's "now"); new animations are
     /// rendered at this time.
-    @exclusivity(unchecked)
-    public internal(set) var time: Double
+    public var time: Double { state.time }
     /// Ticks ignored because their time went backwards or was not finite.
-    @exclusivity(unchecked)
-    public internal(set) var ignoredTicks = 0
+    public var ignoredTicks: Int { state.ignoredTicks }
     /// Records the events of traced animations when set.
     ///
     /// Setting a tracer makes every running animation report its events
     /// from then on, the end of those that would have finished quietly
     /// included.
-    @exclusivity(unchecked)
     public var tracer: AnimationTracer? {
-        didSet {
-            guard tracer != nil else { return }
+        get { state.tracer }
+        set {
+            state.tracer = newValue
+            guard newValue != nil else { return }
             lane1.clearQuietFlags()
             lane2.clearQuietFlags()
             lane4.clearQuietFlags()
@@ -79,89 +76,96 @@ public final class Animator {
     /// Whether ``checkInternally(after:)`` runs, in a build with
     /// `KINETICS_INTERNAL_CHECKS`. The checks allocate, so tests and
     /// benches that count allocations turn them off.
-    @exclusivity(unchecked)
-    package var checksInternally = true
-    #if KINETICS_INTERNAL_CHECKS
-        /// Operations to go before the next internal check: see ``checkInternally(after:)``.
-        var operationsToNextCheck = 0
-    #endif
+    package var checksInternally: Bool {
+        get { state.checksInternally }
+        set { state.checksInternally = newValue }
+    }
 
     let lane1 = Lane<Double>()
     let lane2 = Lane<SIMD2<Double>>()
     let lane4 = Lane<SIMD4<Double>>()
     let shared = SharedTables()
-
-    @exclusivity(unchecked)
-    var records: [AnimationRecord] = []
-    /// The records' hot fields, by the same index.
-    @exclusivity(unchecked)
-    var status: [RecordStatus] = []
-    /// The records' keys, targets and parents, by the same index.
-    @exclusivity(unchecked)
-    var places: [RecordPlace] = []
     let freeRecords = Column<Int32>()
     /// The keys of registered records, per target in the order added.
     let registry = KeyRegistry()
-    /// Boxes of freed animations, by type, for new animations to reuse (so
-    /// that adding an animation allocates nothing once the animator has
-    /// grown), and those freed since the last safe point.
-    @exclusivity(unchecked)
-    var boxPools = BoxPools()
-    @exclusivity(unchecked)
-    var retiredBoxes: [AnimationBox] = []
-    /// Reusable boxes made so far, of every type.
-    @exclusivity(unchecked)
-    var boxesMade = 0
-    @exclusivity(unchecked)
-    var waiting: [AnimationHandle] = []
-    @exclusivity(unchecked)
-    var output = FrameOutput()
-    /// Reusable output lists for first frames rendered outside the tick's
-    /// loop, one per level of nesting (a callback may add an animation
-    /// whose first frame fires a callback that adds another).
-    @exclusivity(unchecked)
-    var immediateOutputs: [FrameOutput] = []
-    /// The output of a quiet spring's first frame
-    /// (``renderQuietSpring(_:index:width:)``): its end, when it starts at
-    /// rest, and nothing else.
-    @exclusivity(unchecked)
-    var quietOutput = FrameOutput()
-    @exclusivity(unchecked)
-    var renderDepth = 0
-    @exclusivity(unchecked)
-    var phase = TickPhase.idle
-    @exclusivity(unchecked)
-    var nextTarget: UInt64 = 1
-    /// Transactions, keyframe blocks and held-back callbacks of implicit animations.
-    @exclusivity(unchecked)
-    var implicit = ImplicitState()
-    /// How many animations were ever registered under a key.
-    @exclusivity(unchecked)
-    var registrations = 0
-    @exclusivity(unchecked)
-    var nextSequence: UInt64 = 0
 
-    @exclusivity(unchecked)
-    var properties: [PropertyKey: PropertyInfo] = [:]
-    @exclusivity(unchecked)
-    var propertyInfos: [Int: [PropertyInfo]] = [1: [], 2: [], 4: []]
+    /// The animator's bookkeeping: one of the few stored properties whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    var state: State
+    /// The lists a frame's batches write to: apart from ``state``, so that
+    /// a batch can write them while the animator's records are read.
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    var outputs = Outputs()
+
+    /// The animator's bookkeeping.
+    struct State {
+        var time: Double
+        var ignoredTicks = 0
+        var tracer: AnimationTracer?
+        var checksInternally = true
+        #if KINETICS_INTERNAL_CHECKS
+            /// Operations to go before the next internal check: see ``checkInternally(after:)``.
+            var operationsToNextCheck = 0
+        #endif
+        var records: [AnimationRecord] = []
+        /// The records' hot fields, by the same index.
+        var status: [RecordStatus] = []
+        /// The records' keys, targets and parents, by the same index.
+        var places: [RecordPlace] = []
+        /// Boxes of freed animations, by type, for new animations to reuse (so
+        /// that adding an animation allocates nothing once the animator has
+        /// grown), and those freed since the last safe point.
+        var boxPools = BoxPools()
+        var retiredBoxes: [AnimationBox] = []
+        /// Reusable boxes made so far, of every type.
+        var boxesMade = 0
+        var waiting: [AnimationHandle] = []
+        var renderDepth = 0
+        var phase = TickPhase.idle
+        var nextTarget: UInt64 = 1
+        /// Transactions, keyframe blocks and held-back callbacks of implicit animations.
+        var implicit = ImplicitState()
+        /// How many animations were ever registered under a key.
+        var registrations = 0
+        var nextSequence: UInt64 = 0
+        var properties: [PropertyKey: PropertyInfo] = [:]
+        var propertyInfos: [Int: [PropertyInfo]] = [1: [], 2: [], 4: []]
+    }
+
+    /// The lists a frame's batches write to.
+    struct Outputs {
+        var output = FrameOutput()
+        /// Reusable output lists for first frames rendered outside the tick's
+        /// loop, one per level of nesting (a callback may add an animation
+        /// whose first frame fires a callback that adds another).
+        var immediateOutputs: [FrameOutput] = []
+        /// The output of a quiet spring's first frame
+        /// (``renderQuietSpring(_:index:width:)``): its end, when it starts at
+        /// rest, and nothing else.
+        var quietOutput = FrameOutput()
+    }
 
     /// An animator whose clock starts at `time` (default 0).
     public init(time: Double = 0) {
         precondition(time.isFinite, "an animator's start time must be finite")
-        self.time = time
-        output.events.reserveCapacity(64)
-        output.finished.reserveCapacity(64)
-        output.collectsQuiet = true
-        quietOutput.finished.reserveCapacity(1)
+        state = State(time: time)
+        outputs.output.events.reserveCapacity(64)
+        outputs.output.finished.reserveCapacity(64)
+        outputs.output.collectsQuiet = true
+        outputs.quietOutput.finished.reserveCapacity(1)
     }
 
     // MARK: Targets and properties
 
     /// A new target, different from every target this animator made before.
     public func makeTarget() -> TargetID {
-        defer { nextTarget += 1 }
-        return TargetID(nextTarget)
+        defer { state.nextTarget += 1 }
+        return TargetID(state.nextTarget)
     }
 
     /// The property `name` of `target`, created with `initial` if it does not
@@ -175,7 +179,7 @@ public final class Animator {
         _ name: String, of target: TargetID, initial: Value, kind: PropertyKind = .generic
     ) -> PropertyHandle<Value> {
         let key = PropertyKey(target: target, name: name)
-        if let info = properties[key] {
+        if let info = state.properties[key] {
             precondition(
                 info.width == Self.width(of: Value.self),
                 "property \(name) has \(info.components) components, not \(Value.componentCount)")
@@ -190,8 +194,8 @@ public final class Animator {
             }
         let info = PropertyInfo(
             name: name, target: target, kind: kind, width: width, components: Value.componentCount, slot: slot)
-        properties[key] = info
-        propertyInfos[width]!.append(info)
+        state.properties[key] = info
+        state.propertyInfos[width]!.append(info)
         return PropertyHandle(target: target, slot: slot)
     }
 
@@ -199,7 +203,8 @@ public final class Animator {
     public func existingProperty<Value: AnimatableVector>(
         _ name: String, of target: TargetID, as type: Value.Type = Value.self
     ) -> PropertyHandle<Value>? {
-        guard let info = properties[PropertyKey(target: target, name: name)], info.components == Value.componentCount
+        guard let info = state.properties[PropertyKey(target: target, name: name)],
+            info.components == Value.componentCount
         else { return nil }
         return PropertyHandle(target: target, slot: info.slot)
     }
@@ -236,7 +241,7 @@ public final class Animator {
         }
     }
 
-    func propertyInfo(width: Int, slot: Int32) -> PropertyInfo { propertyInfos[width]![Int(slot)] }
+    func propertyInfo(width: Int, slot: Int32) -> PropertyInfo { state.propertyInfos[width]![Int(slot)] }
 
     // MARK: Looking up
 
@@ -247,7 +252,7 @@ public final class Animator {
 
     /// The handle of registered record `index` (registered records are live).
     func registeredHandle(_ index: Int32) -> AnimationHandle {
-        AnimationHandle(index: index, generation: status[Int(index)].generation)
+        AnimationHandle(index: index, generation: state.status[Int(index)].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.
@@ -272,12 +277,12 @@ public final class Animator {
 
     /// The phase of `handle`, or nil if it was removed.
     public func phase(of handle: AnimationHandle) -> Phase? {
-        liveIndex(handle).map { status[$0].phase }
+        liveIndex(handle).map { state.status[$0].phase }
     }
 
     /// The number of animations (waiting, running, paused or finished and
     /// kept), group children included.
-    public var animationCount: Int { records.count - freeRecords.count }
+    public var animationCount: Int { state.records.count - freeRecords.count }
 
     /// The current velocity of a running spring or decay, in units per second.
     public func velocity<Value: AnimatableVector>(of handle: AnimationHandle, as type: Value.Type = Value.self)
@@ -285,16 +290,16 @@ public final class Animator {
     {
         guard let index = liveIndex(handle) else { return nil }
         // A spring's from its element (a bare spring has no box to ask).
-        let spring = status[index].spring
+        let spring = state.status[index].spring
         if spring != .none {
-            let element = Int(status[index].element)
+            let element = Int(state.status[index].element)
             return switch spring.width {
             case 1: Value(packed: lane1.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
             case 2: Value(packed: lane2.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
             default: Value(packed: lane4.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
             }
         }
-        guard let box = records[index].box else { return nil }
+        guard let box = state.records[index].box else { return nil }
         return box.velocity(self, handle).map { Value(packed: $0) }
     }
 }

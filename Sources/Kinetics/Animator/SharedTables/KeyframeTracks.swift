@@ -52,16 +52,22 @@ final class KeyframeTracks<V: AnimatableVector> {
         /// The next entry with the same hash, or -1.
         var next: Int32
     }
-    @exclusivity(unchecked)
-    private var slots = CountedSlots()
-    @exclusivity(unchecked)
-    private var entries: [Entry] = []
-    /// The first entry of each hash; the rest are chained through `next`.
-    @exclusivity(unchecked)
-    private var buckets: [Int: Int32] = [:]
+    /// The mutable state, in one stored property: one of the few whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var slots = CountedSlots()
+        var entries: [Entry] = []
+        /// The first entry of each hash; the rest are chained through `next`.
+        var buckets: [Int: Int32] = [:]
+    }
 
     deinit {
-        for index in entries.indices where slots.users[index] > 0 { deallocate(tracks[index]) }
+        for index in state.entries.indices where state.slots.users[index] > 0 { deallocate(tracks[index]) }
     }
 
     private func deallocate(_ track: KeyframeTrack<V>) {
@@ -90,13 +96,13 @@ final class KeyframeTracks<V: AnimatableVector> {
         hasher.combine(keyframes.duration)
         hasher.combine(reversed)
         let hash = hasher.finalize()
-        var candidate = buckets[hash] ?? -1
+        var candidate = state.buckets[hash] ?? -1
         while candidate >= 0 {
             if matches(Int(candidate), keyframes, reversed: reversed) {
-                slots.retain(candidate)
+                state.slots.retain(candidate)
                 return candidate
             }
-            candidate = entries[Int(candidate)].next
+            candidate = state.entries[Int(candidate)].next
         }
         return insert(keyframes, reversed: reversed, hash: hash, timings: timings)
     }
@@ -104,13 +110,14 @@ final class KeyframeTracks<V: AnimatableVector> {
     /// Whether entry `index` holds `keyframes` in the given direction. Plain
     /// loops: no closure or iterator that an unoptimised build would box.
     private func matches<Value: AnimatableVector>(_ index: Int, _ keyframes: Keyframes<Value>, reversed: Bool) -> Bool {
-        guard entries[index].reversed == reversed, entries[index].calculation == keyframes.calculation,
-            entries[index].duration == keyframes.duration, entries[index].keyTimes == keyframes.keyTimes,
-            entries[index].functions == keyframes.timingFunctions, entries[index].packed.count == keyframes.values.count
+        guard state.entries[index].reversed == reversed, state.entries[index].calculation == keyframes.calculation,
+            state.entries[index].duration == keyframes.duration, state.entries[index].keyTimes == keyframes.keyTimes,
+            state.entries[index].functions == keyframes.timingFunctions,
+            state.entries[index].packed.count == keyframes.values.count
         else { return false }
         var position = 0
         while position < keyframes.values.count {
-            if entries[index].packed[position] != keyframes.values[position].packed { return false }
+            if state.entries[index].packed[position] != keyframes.values[position].packed { return false }
             position += 1
         }
         return true
@@ -139,11 +146,11 @@ final class KeyframeTracks<V: AnimatableVector> {
         let entry = Entry(
             packed: keyframes.values.map(\.packed), keyTimes: keyframes.keyTimes, functions: keyframes.timingFunctions,
             calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, hash: hash,
-            next: buckets[hash] ?? -1)
-        let index = slots.allocate()
-        entries.store(entry, at: index)
+            next: state.buckets[hash] ?? -1)
+        let index = state.slots.allocate()
+        state.entries.store(entry, at: index)
         tracks.store(track, at: index)
-        buckets[hash] = index
+        state.buckets[hash] = index
         return index
     }
 
@@ -153,31 +160,33 @@ final class KeyframeTracks<V: AnimatableVector> {
     /// and inlined it would crowd their loops.
     @inline(never)
     func release(_ index: Int32, count released: Int = 1, timings: TimingTable) {
-        guard slots.release(index, count: released) else { return }
+        guard state.slots.release(index, count: released) else { return }
         let position = Int(index)
-        let entry = entries[position]
+        let entry = state.entries[position]
         // Unlink from its hash chain.
-        if buckets[entry.hash] == index {
-            buckets[entry.hash] = entry.next >= 0 ? entry.next : nil
+        if state.buckets[entry.hash] == index {
+            state.buckets[entry.hash] = entry.next >= 0 ? entry.next : nil
         } else {
-            var previous = buckets[entry.hash] ?? -1
-            while previous >= 0 && entries[Int(previous)].next != index { previous = entries[Int(previous)].next }
-            if previous >= 0 { entries[Int(previous)].next = entry.next }
+            var previous = state.buckets[entry.hash] ?? -1
+            while previous >= 0 && state.entries[Int(previous)].next != index {
+                previous = state.entries[Int(previous)].next
+            }
+            if previous >= 0 { state.entries[Int(previous)].next = entry.next }
         }
         let track = tracks[position]
         for segment in 0 ..< track.last { timings.release(track.timing[segment]) }
         deallocate(track)
-        entries[position].packed = []
-        slots.recycle(index)
+        state.entries[position].packed = []
+        state.slots.recycle(index)
     }
 
     /// Every way the tracks disagree with the users counted from the
     /// animations; counts in `timings` the tracks' own users.
     func violations(expected: [Int], timings: inout [Int]) -> [String] {
-        for index in entries.indices where slots.users[index] > 0 {
+        for index in state.entries.indices where state.slots.users[index] > 0 {
             for segment in 0 ..< tracks[index].last { TableUsage.count(tracks[index].timing[segment], in: &timings) }
         }
-        return slots.violations(expected: expected, name: "keyframe track")
+        return state.slots.violations(expected: expected, name: "keyframe track")
     }
 
     /// The first and last values of a track (its from and to).

@@ -27,26 +27,33 @@ final class SpringConfigurations {
         var friction = 0.0
     }
 
-    @exclusivity(unchecked)
-    private var slots = SharedSlots<Key>()
-    /// One step of Pop's or the grid's size, by configuration.
-    @exclusivity(unchecked)
-    private var steps: [SpringPropagator] = []
+    /// The mutable state, in one stored property: one of the few whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var slots = SharedSlots<Key>()
+        /// One step of Pop's or the grid's size, by configuration.
+        var steps: [SpringPropagator] = []
+    }
     /// The current tick's matrices, by configuration.
     let frameMaps = Column<FrameMaps>()
 
     /// The index of the configuration for `parameters` and `method`, counting one more user.
     func acquire(_ parameters: SpringParameters, _ method: SpringMethod) -> Int32 {
         let key = Key(parameters: parameters, method: method)
-        if let index = slots.retain(key) { return index }
+        if let index = state.slots.retain(key) { return index }
         let step: SpringPropagator =
             switch method {
             case .pop: .rk4Step(parameters, step: SpringMethod.popStep)
             case .fixed: .rk4Step(parameters, step: SpringMethod.gridStep)
             case .rk4, .analytic: .identity
             }
-        let index = slots.insert(key)
-        steps.store(step, at: index)
+        let index = state.slots.insert(key)
+        state.steps.store(step, at: index)
         // Usable at once, for an immediate first frame or a tick in progress.
         frameMaps.store(Self.identityMaps(key, step: step), at: index)
         return index
@@ -54,22 +61,24 @@ final class SpringConfigurations {
 
     /// Counts one user fewer; the configuration is recycled at zero.
     func release(_ index: Int32) {
-        if slots.release(index) { slots.recycle(index) }
+        if state.slots.release(index) { state.slots.recycle(index) }
     }
 
     /// The parameters of a configuration.
-    func parameters(_ index: Int32) -> SpringParameters { slots.keys[Int(index)].parameters }
+    func parameters(_ index: Int32) -> SpringParameters { state.slots.keys[Int(index)].parameters }
 
     /// One step of a configuration (Pop's or the grid's).
-    func step(_ index: Int32) -> SpringPropagator { steps[Int(index)] }
+    func step(_ index: Int32) -> SpringPropagator { state.steps[Int(index)] }
 
     /// Every way the table disagrees with the users counted from the groups.
-    func violations(expected: [Int]) -> [String] { slots.violations(expected: expected, name: "spring configuration") }
+    func violations(expected: [Int]) -> [String] {
+        state.slots.violations(expected: expected, name: "spring configuration")
+    }
 
     /// Computes every configuration's matrices for a frame of `dt`.
     func prepare(dt: Double) {
-        for index in 0 ..< slots.count where slots.users(index) > 0 {
-            frameMaps[index] = Self.computeMaps(slots.keys[index], step: steps[index], dt: dt)
+        for index in 0 ..< state.slots.count where state.slots.users(index) > 0 {
+            frameMaps[index] = Self.computeMaps(state.slots.keys[index], step: state.steps[index], dt: dt)
         }
     }
 

@@ -50,9 +50,12 @@ final class SpringGroups {
         var outputCross = SIMD2<Double>(0, 0)
         /// (`slopeD`, `slopeV`): the slope is the sum of `x·slopeWeights`.
         var slopeWeights = SIMD2<Double>(0, 0)
+        /// The rest threshold the bounds are for (NaN in a frame made
+        /// without bounds).
+        var threshold = Double.nan
         /// Room to a stride of 256 bytes (``stride``), a power of two, so
         /// that the straight paths find a group's frame with one shift.
-        private var padding = (SIMD4<Double>(), SIMD2<Double>())
+        private var padding = SIMD4<Double>()
 
         /// The stride the padding makes; checked when the group table is made.
         static let stride = 256
@@ -82,18 +85,28 @@ final class SpringGroups {
         }
     }
 
-    /// Groups a new spring can join now: for clocked methods, those made
-    /// since the last tick (older ones have moved on).
-    @exclusivity(unchecked)
-    private var slots = SharedSlots<Key>()
-    @exclusivity(unchecked)
-    private(set) var groups: [Group] = []
-    /// The current tick's frames, by group.
-    let frames = Column<Frame>()
+    /// The table's mutable state, in one stored property: one of the few
+    /// whose exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        /// Groups a new spring can join now: for clocked methods, those made
+        /// since the last tick (older ones have moved on).
+        var slots = SharedSlots<Key>()
+        var groups: [Group] = []
+        var keepsAnySlope = true
+    }
+
+    /// The groups' settings and clocks, by group.
+    var groups: [Group] { state.groups }
     /// Whether any group's current frame keeps the stored slope (Pop took
     /// no step): when none does, the batches need not read it.
-    @exclusivity(unchecked)
-    private(set) var keepsAnySlope = true
+    var keepsAnySlope: Bool { state.keepsAnySlope }
+    /// The current tick's frames, by group.
+    let frames = Column<Frame>()
 
     init(method: SpringMethod) {
         precondition(
@@ -112,14 +125,14 @@ final class SpringGroups {
         let key = Key(
             parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
             grid: clocked ? grid : 0)
-        if let index = slots.retain(key, quickHash: key.quickHash) { return index }
+        if let index = state.slots.retain(key, quickHash: key.quickHash) { return index }
         let group = Group(
             parameters: parameters, configuration: configurations.acquire(parameters, method), threshold: threshold,
             clock: clock, grid: grid)
-        let index = slots.insert(key)
-        groups.store(group, at: index)
+        let index = state.slots.insert(key)
+        state.groups.store(group, at: index)
         frames.store(immediateFrame(index, configurations: configurations), at: index)
-        keepsAnySlope = keepsAnySlope || frames[Int(index)].keep != 0
+        state.keepsAnySlope = state.keepsAnySlope || frames[Int(index)].keep != 0
         return index
     }
 
@@ -127,7 +140,7 @@ final class SpringGroups {
     /// join group `index` (``acquire``'s key): never for clocked methods,
     /// whose groups move on with their clocks.
     func admits(_ index: Int32, _ parameters: SpringParameters, threshold: Double) -> Bool {
-        !clocked && groups[Int(index)].parameters == parameters && groups[Int(index)].threshold == threshold
+        !clocked && state.groups[Int(index)].parameters == parameters && state.groups[Int(index)].threshold == threshold
     }
 
     /// The group a spring of group `index` that starts again now with
@@ -149,37 +162,37 @@ final class SpringGroups {
     /// and inlined it would crowd their loops.
     @inline(never)
     func release(_ index: Int32, count users: Int = 1, configurations: SpringConfigurations) {
-        guard slots.release(index, count: users) else { return }
-        configurations.release(groups[Int(index)].configuration)
-        slots.recycle(index)
+        guard state.slots.release(index, count: users) else { return }
+        configurations.release(state.groups[Int(index)].configuration)
+        state.slots.recycle(index)
     }
 
     /// Every way the groups disagree with the users counted from the
     /// animations; counts in `configurations` the groups' own users.
     func violations(expected: [Int], configurations: inout [Int]) -> [String] {
-        for index in groups.indices where slots.users(index) > 0 {
-            TableUsage.count(groups[index].configuration, in: &configurations)
+        for index in state.groups.indices where state.slots.users(index) > 0 {
+            TableUsage.count(state.groups[index].configuration, in: &configurations)
         }
-        return slots.violations(expected: expected, name: "\(method) spring group")
+        return state.slots.violations(expected: expected, name: "\(method) spring group")
     }
 
     /// Advances every group's clock by `dt` and computes its frame, after
     /// ``SpringConfigurations/prepare(dt:)``.
     func prepare(dt: Double, configurations: SpringConfigurations) {
-        if clocked { slots.forgetKeys() }
+        if clocked { state.slots.forgetKeys() }
         let maps = configurations.frameMaps.base
-        keepsAnySlope = false
-        for index in groups.indices where slots.users(index) > 0 {
+        state.keepsAnySlope = false
+        for index in state.groups.indices where state.slots.users(index) > 0 {
             frames[index] = frame(
-                index, dt: dt, maps: maps[Int(groups[index].configuration)], configurations: configurations)
+                index, dt: dt, maps: maps[Int(state.groups[index].configuration)], configurations: configurations)
             frames[index].finish()
-            keepsAnySlope = keepsAnySlope || frames[index].keep != 0
+            state.keepsAnySlope = state.keepsAnySlope || frames[index].keep != 0
         }
     }
 
     /// The frame of length 0 that renders a new spring where it is.
     func immediateFrame(_ index: Int32, configurations: SpringConfigurations) -> Frame {
-        let group = groups[Int(index)]
+        let group = state.groups[Int(index)]
         guard method != .pop else { return Self.immediatePopFrame(threshold: group.threshold) }
         var frame = Self.bounds(group.threshold)
         if method == .fixed {
@@ -195,14 +208,14 @@ final class SpringGroups {
     /// The clock of a group, to carry over to another (after a pause or a
     /// change of parameters).
     func clock(_ index: Int32) -> (clock: Double, grid: Int) {
-        (groups[Int(index)].clock, groups[Int(index)].grid)
+        (state.groups[Int(index)].clock, state.groups[Int(index)].grid)
     }
 
     /// The parameters of a group.
-    func parameters(_ index: Int32) -> SpringParameters { groups[Int(index)].parameters }
+    func parameters(_ index: Int32) -> SpringParameters { state.groups[Int(index)].parameters }
 
     /// The rest threshold of a group.
-    func threshold(_ index: Int32) -> Double { groups[Int(index)].threshold }
+    func threshold(_ index: Int32) -> Double { state.groups[Int(index)].threshold }
 
     /// The frame of length 0 of a `pop` spring whose rest threshold is
     /// `threshold`: it needs nothing else of the spring's group (it keeps
@@ -219,6 +232,7 @@ final class SpringGroups {
     @inline(__always)
     private static func bounds(_ threshold: Double) -> Frame {
         var frame = Frame()
+        frame.threshold = threshold
         let bounds = PopRestTest.Bounds(threshold)
         frame.positionBound = bounds.position
         frame.velocityBound = bounds.velocitySquared
@@ -246,8 +260,8 @@ final class SpringGroups {
     private func frame(
         _ index: Int, dt: Double, maps: SpringConfigurations.FrameMaps, configurations: SpringConfigurations
     ) -> Frame {
-        var frame = Self.bounds(groups[index].threshold)
-        let configuration = groups[index].configuration
+        var frame = Self.bounds(state.groups[index].threshold)
+        let configuration = state.groups[index].configuration
         switch method {
         case .analytic, .rk4:
             frame.state = maps.main
@@ -258,8 +272,8 @@ final class SpringGroups {
             // more, and a blend of the two by the time left over; the slope
             // of the last step is kept for the rest test.
             let h = SpringMethod.popStep
-            let (steps, left) = SpringBatch<Double>.popSteps(groups[index].clock + dt)
-            groups[index].clock = left
+            let (steps, left) = SpringBatch<Double>.popSteps(state.groups[index].clock + dt)
+            state.groups[index].clock = left
             guard steps > 0 else {
                 frame.keep = 1
                 return frame
@@ -277,19 +291,19 @@ final class SpringGroups {
             // Whole grid steps up to the current time, then the output
             // blended with one step more by the fraction past the grid point.
             let h = SpringMethod.gridStep
-            let time = groups[index].clock + dt
-            groups[index].clock = time
+            let time = state.groups[index].clock + dt
+            state.groups[index].clock = time
             var target = Int((time / h).rounded(.down))
             if Double(target + 1) * h <= time { target += 1 }
-            let steps = target - groups[index].grid
+            let steps = target - state.groups[index].grid
             if steps > 0 {
                 frame.state =
                     steps == maps.base
                     ? maps.main
                     : steps == maps.base + 1 ? maps.second : configurations.step(configuration).power(steps)
-                groups[index].grid = target
+                state.groups[index].grid = target
             }
-            let alpha = (time - Double(groups[index].grid) * h) / h
+            let alpha = (time - Double(state.groups[index].grid) * h) / h
             frame.output = frame.state.then(Self.blend(.identity, maps.single, alpha))
             setRestSlope(&frame, configurations.parameters(configuration))
         }

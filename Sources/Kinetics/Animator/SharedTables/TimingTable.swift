@@ -44,27 +44,35 @@ final class TimingTable {
     }
 
     let evaluators = Column<TimingEvaluator>()
-    @exclusivity(unchecked)
-    private var slots = SharedSlots<Key>()
-    @exclusivity(unchecked)
-    private var tables: [BezierTable?] = []
-    /// Entries nobody uses, oldest first, kept so that the next animation
-    /// along the same curve does not build its table again (a UI often runs
-    /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
-    @exclusivity(unchecked)
-    private var idle: [Int32] = []
+    /// The mutable state, in one stored property: one of the few whose
+    /// exclusivity is not checked at run time (see "How a frame runs").
+    #if !KINETICS_CHECKED_EXCLUSIVITY
+        @exclusivity(unchecked)
+    #endif
+    private var state = State()
+
+    private struct State {
+        var slots = SharedSlots<Key>()
+        var tables: [BezierTable?] = []
+        /// Entries nobody uses, oldest first, kept so that the next animation
+        /// along the same curve does not build its table again (a UI often runs
+        /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
+        var idle: [Int32] = []
+    }
     static let idleLimit = 16
 
-    init() { idle.reserveCapacity(Self.idleLimit + 1) }
+    init() { state.idle.reserveCapacity(Self.idleLimit + 1) }
 
     /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
-        if let index = slots.retain(key) {
-            if slots.users(Int(index)) == 1, let position = idle.firstIndex(of: index) { idle.remove(at: position) }
+        if let index = state.slots.retain(key) {
+            if state.slots.users(Int(index)) == 1, let position = state.idle.firstIndex(of: index) {
+                state.idle.remove(at: position)
+            }
             return index
         }
-        let index = slots.insert(key)
+        let index = state.slots.insert(key)
         var evaluator = TimingEvaluator(form: .slow, index: index)
         var table: BezierTable?
         switch function.shape {
@@ -78,7 +86,7 @@ final class TimingTable {
         case .bezier, .steps:
             break
         }
-        tables.store(table, at: index)
+        state.tables.store(table, at: index)
         evaluators.store(evaluator, at: index)
         return index
     }
@@ -90,32 +98,32 @@ final class TimingTable {
     /// and inlined it would crowd their loops.
     @inline(never)
     func release(_ index: Int32, count released: Int = 1) {
-        guard slots.release(index, count: released) else { return }
-        idle.append(index)
-        if idle.count > Self.idleLimit { recycle(idle.removeFirst()) }
+        guard state.slots.release(index, count: released) else { return }
+        state.idle.append(index)
+        if state.idle.count > Self.idleLimit { recycle(state.idle.removeFirst()) }
     }
 
     /// Every way the table disagrees with the users counted from the
     /// animations and tracks; an idle entry has none.
     func violations(expected: [Int]) -> [String] {
-        var problems = slots.violations(expected: expected, name: "timing function")
-        for index in idle where slots.users(Int(index)) != 0 {
+        var problems = state.slots.violations(expected: expected, name: "timing function")
+        for index in state.idle where state.slots.users(Int(index)) != 0 {
             problems.append("idle timing function \(index) is used")
         }
         return problems
     }
 
     private func recycle(_ index: Int32) {
-        slots.recycle(index)
+        state.slots.recycle(index)
         evaluators[Int(index)] = TimingEvaluator(form: .slow, index: index)
-        tables[Int(index)] = nil
+        state.tables[Int(index)] = nil
     }
 
     /// The eased fraction at `x` the slow way: WebKit's and the precise
     /// solver, steps (a table's evaluator solves with its own lookup).
     @inline(never)
     func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
-        let key = slots.keys[Int(index)]
+        let key = state.slots.keys[Int(index)]
         return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
     }
 }
