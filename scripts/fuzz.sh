@@ -9,7 +9,8 @@
 # in a scratch folder, and merges back only the inputs that add coverage.
 # A crash or a hang (over 10 s on one input) is saved as
 # .build-fuzz/crash-TARGET-*; turn it into a regression test and fix it.
-# Exit status: 0 clean, 1 a target found a problem. CI runs every target for
+# Targets run two at a time. Exit status: 0 clean, 1 a target found a
+# problem (64 an unknown target). CI runs every target for
 # 30 s (without merging: CI's clone is thrown away).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,30 +24,49 @@ swift build --package-path Fuzz -c release --scratch-path .build-fuzz -Xswiftc -
 
 # Let libFuzzer's own handler save a crashing input, not Swift's backtracer.
 export SWIFT_BACKTRACE=enable=no
-status=0
-for target in "${targets[@]}"; do
+# Runs one target; its status is 1 when it found a problem.
+fuzz_one() {
+    local target=$1 binary dict
     case $target in
         bezier) binary=FuzzBezier dict=() ;;
         scenario) binary=FuzzScenario dict=(-dict=Tests/Fuzz/json.dict) ;;
         baseline) binary=FuzzBaseline dict=(-dict=Tests/Fuzz/json.dict) ;;
         trace) binary=FuzzTrace dict=(-dict=Tests/Fuzz/json.dict) ;;
-        *) echo "fuzz.sh: unknown target $target (bezier, scenario, baseline or trace)" >&2; exit 64 ;;
+        *) echo "fuzz.sh: unknown target $target (bezier, scenario, baseline or trace)" >&2; return 64 ;;
     esac
-    scratch=.build-fuzz/corpus-$target
+    local scratch=.build-fuzz/corpus-$target log=.build-fuzz/$target.log
     mkdir -p "$scratch" "Tests/Fuzz/$target"
-    log=.build-fuzz/$target.log
     if ".build-fuzz/release/$binary" "$scratch" "Tests/Fuzz/$target" "${dict[@]}" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix=".build-fuzz/crash-$target-" >"$log" 2>&1; then
+        local runs
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         if [[ "${CI:-}" != true ]]; then
             ".build-fuzz/release/$binary" -merge=1 "Tests/Fuzz/$target" "$scratch" >/dev/null 2>&1
         fi
         echo "$target: $runs inputs in ${seconds} s, no crash or hang; corpus $(ls "Tests/Fuzz/$target" | wc -l) files"
     else
-        status=1
         echo "$target: FOUND A PROBLEM, see $log and .build-fuzz/crash-$target-*" >&2
         grep -E "ERROR|Fatal error|precondition|SUMMARY" "$log" | head -5 >&2 || true
+        return 1
     fi
+}
+
+# Two targets at a time (one per core here): each lane runs every other
+# target in turn.
+status=0
+lanes=()
+for lane in 0 1; do
+    (
+        lane_status=0
+        for index in "${!targets[@]}"; do
+            if (( index % 2 == lane )); then fuzz_one "${targets[$index]}" || lane_status=$?; fi
+        done
+        exit $lane_status
+    ) &
+    lanes+=($!)
+done
+for pid in "${lanes[@]}"; do
+    wait "$pid" || status=$?
 done
 exit $status
