@@ -61,6 +61,20 @@ struct InternalCheckTests {
                 full.appendWithinCapacity(3)
             }
         }
+
+        @Test("the pointers a batch loop writes through stop the process past the capacity (debug builds)")
+        func pointerPastCapacity() async {
+            let column = Column<Double>(capacity: 4)
+            let pointer = ColumnPointer(column)
+            pointer[3] = 1
+            #expect(column.base[3] == 1 && pointer[3] == 1)
+            await #expect(processExitsWith: .failure) {
+                ColumnPointer(Column<Double>(capacity: 4))[4] = 1
+            }
+            await #expect(processExitsWith: .failure) {
+                ColumnPointer(Column<Double>(capacity: 4)).check(-1)
+            }
+        }
     #else
         @Test("the tests run with the internal checks")
         func checksAreOn() {

@@ -255,6 +255,9 @@ public struct BezierTable: Sendable {
                     var slow: UInt64 = 0
                     var slot = 0
                     while slot < length & ~1 {
+                        // Both stores below write slots `slot` and `slot + 1`
+                        // (checked in debug builds).
+                        assert(slot &+ 1 < length && start &+ length <= count && length <= Self.round)
                         let x = UnsafeRawPointer(x0 + slot).loadUnaligned(as: SIMD2<Double>.self)
                         if let y = lookup.evaluatePair(x, fractions[slot], fractions[slot &+ 1]) {
                             UnsafeMutableRawPointer(y0 + slot).storeBytes(of: y, as: SIMD2<Double>.self)

@@ -47,19 +47,19 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
 
     /// The columns as raw pointers, read once per frame.
     struct Pointers {
-        let evaluators: UnsafeMutablePointer<TimingEvaluator>
-        let state: UnsafeMutablePointer<BasicState>
+        let evaluators: ColumnPointer<TimingEvaluator>
+        let state: ColumnPointer<BasicState>
         let common: ElementColumns<V>.Pointers
 
         init(_ batch: BasicBatch, _ timings: TimingTable) {
-            evaluators = timings.evaluators.base
-            state = batch.state.base
+            evaluators = ColumnPointer(timings.evaluators)
+            state = ColumnPointer(batch.state)
             common = ElementColumns.Pointers(batch.common)
         }
     }
 
     func advance(
-        _ context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        _ context: FrameContext, timings: TimingTable, values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings)
         for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
@@ -69,7 +69,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
 
     /// One element's frame (also the immediate first frame of a new animation).
     func advanceOne(
-        _ index: Int, context: FrameContext, timings: TimingTable, values: UnsafeMutablePointer<V>,
+        _ index: Int, context: FrameContext, timings: TimingTable, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
         advanceElement(
@@ -82,7 +82,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
     @inline(__always)
     private func advanceElement(
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
-        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let own = p.state[index]
         let t = own.span.fraction(at: context.time)

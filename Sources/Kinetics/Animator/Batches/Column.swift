@@ -21,6 +21,7 @@ final class Column<Element> {
 
     /// The first element; stable between appends.
     var base: UnsafeMutablePointer<Element> { buffer.base }
+
     var count: Int { buffer.count }
     var capacity: Int { buffer.capacity }
 
@@ -124,6 +125,67 @@ final class Column<Element> {
         set {
             precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
             base[index] = newValue
+        }
+    }
+}
+
+/// A column's elements as the batch loops reach them: its base pointer
+/// alone in release builds (the loops' indices are in range by
+/// construction, and the layout is a plain pointer's), and in debug builds
+/// its capacity too, which every index is checked against. Valid until the
+/// column next grows.
+struct ColumnPointer<Element> {
+    let base: UnsafeMutablePointer<Element>
+    #if DEBUG
+        let capacity: Int
+    #endif
+
+    @inline(__always)
+    init(_ column: Column<Element>) {
+        self.init(column.base, capacity: column.capacity)
+    }
+
+    /// `capacity` elements from `base` (for other storage than a column's:
+    /// a lane's values).
+    @inline(__always)
+    init(_ base: UnsafeMutablePointer<Element>, capacity: Int) {
+        self.base = base
+        #if DEBUG
+            self.capacity = capacity
+        #endif
+    }
+
+    /// The same memory as elements of `type`, of the same size and alignment.
+    @inline(__always)
+    func assumingMemoryBound<Other>(to type: Other.Type) -> ColumnPointer<Other> {
+        precondition(
+            MemoryLayout<Other>.stride == MemoryLayout<Element>.stride, "a column's elements retyped to another size")
+        #if DEBUG
+            let capacity = capacity
+        #else
+            let capacity = 0
+        #endif
+        return ColumnPointer<Other>(
+            UnsafeMutableRawPointer(base).assumingMemoryBound(to: Other.self), capacity: capacity)
+    }
+
+    /// Stops the process (debug builds) unless `index` is within the capacity.
+    @inline(__always)
+    func check(_ index: Int) {
+        #if DEBUG
+            precondition(index >= 0 && index < capacity, "column index \(index) out of 0..<\(capacity)")
+        #endif
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> Element {
+        unsafeAddress {
+            check(index)
+            return UnsafePointer(base + index)
+        }
+        nonmutating unsafeMutableAddress {
+            check(index)
+            return base + index
         }
     }
 }

@@ -14,15 +14,14 @@ final class CustomBatch<V: AnimatableVector>: ElementBatch {
         operation.apply(to: step)
     }
 
-    func advance(_ context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advance(_ context: FrameContext, values: ColumnPointer<V>, output: inout FrameOutput) {
         let flags = common.flags.base
         for index in 0 ..< count where flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, context: context, values: values, output: &output)
         }
     }
 
-    func advanceElement(_ index: Int, context: FrameContext, values: UnsafeMutablePointer<V>, output: inout FrameOutput)
-    {
+    func advanceElement(_ index: Int, context: FrameContext, values: ColumnPointer<V>, output: inout FrameOutput) {
         let slot = Int(common.slot[index])
         var frame = CustomFrame(
             time: context.time, frameLength: context.dt, elapsed: context.time - start[index], value: values[slot])

@@ -74,11 +74,11 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     }
 
     func advance(
-        _ context: FrameContext, configurations: DecayConfigurations, values: UnsafeMutablePointer<V>,
+        _ context: FrameContext, configurations: DecayConfigurations, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
-        let factors = configurations.factors.base
-        let states = state.base
+        let factors = ColumnPointer(configurations.factors)
+        let states = ColumnPointer(state)
         let p = ElementColumns.Pointers(common)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
             advanceElement(
@@ -91,10 +91,10 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     /// of the velocity is below `5·threshold`.
     @inline(__always)
     func advanceElement(
-        _ index: Int, factors f: DecayFactors, _ p: ElementColumns<V>.Pointers, values: UnsafeMutablePointer<V>,
+        _ index: Int, factors f: DecayFactors, _ p: ElementColumns<V>.Pointers, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
-        let states = state.base
+        let states = ColumnPointer(state)
         var x = states[index].value
         var v = states[index].velocity
         f.advance(&x, &v, method: method)

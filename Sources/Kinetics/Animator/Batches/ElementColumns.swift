@@ -127,7 +127,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// ``finishQuietly`` works through. Out of line, so that the loops that
     /// call it on their rare finishing branch stay small.
     @inline(never)
-    func reportFinished(_ index: Int, bits: UInt8, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func reportFinished(_ index: Int, bits: UInt8, values: ColumnPointer<V>, output: inout FrameOutput) {
         if bits & ElementFlag.quiet != 0 && output.collectsQuiet {
             noteQuietFinish(index, target: to.base[index], slot: slot.base[index], values: values)
         } else {
@@ -139,7 +139,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// final frame writes its exact target into `slot` (a quiet element is
     /// neither rounded nor additive). The list has room for every element.
     @inline(__always)
-    func noteQuietFinish(_ index: Int, target: V, slot: Int32, values: UnsafeMutablePointer<V>) {
+    func noteQuietFinish(_ index: Int, target: V, slot: Int32, values: ColumnPointer<V>) {
         values[Int(slot)] = target
         quietlyFinished.appendWithinCapacity(Int32(index))
     }
@@ -233,7 +233,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
 
     /// The slow write: rounding and additive writes. Returns whether Pop's
     /// animation rest test passes after it.
-    func writeSpecial(_ index: Int, _ value: V, into values: UnsafeMutablePointer<V>) -> Bool {
+    func writeSpecial(_ index: Int, _ value: V, into values: ColumnPointer<V>) -> Bool {
         let out = rounded(index, value)
         let target = Int(slot[index])
         let last = previous[index]
@@ -259,21 +259,21 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// The columns a frame reads and writes, as raw pointers read once per
     /// frame, so that a batch's loop touches no class property.
     struct Pointers {
-        let from: UnsafeMutablePointer<V>
-        let to: UnsafeMutablePointer<V>
-        let flags: UnsafeMutablePointer<UInt8>
-        let owner: UnsafeMutablePointer<AnimationHandle>
-        let slot: UnsafeMutablePointer<Int32>
-        let previous: UnsafeMutablePointer<V>
+        let from: ColumnPointer<V>
+        let to: ColumnPointer<V>
+        let flags: ColumnPointer<UInt8>
+        let owner: ColumnPointer<AnimationHandle>
+        let slot: ColumnPointer<Int32>
+        let previous: ColumnPointer<V>
 
         @inline(__always)
         init(_ columns: ElementColumns) {
-            from = columns.from.base
-            to = columns.to.base
-            flags = columns.flags.base
-            owner = columns.owner.base
-            slot = columns.slot.base
-            previous = columns.previous.base
+            from = ColumnPointer(columns.from)
+            to = ColumnPointer(columns.to)
+            flags = ColumnPointer(columns.flags)
+            owner = ColumnPointer(columns.owner)
+            slot = ColumnPointer(columns.slot)
+            previous = ColumnPointer(columns.previous)
         }
     }
 
@@ -284,7 +284,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// wants events.
     @inline(__always)
     func endFrame(
-        _ index: Int, _ value: V, done: Bool, flags bits: UInt8, _ p: Pointers, values: UnsafeMutablePointer<V>,
+        _ index: Int, _ value: V, done: Bool, flags bits: UInt8, _ p: Pointers, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
         let current = bits & ElementFlag.clamps != 0 ? clamped(index, value) : value
@@ -295,7 +295,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// Writes `value` as it is or, when the element rounds or adds, the slow
     /// way (``writeSpecial(_:_:into:)``); remembers it as the last value.
     @inline(__always)
-    func write(_ index: Int, _ value: V, flags bits: UInt8, _ p: Pointers, values: UnsafeMutablePointer<V>) {
+    func write(_ index: Int, _ value: V, flags bits: UInt8, _ p: Pointers, values: ColumnPointer<V>) {
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
             _ = writeSpecial(index, value, into: values)
         } else {
@@ -308,8 +308,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// it wants events.
     @inline(__always)
     func report(
-        _ index: Int, done: Bool, flags bits: UInt8, owner owners: UnsafeMutablePointer<AnimationHandle>,
-        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        _ index: Int, done: Bool, flags bits: UInt8, owner owners: ColumnPointer<AnimationHandle>,
+        values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         if done {
             reportFinished(index, bits: bits, values: values, output: &output)

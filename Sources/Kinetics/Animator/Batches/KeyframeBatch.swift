@@ -26,22 +26,22 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
 
     /// The columns as raw pointers, read once per frame.
     struct Pointers {
-        let evaluators: UnsafeMutablePointer<TimingEvaluator>
-        let tracks: UnsafeMutablePointer<KeyframeTrack<V>>
-        let state: UnsafeMutablePointer<KeyframeState>
+        let evaluators: ColumnPointer<TimingEvaluator>
+        let tracks: ColumnPointer<KeyframeTrack<V>>
+        let state: ColumnPointer<KeyframeState>
         let common: ElementColumns<V>.Pointers
 
         init(_ batch: KeyframeBatch, _ timings: TimingTable, _ tracks: KeyframeTracks<V>) {
-            evaluators = timings.evaluators.base
-            self.tracks = tracks.tracks.base
-            state = batch.state.base
+            evaluators = ColumnPointer(timings.evaluators)
+            self.tracks = ColumnPointer(tracks.tracks)
+            state = ColumnPointer(batch.state)
             common = ElementColumns.Pointers(batch.common)
         }
     }
 
     func advance(
         _ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
-        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings, tracks)
         for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
@@ -52,7 +52,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     /// One element's frame (also the immediate first frame of a new animation).
     func advanceOne(
         _ index: Int, context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
-        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         advanceElement(
             index, Pointers(self, timings, tracks), context: context, timings: timings, values: values,
@@ -62,7 +62,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     @inline(__always)
     private func advanceElement(
         _ index: Int, _ p: Pointers, context: FrameContext, timings: TimingTable,
-        values: UnsafeMutablePointer<V>, output: inout FrameOutput
+        values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let t = p.state[index].span.fraction(at: context.time)
         let value = p.tracks[Int(p.state[index].track)].value(

@@ -156,22 +156,22 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The batch's columns as raw pointers, read once per frame so that the
     /// loop touches no class property.
     struct Pointers {
-        let state: UnsafeMutablePointer<SpringState<V>>
-        let group: UnsafeMutablePointer<Int32>
-        let slope: UnsafeMutablePointer<V>
-        let slopeTerms: UnsafeMutablePointer<SIMD2<Double>>
-        let outputValue: UnsafeMutablePointer<V>
-        let outputVelocity: UnsafeMutablePointer<V>
+        let state: ColumnPointer<SpringState<V>>
+        let group: ColumnPointer<Int32>
+        let slope: ColumnPointer<V>
+        let slopeTerms: ColumnPointer<SIMD2<Double>>
+        let outputValue: ColumnPointer<V>
+        let outputVelocity: ColumnPointer<V>
         let common: ElementColumns<V>.Pointers
 
         @inline(__always)
         init(_ batch: SpringBatch) {
-            state = batch.state.base
-            group = batch.group.base
-            slope = batch.slope.base
-            slopeTerms = batch.slopeTerms.base
-            outputValue = batch.outputValue.base
-            outputVelocity = batch.outputVelocity.base
+            state = ColumnPointer(batch.state)
+            group = ColumnPointer(batch.group)
+            slope = ColumnPointer(batch.slope)
+            slopeTerms = ColumnPointer(batch.slopeTerms)
+            outputValue = ColumnPointer(batch.outputValue)
+            outputVelocity = ColumnPointer(batch.outputVelocity)
             common = ElementColumns.Pointers(batch.common)
         }
     }
@@ -189,7 +189,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// plus the state's displacement before this frame (the blended output
     /// for `fixed`), which a retarget keeps (it moves the state with the
     /// target) and a clamp resets (it moves the state to the bound).
-    func advance(_ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func advance(_ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput) {
         // One loop per method, so that the method's tests are constants in it.
         switch method {
         // Pop stores every slope; it reads the stored one only in a frame
@@ -207,13 +207,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     @inline(__always)
     private func advance<Path: StraightPath>(
-        _ groups: SpringGroups, values: UnsafeMutablePointer<V>, output: inout FrameOutput, _ path: Path.Type
+        _ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput, _ path: Path.Type
     ) {
         precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
         let frames = groups.frames.base
         let p = Pointers(self)
         if let scalars = self as? SpringBatch<Double> {
-            let scalarValues = UnsafeMutableRawPointer(values).assumingMemoryBound(to: Double.self)
+            let scalarValues = values.assumingMemoryBound(to: Double.self)
             let q = SpringBatch<Double>.Pointers(scalars)
             scalars.advanceInRuns(frames, q, values: scalarValues, output: &output) { index in
                 scalars.scalarStep(index, frames, q, values: scalarValues, path)
@@ -235,7 +235,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// finish are outside it.
     @inline(__always)
     private func advanceInRuns(
-        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: UnsafeMutablePointer<V>,
+        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
         output: inout FrameOutput, step: (Int) -> Bool
     ) {
         let end = count
@@ -284,7 +284,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     @inline(__always)
     private func straightStep<Path: StraightPath>(
         _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
-        values: UnsafeMutablePointer<V>, _ path: Path.Type
+        values: ColumnPointer<V>, _ path: Path.Type
     ) -> Bool {
         let f = frames + Int(p.group[index])
         let d0 = p.state[index].displacement
@@ -380,7 +380,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// spring renders at once: with its group's frame of length 0, which
     /// needs only the element's threshold (its group's), so that the group
     /// table is not read.
-    func renderFirstPopFrame(_ index: Int, values: UnsafeMutablePointer<V>, output: inout FrameOutput) {
+    func renderFirstPopFrame(_ index: Int, values: ColumnPointer<V>, output: inout FrameOutput) {
         precondition(method == .pop, "a \(method) spring's first frame needs its group's")
         let threshold = common.threshold[index]
         if threshold != firstFrame.base.pointee.threshold {
@@ -392,14 +392,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// One element's frame with its group's `frame` (also the immediate
     /// first frame of a new animation, with the group's frame of length 0),
     /// honouring clamping, rounding, additive writes and events.
-    func advanceOne(_ index: Int, frame: SpringGroups.Frame, values: UnsafeMutablePointer<V>, output: inout FrameOutput)
-    {
+    func advanceOne(_ index: Int, frame: SpringGroups.Frame, values: ColumnPointer<V>, output: inout FrameOutput) {
         var frame = frame
         advanceElement(index, Pointers(self), frame: &frame, values: values, output: &output)
     }
 
     private func advanceElement(
-        _ index: Int, _ p: Pointers, frame f: UnsafeMutablePointer<SpringGroups.Frame>, values: UnsafeMutablePointer<V>,
+        _ index: Int, _ p: Pointers, frame f: UnsafeMutablePointer<SpringGroups.Frame>, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
         let d0 = p.state[index].displacement
@@ -526,10 +525,11 @@ extension SpringBatch where V == Double {
     @inline(__always)
     fileprivate func scalarStep<Path: StraightPath>(
         _ index: Int, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
-        values: UnsafeMutablePointer<Double>, _ path: Path.Type
+        values: ColumnPointer<Double>, _ path: Path.Type
     ) -> Bool {
         typealias Pair = SIMD2<Double>
-        let states = UnsafeMutableRawPointer(p.state)
+        p.state.check(index)
+        let states = UnsafeMutableRawPointer(p.state.base)
         let f = frames + Int(p.group[index])
         let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
         // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two

@@ -73,7 +73,8 @@ final class Lane<V: AnimatableVector> {
     /// an unspecialised `IndexingIterator` (debug builds) allocates.
     func advance(_ context: FrameContext, shared: SharedTables, output: inout FrameOutput) {
         values.withUnsafeMutableBufferPointer { buffer in
-            guard let pointer = buffer.baseAddress else { return }
+            guard let base = buffer.baseAddress else { return }
+            let pointer = ColumnPointer(base, capacity: buffer.count)
             var index = 0
             while index < springs.count {
                 let batch = springs[index]
@@ -121,8 +122,8 @@ final class Lane<V: AnimatableVector> {
     }
 
     /// Runs `body` with a pointer to the values.
-    func withValues<Result>(_ body: (UnsafeMutablePointer<V>) -> Result) -> Result {
-        values.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    func withValues<Result>(_ body: (ColumnPointer<V>) -> Result) -> Result {
+        values.withUnsafeMutableBufferPointer { body(ColumnPointer($0.baseAddress!, capacity: $0.count)) }
     }
 
     /// The number of animations in the lane's batches.

@@ -16,7 +16,7 @@ struct KeyframeTrack<V: AnimatableVector> {
     /// segment of the last call, so that a forward-moving time costs O(1).
     @inline(__always)
     func value(
-        at t: Double, cursor: inout Int32, evaluators: UnsafeMutablePointer<TimingEvaluator>,
+        at t: Double, cursor: inout Int32, evaluators: ColumnPointer<TimingEvaluator>,
         timings: TimingTable
     ) -> V {
         if last == 0 { return values[0] }
