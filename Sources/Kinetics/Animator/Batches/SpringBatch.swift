@@ -289,19 +289,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let f = frames + Int(p.group[index])
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
-        let d = d0 * f.pointee.state.dd + v0 * f.pointee.state.dv
-        let v = d0 * f.pointee.state.vd + v0 * f.pointee.state.vv
-        p.state[index] = SpringState(displacement: d, velocity: v)
-        var outD = d
-        var outV = v
-        if Path.blendsOutput {
-            outD = d0 * f.pointee.output.dd + v0 * f.pointee.output.dv
-            outV = d0 * f.pointee.output.vd + v0 * f.pointee.output.vv
-        }
-        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
-        if Path.keepsSlope && f.pointee.keep != 0 {
-            restSlope = restSlope + Self.storedSlope(p, index) * f.pointee.keep
-        }
+        let step = f.pointee.step(
+            displacement: d0, velocity: v0, blendsOutput: Path.blendsOutput, keepsSlope: Path.keepsSlope,
+            storedSlope: Self.storedSlope(p, index))
+        p.state[index] = step.state
+        let outD = step.displacement
+        let outV = step.velocity
+        let restSlope = step.slope
         if Path.storesSlope { Self.storeSlope(p, index, restSlope) }
         let target = p.common.to[index]
         let current = target + outD
@@ -404,13 +398,15 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
         let target = p.common.to[index]
-        var (d, v) = f.pointee.state.apply(displacement: d0, velocity: v0)
-        var (outD, outV) = method == .fixed ? f.pointee.output.apply(displacement: d0, velocity: v0) : (d, v)
-        var restSlope = d0 * f.pointee.slopeD + v0 * f.pointee.slopeV
-        if method == .pop {
-            restSlope = restSlope + Self.storedSlope(p, index) * f.pointee.keep
-            Self.storeSlope(p, index, restSlope)
-        }
+        let step = f.pointee.step(
+            displacement: d0, velocity: v0, blendsOutput: method == .fixed, keepsSlope: method == .pop,
+            storedSlope: Self.storedSlope(p, index))
+        var d = step.state.displacement
+        let v = step.state.velocity
+        var outD = step.displacement
+        let outV = step.velocity
+        let restSlope = step.slope
+        if method == .pop { Self.storeSlope(p, index, restSlope) }
         var current = target + outD
         let bits = p.common.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
@@ -519,9 +515,17 @@ struct SpringState<V: AnimatableVector> {
 
 extension SpringBatch where V == Double {
     /// The straight step of a scalar spring, with the state (d, v) in one
-    /// SIMD register: the frame's map is `x·(dd, vv) + x.swapped·(dv, vd)`.
-    /// The products and sums are those of the generic step, so the results
-    /// are identical to it; whether it came to rest.
+    /// SIMD register: the frame's map is `x·(dd, vv) + x.swapped·(dv, vd)`;
+    /// whether it came to rest.
+    ///
+    /// The one second copy of the law of
+    /// ``SpringGroups/Frame/step(displacement:velocity:blendsOutput:keepsSlope:storedSlope:)``,
+    /// kept for speed: the generic step loads, multiplies and stores d and v
+    /// apart (docs/performance.md, "The scalar spring step", has the
+    /// counts). Its products and sums are the generic step's, so
+    /// the results are identical: `ScalarPathTests` holds every value and
+    /// every end equal to those of the generic step (a 2-vector lane, whose
+    /// components take it) for every method.
     @inline(__always)
     fileprivate func scalarStep<Path: StraightPath>(
         _ index: Int, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
