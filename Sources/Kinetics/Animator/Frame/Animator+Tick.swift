@@ -177,10 +177,16 @@ extension Animator {
     /// lane `width` wide.
     @inline(__always)
     func renderFirstSpringFrame(_ index: Int, width: Int, _ output: inout FrameOutput) {
-        switch width {
-        case 1: lane1.renderFirstSpringFrame(index, animator: self, output: &output)
-        case 2: lane2.renderFirstSpringFrame(index, animator: self, output: &output)
-        default: lane4.renderFirstSpringFrame(index, animator: self, output: &output)
+        onLane(width: width, RenderFirstSpringFrame(index: index, animator: self), &output)
+    }
+
+    private struct RenderFirstSpringFrame: LaneOperation {
+        let index: Int
+        let animator: Animator
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _ output: inout FrameOutput) {
+            lane.renderFirstSpringFrame(index, animator: animator, output: &output)
         }
     }
 

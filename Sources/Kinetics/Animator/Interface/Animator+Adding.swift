@@ -61,20 +61,24 @@ extension Animator {
     /// (``Lane/keyedRecords``).
     @inline(__always)
     func keyedRecord<Value: AnimatableVector>(of property: PropertyHandle<Value>) -> Int32 {
-        switch Self.width(of: Value.self) {
-        case 1: lane1.keyedRecords[Int(property.slot)]
-        case 2: lane2.keyedRecords[Int(property.slot)]
-        default: lane4.keyedRecords[Int(property.slot)]
-        }
+        onLane(width: Self.width(of: Value.self), KeyedRecord(slot: property.slot, newRecord: nil))
     }
 
     /// Makes `record` the one last added to `property` under a caller's key.
     @inline(__always)
     func setKeyedRecord<Value: AnimatableVector>(_ record: Int32, of property: PropertyHandle<Value>) {
-        switch Self.width(of: Value.self) {
-        case 1: lane1.keyedRecords[Int(property.slot)] = record
-        case 2: lane2.keyedRecords[Int(property.slot)] = record
-        default: lane4.keyedRecords[Int(property.slot)] = record
+        _ = onLane(width: Self.width(of: Value.self), KeyedRecord(slot: property.slot, newRecord: record))
+    }
+
+    /// Reads a slot's keyed record, after setting it to `newRecord` if given.
+    private struct KeyedRecord: LaneOperation {
+        let slot: Int32
+        let newRecord: Int32?
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+            if let newRecord { lane.keyedRecords[Int(slot)] = newRecord }
+            return lane.keyedRecords[Int(slot)]
         }
     }
 
@@ -96,6 +100,8 @@ extension Animator {
     )
         -> AnimationBox
     {
+        // The one kind of width dispatch not written as a ``LaneOperation``
+        // (see there): this one moves the animation into its box.
         switch Self.width(of: Value.self) {
         case 1: propertyBox(animation, slot: property.slot, lane: lane1, width: 1)
         case 2: propertyBox(animation, slot: property.slot, lane: lane2, width: 2)

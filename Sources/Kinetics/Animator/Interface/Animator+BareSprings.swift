@@ -54,6 +54,7 @@ extension Animator {
         state.status[index].phase = .running
         state.records[index].startTime = time
         // No start event is due: nothing observes it.
+        // (Switches on the width, as ``makePropertyBox``, for the animation.)
         switch Self.width(of: Value.self) {
         case 1: startBare(animation, spring, slot: property.slot, lane: lane1, width: 1, handle, index: index)
         case 2: startBare(animation, spring, slot: property.slot, lane: lane2, width: 2, handle, index: index)
@@ -130,12 +131,9 @@ extension Animator {
     func endBare(_ handle: AnimationHandle, index: Int, finished: Bool) {
         let spring = state.status[index].spring
         let element = Int(state.status[index].element)
-        let moved =
-            switch spring.width {
-            case 1: lane1.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
-            case 2: lane2.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
-            default: lane4.removeSpring(element, method: spring.method, writingTarget: finished, tables: shared)
-            }
+        let moved = onLane(
+            width: spring.width,
+            RemoveSpring(element: element, method: spring.method, writingTarget: finished, tables: shared))
         if let moved, let movedIndex = liveIndex(moved) { state.status[movedIndex].element = Int32(element) }
         state.status[index].spring = .none
         state.status[index].element = -1
@@ -149,24 +147,43 @@ extension Animator {
         if let box = state.records[index].box { return box }
         guard state.status[index].live, state.status[index].spring != .none else { return nil }
         let spring = state.status[index].spring
-        let box: AnimationBox =
-            switch spring.width {
-            case 1: makeBox(Double.self, lane: lane1, width: 1, index: index)
-            case 2: makeBox(SIMD2<Double>.self, lane: lane2, width: 2, index: index)
-            default:
-                spring.hasThreeComponents
-                    ? makeBox(SIMD3<Double>.self, lane: lane4, width: 4, index: index)
-                    : makeBox(SIMD4<Double>.self, lane: lane4, width: 4, index: index)
-            }
+        let box = onLane(width: spring.width, MakeBox(animator: self, index: index, spring: spring))
         state.records[index].box = box
         return box
+    }
+
+    private struct RemoveSpring: LaneOperation {
+        let element: Int
+        let method: Int
+        let writingTarget: Bool
+        let tables: SharedTables
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> AnimationHandle? {
+            lane.removeSpring(element, method: method, writingTarget: writingTarget, tables: tables)
+        }
+    }
+
+    private struct MakeBox: LaneOperation {
+        let animator: Animator
+        let index: Int
+        let spring: SpringElement
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> AnimationBox {
+            // The lane of 4 holds 3-vectors too.
+            if V.componentCount == 4 && spring.hasThreeComponents {
+                return animator.makeBox(SIMD3<Double>.self, lane: lane, width: 4, index: index)
+            }
+            return animator.makeBox(V.self, lane: lane, width: V.componentCount, index: index)
+        }
     }
 
     /// A box of bare spring record `index` (its value type `Value`, its
     /// element in `lane`), as the spring's box would be after its start:
     /// its animation a spring of the element's group's parameters, from and
     /// to the element's ends, with its threshold and clamping.
-    private func makeBox<Value: AnimatableVector, Stored: AnimatableVector>(
+    fileprivate func makeBox<Value: AnimatableVector, Stored: AnimatableVector>(
         _ type: Value.Type, lane: Lane<Stored>, width: Int, index: Int
     ) -> AnimationBox {
         let method = state.status[index].spring.method
@@ -196,29 +213,47 @@ extension Animator {
     /// The flags of element `element` of `spring`'s batch.
     @inline(__always)
     func elementFlags(_ spring: SpringElement, _ element: Int) -> UInt8 {
-        switch spring.width {
-        case 1: lane1.withSprings(spring.method) { $0.common.flags[element] }
-        case 2: lane2.withSprings(spring.method) { $0.common.flags[element] }
-        default: lane4.withSprings(spring.method) { $0.common.flags[element] }
-        }
+        onLane(width: spring.width, ElementFlags(method: spring.method, element: element))
     }
 
     /// The slot that element `element` of `spring`'s batch writes.
     @inline(__always)
     func elementSlot(_ spring: SpringElement, _ element: Int) -> Int32 {
-        switch spring.width {
-        case 1: lane1.withSprings(spring.method) { $0.common.slot[element] }
-        case 2: lane2.withSprings(spring.method) { $0.common.slot[element] }
-        default: lane4.withSprings(spring.method) { $0.common.slot[element] }
-        }
+        onLane(width: spring.width, ElementSlot(method: spring.method, element: element))
     }
 
     /// The group of element `element` of `spring`'s batch.
     func elementGroup(_ spring: SpringElement, _ element: Int) -> Int32 {
-        switch spring.width {
-        case 1: lane1.withSprings(spring.method) { $0.group[element] }
-        case 2: lane2.withSprings(spring.method) { $0.group[element] }
-        default: lane4.withSprings(spring.method) { $0.group[element] }
+        onLane(width: spring.width, ElementGroup(method: spring.method, element: element))
+    }
+
+    private struct ElementFlags: LaneOperation {
+        let method: Int
+        let element: Int
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> UInt8 {
+            lane.withSprings(method) { $0.common.flags[element] }
+        }
+    }
+
+    private struct ElementSlot: LaneOperation {
+        let method: Int
+        let element: Int
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+            lane.withSprings(method) { $0.common.slot[element] }
+        }
+    }
+
+    private struct ElementGroup: LaneOperation {
+        let method: Int
+        let element: Int
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+            lane.withSprings(method) { $0.group[element] }
         }
     }
 }

@@ -49,12 +49,20 @@ extension Animator {
         if state.status[index].reached { state.status[index].reached = false }
         let arms = spring.observesReach || wantsTracing(handle)
         let element = Int(state.status[index].element)
-        switch spring.width {
-        case 1: lane1.withSprings(spring.method) { $0.retarget(element, to: target[0], armsEvents: arms) }
-        case 2: lane2.withSprings(spring.method) { $0.retarget(element, to: target.lowHalf, armsEvents: arms) }
-        default: lane4.withSprings(spring.method) { $0.retarget(element, to: target, armsEvents: arms) }
-        }
+        onLane(width: spring.width, RetargetSpring(method: spring.method, element: element, target: target, arms: arms))
         return true
+    }
+
+    private struct RetargetSpring: LaneOperation {
+        let method: Int
+        let element: Int
+        let target: SIMD4<Double>
+        let arms: Bool
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
+            lane.withSprings(method) { $0.retarget(element, to: V(packed: target), armsEvents: arms) }
+        }
     }
 
     /// Gives a spring new parameters from the next frame on, keeping its value

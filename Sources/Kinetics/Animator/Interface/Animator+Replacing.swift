@@ -63,7 +63,8 @@ extension Animator {
         state.nextSequence += 1
         if state.records[index].box != nil {
             // Not retained: the record keeps the box, and restarting a quiet
-            // spring neither frees a record nor calls out.
+            // spring neither frees a record nor calls out. (Switches on the
+            // width, as ``makePropertyBox``, for the animation borrowed.)
             Unmanaged.passUnretained(state.records[index].box!)._withUnsafeGuaranteedRef { box in
                 switch Self.width(of: Value.self) {
                 case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)

@@ -186,12 +186,7 @@ public final class Animator {
             return PropertyHandle(target: target, slot: info.slot)
         }
         let width = Self.width(of: Value.self)
-        let slot =
-            switch width {
-            case 1: lane1.appendProperty(initial[component: 0])
-            case 2: lane2.appendProperty(SIMD2(initial[component: 0], initial[component: 1]))
-            default: lane4.appendProperty(initial.packed)
-            }
+        let slot = onLane(width: width, AppendProperty(initial: initial.packed))
         let info = PropertyInfo(
             name: name, target: target, kind: kind, width: width, components: Value.componentCount, slot: slot)
         state.properties[key] = info
@@ -226,18 +221,38 @@ public final class Animator {
     }
 
     func load<Value: AnimatableVector>(_ type: Value.Type, slot: Int32) -> Value {
-        switch Self.width(of: Value.self) {
-        case 1: Value(repeating: lane1.values[Int(slot)])
-        case 2: Value(packed: SIMD4(lowHalf: lane2.values[Int(slot)], highHalf: .zero))
-        default: Value(packed: lane4.values[Int(slot)])
-        }
+        Value(packed: onLane(width: Self.width(of: Value.self), LoadValue(slot: slot)))
     }
 
     func store<Value: AnimatableVector>(_ value: Value, slot: Int32) {
-        switch Self.width(of: Value.self) {
-        case 1: lane1.values[Int(slot)] = value[component: 0]
-        case 2: lane2.values[Int(slot)] = SIMD2(value[component: 0], value[component: 1])
-        default: lane4.values[Int(slot)] = value.packed
+        onLane(width: Self.width(of: Value.self), StoreValue(slot: slot, value: value.packed))
+    }
+
+    private struct AppendProperty: LaneOperation {
+        let initial: SIMD4<Double>
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+            lane.appendProperty(V(packed: initial))
+        }
+    }
+
+    private struct LoadValue: LaneOperation {
+        let slot: Int32
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> SIMD4<Double> {
+            lane.values[Int(slot)].packed
+        }
+    }
+
+    private struct StoreValue: LaneOperation {
+        let slot: Int32
+        let value: SIMD4<Double>
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
+            lane.values[Int(slot)] = V(packed: value)
         }
     }
 
@@ -293,13 +308,19 @@ public final class Animator {
         let spring = state.status[index].spring
         if spring != .none {
             let element = Int(state.status[index].element)
-            return switch spring.width {
-            case 1: Value(packed: lane1.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
-            case 2: Value(packed: lane2.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
-            default: Value(packed: lane4.withSprings(spring.method) { $0.currentVelocity(element) }.packed)
-            }
+            return Value(packed: onLane(width: spring.width, SpringVelocity(method: spring.method, element: element)))
         }
         guard let box = state.records[index].box else { return nil }
         return box.velocity(self, handle).map { Value(packed: $0) }
+    }
+
+    private struct SpringVelocity: LaneOperation {
+        let method: Int
+        let element: Int
+
+        @inline(__always)
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> SIMD4<Double> {
+            lane.withSprings(method) { $0.currentVelocity(element) }.packed
+        }
     }
 }
