@@ -194,7 +194,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
-        tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench"]),
+        tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport"]),
         tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
         tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),

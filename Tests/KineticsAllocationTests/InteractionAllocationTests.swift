@@ -1,5 +1,6 @@
 import Kinetics
 import KineticsAllocations
+import KineticsTestSupport
 import Testing
 
 @testable import KineticsBench
@@ -17,6 +18,15 @@ struct InteractionAllocationTests {
     /// hid there, in frames 320–360: box pools and the list of a first
     /// frame's finishes growing late. A gate at p90 let them through.)
     static let frames = 400
+
+    /// Animations of a counted run: fewer under AddressSanitizer, which
+    /// counts nothing and checks every access (the frames are the same).
+    static let animations = sanitized ? 500 : 2_000
+
+    @Test("the bench counts allocations in the test process (not under AddressSanitizer)")
+    func benchCounts() {
+        #expect(BenchRunner.countsAllocations == !sanitized)
+    }
 
     @Test(
         "every frame of churn and of a retarget storm allocates nothing once grown",
@@ -45,7 +55,7 @@ struct InteractionAllocationTests {
                 return allocating
             }
             _ = run(200, counting: false)
-            let allocating = run(2_000, counting: true)
+            let allocating = run(Self.animations, counting: true)
             #expect(allocating.isEmpty, "\(engine) \(mix) \(scenario): frames that allocated \(allocating)")
         }
     }
@@ -79,7 +89,7 @@ struct InteractionAllocationTests {
             return (frame, allocating)
         }
         _ = run(50, counting: false)
-        let measured = run(2_000, counting: true)
+        let measured = run(Self.animations, counting: true)
         #expect(measured.frames > 10, "\(engine) \(mix): the completion came after some steady frames")
         #expect(measured.allocating.isEmpty, "\(engine) \(mix): frames that allocated \(measured.allocating)")
     }
