@@ -40,6 +40,9 @@ package struct CLIError: Error {
 /// one line on stderr (`kinetics: error: …`) and a sysexits status; --help
 /// and --version print their text and succeed.
 package func runCommand<Command: ParsableCommand>(_: Command.Type) -> Never {
+    // A copy of this program started by `--count instructions` runs only
+    // what it was started for (``CountedRun``).
+    if let counted = CountedRun.requested { counted.execute() }
     let status: Int32
     do {
         var command = try Command.parseAsRoot()

@@ -9,8 +9,8 @@ package enum CountKind: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Counts the measured frames of one configuration at a time under
-/// valgrind's callgrind: this program runs again as `bench` on that one
-/// configuration, with collection only inside the harness's frame call
+/// valgrind's callgrind: this program runs again on that one configuration
+/// (``CountedRun``), with collection only inside the harness's frame call
 /// (``BenchRunner/countedFrameSymbol``), and the counts are read from
 /// callgrind's output file.
 ///
@@ -82,16 +82,10 @@ package final class InstructionCounter {
     /// first (the engine of one of them, or a built-in one, is
     /// `configuration.engine`, by its table's name).
     package func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
-        var arguments: [String] = []
-        for library in libraries { arguments += ["--engine-library", library] }
         let c = configuration
-        arguments += [
-            "--engine", c.engine.rawValue, "--animations", String(c.animations), "--mix", c.mix.rawValue,
-            "--scenario", c.scenario.rawValue, "--fps", String(c.fps), "--method", c.method.rawValue,
-            "--frames", String(c.frames), "--repetitions", String(c.repetitions), "--warmup", String(c.warmupFrames),
-            "--churn-fraction", String(c.churnFraction), "--no-bezier",
-        ]
-        let text = try callgrind(bench: arguments, collectingIn: [BenchRunner.countedFrameSymbol], for: c.key)
+        let text = try callgrind(
+            CountedRun(configuration: c, libraries: libraries, frameTimeout: frameTimeout),
+            collectingIn: [BenchRunner.countedFrameSymbol], for: c.key)
         guard
             let counted = InstructionCount.parse(
                 callgrindOutput: text, frames: InstructionCount.countedFrames(c), animations: c.animations,
@@ -105,14 +99,13 @@ package final class InstructionCounter {
     }
 
     /// Counts the bezier evaluations of `kinetics bench`, every method on
-    /// the same x as its timings, in one run: a bench of one animation and
-    /// one frame, with collection inside each method's function alone.
+    /// the same x as its timings, in one run, with collection inside each
+    /// method's function alone.
     package func countBezier() throws -> [BezierInstructionCount] {
-        let arguments = [
-            "--engine", "animator", "--animations", "1", "--frames", "1", "--repetitions", "7", "--warmup", "0",
-        ]
         let functions = BezierBench.countedFunctions.map { "*\($0.name)*" }
-        let text = try callgrind(bench: arguments, collectingIn: functions, for: "the bezier")
+        let text = try callgrind(
+            CountedRun(configuration: nil, libraries: [], frameTimeout: frameTimeout), collectingIn: functions,
+            for: "the bezier")
         guard let counts = BezierBench.instructions(callgrindOutput: text, valgrind: valgrindVersion) else {
             throw CLIError(
                 message:
@@ -122,22 +115,20 @@ package final class InstructionCounter {
         return counts
     }
 
-    /// Runs this program's `bench` with `arguments` under callgrind, with
-    /// collection inside the functions matching `patterns` alone, and
-    /// returns callgrind's output file; `subject` names the run in errors.
-    private func callgrind(bench arguments: [String], collectingIn patterns: [String], for subject: String) throws
-        -> String
-    {
+    /// Runs `run` in this program's copy under callgrind, with collection
+    /// inside the functions matching `patterns` alone, and returns
+    /// callgrind's output file; `subject` names the run in errors.
+    private func callgrind(_ run: CountedRun, collectingIn patterns: [String], for subject: String) throws -> String {
         let output = folder.appendingPathComponent("callgrind.out").path
         let ran = try runProgram(
             valgrind,
             ["--tool=callgrind", "--cache-sim=yes"] + patterns.map { "--toggle-collect=\($0)" } + [
-                "--callgrind-out-file=\(output)", executable, "bench",
-            ] + arguments + [
-                "--no-value-check", "--frame-timeout", String(frameTimeout), "--format", "json", "--output",
-                "/dev/null",
+                "--callgrind-out-file=\(output)", executable,
             ],
-            environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath, "CI": "true"])
+            environment: [
+                "SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath, "CI": "true",
+                CountedRun.variable: try run.environment(),
+            ])
         guard ran.status == 0 else {
             let lines = ran.stderr.split(separator: "\n")
             let reason = (lines.last { !$0.hasPrefix("==") } ?? lines.last).map(String.init) ?? "no message"
