@@ -42,12 +42,27 @@ func runProgram(
     var timedOut = false
     if timeout.isFinite, done.wait(timeout: .now() + timeout) == .timedOut {
         timedOut = true
-        process.terminate()
-        done.wait()
+        end(process, done)
     } else if !timeout.isFinite {
         done.wait()
     }
     return ProgramRun(
         status: process.terminationStatus, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", timedOut: timedOut)
+}
+
+/// Ends `process` and whatever it started: Foundation runs a program as the
+/// leader of a process group of its own, and sees its end when every
+/// process holding a descriptor it passed down has exited, so a shell's
+/// children (`sh -c "sleep 30"`) kept a run going until they finished.
+/// The whole group gets SIGTERM, then SIGKILL if it is still there after a
+/// second.
+private func end(_ process: Process, _ done: DispatchSemaphore) {
+    let pid = process.processIdentifier
+    let group = getpgid(pid) == pid ? -pid : pid
+    kill(group, SIGTERM)
+    if done.wait(timeout: .now() + 1) == .timedOut {
+        kill(group, SIGKILL)
+        done.wait()
+    }
 }

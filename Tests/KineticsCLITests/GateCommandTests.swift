@@ -223,10 +223,22 @@ struct GateCommandTests {
                 "do not match: only before measured batch 100 spring steady 60 Hz pop, only after measured batch 200 spring steady 60 Hz pop"
             ),
             "\(mismatch.stderr)")
-        let slow = try run(["--before-command", "sleep 30", "--after-command", good, "--command-timeout", "1"])
+        // The command's own children end with it: a shell that started a
+        // program in the background, and waits.
+        let pidFile = try temporaryFolder("gate").appendingPathComponent("sleeper.pid").path
+        let slow = try run([
+            "--before-command", "sleep 600 & echo $! > '\(pidFile)'; wait", "--after-command", good,
+            "--command-timeout", "1",
+        ])
         #expect(
             slow.status == 65 && slow.stderr.contains("still running after 1 s (--command-timeout); ended"),
             "\(slow.stderr)")
+        let sleeper = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Gone, or a zombie where no init reaps orphans (as on this machine).
+        let stat = try? String(contentsOfFile: "/proc/\(sleeper)/stat", encoding: .utf8)
+        let state = stat?.split(separator: ")").last?.split(separator: " ").first
+        #expect(stat == nil || state == "Z", "the background sleep \(sleeper) outlived the command: \(stat ?? "")")
     }
 
     @Test("--count instructions: the same count run after run, a 1.5% increase fails the baseline, no valgrind is 69")
