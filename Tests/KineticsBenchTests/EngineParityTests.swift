@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsTestSupport
 import Testing
 
 @testable import KineticsBench
@@ -21,9 +22,15 @@ struct EngineParityTests {
         return values
     }
 
-    /// 200 animations of `mix` under `scenario` at 60 Hz, Pop's method, on `engine`.
+    /// Animations of a parity run: 200 with KINETICS_LONG_TESTS (CI), else
+    /// 100 (the workload's kinds and events are the same, fewer of each).
+    static let animations = longTests ? 200 : 100
+
+    /// ``animations`` animations of `mix` under `scenario` at 60 Hz, Pop's
+    /// method, on `engine`.
     static func parity(_ engine: BenchEngine, _ mix: BenchMix, _ scenario: BenchScenario) -> BenchConfiguration {
-        BenchConfiguration(engine: engine, animations: 200, mix: mix, fps: 60, scenario: scenario, method: .pop)
+        BenchConfiguration(
+            engine: engine, animations: Self.animations, mix: mix, fps: 60, scenario: scenario, method: .pop)
     }
 
     @Test(
@@ -31,7 +38,7 @@ struct EngineParityTests {
         arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
         [BenchScenario.steady, .jitter, .churn, .retargetStorm, .burst])
     func enginesAgree(mix: BenchMix, scenario: BenchScenario) {
-        // 200 animations, 90 frames at 60 Hz; values move over about 1,000.
+        // 90 frames at 60 Hz; values move over about 1,000.
         // Springs and decays: to 1e-12 of that, which allows for the rounding
         // of matrix products against single RK4 steps (about 1e-14 relative
         // in practice). Basic and keyframe animations: the reference solves
@@ -41,8 +48,8 @@ struct EngineParityTests {
         // (1e-7). So 5e-6 of the distance covered.
         func configuration(_ engine: BenchEngine) -> BenchConfiguration { Self.parity(engine, mix, scenario) }
         let workload = Workload(configuration(.reference))
-        // A burst adds 20 more (10%) in frame 10, the warm-up's end.
-        let tolerances = (0 ..< 200 + workload.burstCount).map { index -> Double in
+        // A burst adds a tenth more in frame 10, the warm-up's end.
+        let tolerances = (0 ..< Self.animations + workload.burstCount).map { index -> Double in
             switch workload.item(index).kind {
             case .spring, .pointSpring, .decay: 1e-12 * 1_000
             case .basic, .keyframes: 5e-6 * 1_000
@@ -84,7 +91,8 @@ struct EngineParityTests {
             swift.frame(frame, at: time)
             c.frame(frame, at: time)
             #expect(c.running == swift.running, "frame \(frame): \(c.running) running in C, \(swift.running) in Swift")
-            for (index, pair) in zip(swift.sampleValues(200), c.sampleValues(200)).enumerated() {
+            for (index, pair) in zip(swift.sampleValues(Self.animations), c.sampleValues(Self.animations)).enumerated()
+            {
                 let difference = abs(pair.0 - pair.1)
                 if !(difference <= worst.difference) { worst = (difference, index, frame) }
             }
