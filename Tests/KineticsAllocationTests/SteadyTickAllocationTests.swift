@@ -21,7 +21,7 @@ struct SteadyTickAllocationTests {
     /// 10,000 animations of one kind, running, warmed up.
     /// Animations of a steady tick: fewer under AddressSanitizer (nothing
     /// is counted there; the frames are checked).
-    static let count = sanitized ? 2_000 : 10_000
+    static let count = sanitized ? 1_000 : 10_000
 
     static func animator(kind: String, count: Int = Self.count) throws -> Animator {
         let animator = Animator()
