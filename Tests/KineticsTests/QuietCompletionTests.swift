@@ -270,9 +270,9 @@ struct KeyRegistryTests {
     @Test("random inserts and removals agree with a dictionary; order per target is the insertion order")
     func againstDictionary() {
         let registry = KeyRegistry()
-        var reference: [String: Int32] = [:]  // "target/key" → record
+        var reference: [String: RecordIndex] = [:]  // "target/key" → record
         var order: [UInt64: [String]] = [:]
-        var freeRecords = Array((0 ..< 300).map(Int32.init).reversed())
+        var freeRecords = Array((0 ..< 300).map { RecordIndex($0) }.reversed())
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -347,8 +347,8 @@ struct KeyRegistryTests {
         #expect(registry.hash(0, "ab") != registry.hash(0, "ba"))
         #expect(registry.hash(0, "key") != registry.hash(1, "key"))
         // Found under any spelling.
-        registry.insert(0, target: 4, key: "Kelvin;`\u{E9}")
-        #expect(registry.find(4, "\u{212A}elvin\u{37E}\u{1FEF}e\u{301}") == 0)
+        registry.insert(RecordIndex(0), target: 4, key: "Kelvin;`\u{E9}")
+        #expect(registry.find(4, "\u{212A}elvin\u{37E}\u{1FEF}e\u{301}") == RecordIndex(0))
         #expect(registry.violations() == [])
     }
 
@@ -356,13 +356,13 @@ struct KeyRegistryTests {
     func bulkRemoval() {
         let registry = KeyRegistry()
         for record in 0 ..< 10_000 {
-            registry.insert(Int32(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
+            registry.insert(RecordIndex(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
         }
         let records = (0 ..< 10_000).map { Int32($0) }
         records.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
         #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])
-        for record in 0 ..< 100 { registry.insert(Int32(record), target: TargetID(7), key: "b\(record)") }
-        #expect(registry.find(TargetID(7), "b42") == 42)
+        for record in 0 ..< 100 { registry.insert(RecordIndex(record), target: TargetID(7), key: "b\(record)") }
+        #expect(registry.find(TargetID(7), "b42") == RecordIndex(42))
         #expect(registry.find(TargetID(0), "a0") == nil)
         #expect(registry.keys(on: TargetID(7)).count == 100 && registry.violations() == [])
     }

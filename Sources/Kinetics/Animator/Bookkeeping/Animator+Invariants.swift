@@ -59,7 +59,7 @@ extension Animator {
 
         // The registry: consistent in itself, and naming live records by their keys.
         problems += registry.violations()
-        for i in registry.entries.indices where registry.contains(Int32(i)) {
+        for i in registry.entries.indices where registry.contains(RecordIndex(i)) {
             let entry = registry.entries[i]
             if i >= state.records.count || !state.status[i].live {
                 problems.append("registry key \(entry.key) names a dead record")

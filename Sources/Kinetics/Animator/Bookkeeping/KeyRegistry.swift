@@ -25,23 +25,21 @@ final class KeyRegistry {
     }
 
     /// A record's place: its bucket and its neighbours in its target's
-    /// list; `list` is -1 when the record is not registered.
+    /// list; `list` is none when the record is not registered.
     struct Link {
-        var bucket: Int32 = -1
-        var previous: Int32 = -1
-        var next: Int32 = -1
-        var list: Int32 = -1
+        var bucket = BucketIndex.none
+        var previous = RecordIndex.none
+        var next = RecordIndex.none
+        var list = KeyListIndex.none
     }
 
     /// One target's keys: the first and last entry and how many.
     struct KeyList {
         var target: TargetID
-        var head: Int32
-        var tail: Int32
+        var head: RecordIndex
+        var tail: RecordIndex
         var count: Int
     }
-
-    private static let empty: Int32 = -1
 
     /// The mutable state, in one stored property: one of the few whose
     /// exclusivity is not checked at run time (see "How a frame runs").
@@ -55,19 +53,19 @@ final class KeyRegistry {
         /// its record registers again (clearing the key would release a string).
         var entries: [Entry] = []
         var links: [Link] = []
-        /// Record indices or `empty`; the count is a power of two.
-        var buckets = [Int32](repeating: empty, count: 16)
+        /// Record indices or none; the count is a power of two.
+        var buckets = [RecordIndex](repeating: .none, count: 16)
         /// Buckets that are not empty (live or left by removed records).
         var occupied = 0
         /// The number of registered records.
         var count = 0
         var lists: [KeyList] = []
-        var freeLists: [Int32] = []
-        var listOfTarget: [TargetID: Int32] = [:]
-        /// The target last inserted under and its list (-1: none), so that
+        var freeLists: [KeyListIndex] = []
+        var listOfTarget: [TargetID: KeyListIndex] = [:]
+        /// The target last inserted under and its list (or none), so that
         /// inserting many keys on one target hashes the target once.
         var lastTarget = TargetID(0)
-        var lastList: Int32 = -1
+        var lastList = KeyListIndex.none
     }
     var entries: [Entry] { state.entries }
     /// The number of registered records.
@@ -79,37 +77,37 @@ final class KeyRegistry {
     func hash(_ target: TargetID, _ key: String) -> Int { keyHash(target, key) }
 
     /// Whether `record` is registered.
-    func contains(_ record: Int32) -> Bool {
-        record >= 0 && Int(record) < state.links.count && state.links[Int(record)].list >= 0
+    func contains(_ record: RecordIndex) -> Bool {
+        !record.isNone && record.index < state.links.count && !state.links[record.index].list.isNone
     }
 
-    /// The hash of `key` on `target` when `record` (any number, -1
+    /// The hash of `key` on `target` when `record` (any index, none
     /// included) is registered under them, which is then what
     /// ``find(_:_:hash:)`` returns; nil otherwise.
     @inline(__always)
-    func hash(ifRegistered record: Int32, as target: TargetID, _ key: String) -> Int? {
+    func hash(ifRegistered record: RecordIndex, as target: TargetID, _ key: String) -> Int? {
         guard contains(record) else { return nil }
-        let entry = Int(record)
+        let entry = record.index
         guard state.entries[entry].target == target, state.entries[entry].key == key else { return nil }
         return state.entries[entry].hash
     }
 
     /// Whether `bucket`, holding `record`, belongs to a registered record.
-    private func isLive(_ bucket: Int, holding record: Int32) -> Bool {
-        state.links[Int(record)].list >= 0 && Int(state.links[Int(record)].bucket) == bucket
+    private func isLive(_ bucket: Int, holding record: RecordIndex) -> Bool {
+        !state.links[record.index].list.isNone && state.links[record.index].bucket.index == bucket
     }
 
     /// The record registered under `key` on `target`; `hash` is
     /// ``hash(_:_:)`` of them, when the caller has it.
-    func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> Int32? {
+    func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> RecordIndex? {
         let hash = known ?? hash(target, key)
         let mask = state.buckets.count - 1
         var bucket = hash & mask
         while true {
             let record = state.buckets[bucket]
-            if record == Self.empty { return nil }
+            if record.isNone { return nil }
             if isLive(bucket, holding: record) {
-                let entry = state.entries[Int(record)]
+                let entry = state.entries[record.index]
                 if entry.hash == hash && entry.target == target && entry.key == key { return record }
             }
             bucket = (bucket + 1) & mask
@@ -128,9 +126,9 @@ final class KeyRegistry {
     /// `hash` as for ``find(_:_:hash:)``.
     ///
     /// - Precondition: the key is free on the target and the record is not registered.
-    func insert(_ record: Int32, target: TargetID, key: String, hash known: Int? = nil) {
-        precondition(!contains(record), "record \(record) is registered already")
-        while state.links.count <= Int(record) {
+    func insert(_ record: RecordIndex, target: TargetID, key: String, hash known: Int? = nil) {
+        precondition(!record.isNone && !contains(record), "record \(record) is registered already")
+        while state.links.count <= record.index {
             state.links.append(Link())
             state.entries.append(Entry())
         }
@@ -138,25 +136,25 @@ final class KeyRegistry {
         let hash = known ?? hash(target, key)
         let mask = state.buckets.count - 1
         var bucket = hash & mask
-        while state.buckets[bucket] != Self.empty && isLive(bucket, holding: state.buckets[bucket]) {
+        while !state.buckets[bucket].isNone && isLive(bucket, holding: state.buckets[bucket]) {
             bucket = (bucket + 1) & mask
         }
-        if state.buckets[bucket] == Self.empty { state.occupied += 1 }
+        if state.buckets[bucket].isNone { state.occupied += 1 }
         state.buckets[bucket] = record
         state.count += 1
 
-        let list: Int32
-        if state.lastList >= 0 && state.lastTarget == target {
+        let list: KeyListIndex
+        if !state.lastList.isNone && state.lastTarget == target {
             list = state.lastList
         } else if let existing = state.listOfTarget[target] {
             list = existing
         } else {
-            let fresh = KeyList(target: target, head: -1, tail: -1, count: 0)
+            let fresh = KeyList(target: target, head: .none, tail: .none, count: 0)
             if let reused = state.freeLists.popLast() {
                 list = reused
-                state.lists[Int(list)] = fresh
+                state.lists[list.index] = fresh
             } else {
-                list = Int32(state.lists.count)
+                list = KeyListIndex(state.lists.count)
                 state.lists.append(fresh)
                 state.freeLists.reserveCapacity(state.lists.capacity)
             }
@@ -164,34 +162,34 @@ final class KeyRegistry {
         }
         state.lastTarget = target
         state.lastList = list
-        let tail = state.lists[Int(list)].tail
-        state.entries[Int(record)] = Entry(target: target, key: key, hash: hash)
-        state.links[Int(record)] = Link(bucket: Int32(bucket), previous: tail, next: -1, list: list)
-        if tail >= 0 { state.links[Int(tail)].next = record } else { state.lists[Int(list)].head = record }
-        state.lists[Int(list)].tail = record
-        state.lists[Int(list)].count += 1
+        let tail = state.lists[list.index].tail
+        state.entries[record.index] = Entry(target: target, key: key, hash: hash)
+        state.links[record.index] = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
+        if !tail.isNone { state.links[tail.index].next = record } else { state.lists[list.index].head = record }
+        state.lists[list.index].tail = record
+        state.lists[list.index].count += 1
     }
 
     /// Moves registered `record` to the end of its target's list, where
     /// removing and registering it again would put it, without touching the
     /// table (its key stays).
-    func moveToEnd(_ record: Int32) {
-        let link = state.links[Int(record)]
-        precondition(link.list >= 0, "record \(record) is not registered")
-        let list = Int(link.list)
-        guard link.next >= 0 else { return }
+    func moveToEnd(_ record: RecordIndex) {
+        let link = state.links[record.index]
+        precondition(!link.list.isNone, "record \(record) is not registered")
+        let list = link.list.index
+        guard !link.next.isNone else { return }
         withState { state in
             state.links.withUnsafeMutableBufferPointer { links in
-                if link.previous >= 0 {
-                    links[Int(link.previous)].next = link.next
+                if !link.previous.isNone {
+                    links[link.previous.index].next = link.next
                 } else {
                     state.lists[list].head = link.next
                 }
-                links[Int(link.next)].previous = link.previous
+                links[link.next.index].previous = link.previous
                 let tail = state.lists[list].tail
-                links[Int(tail)].next = record
-                links[Int(record)].previous = tail
-                links[Int(record)].next = -1
+                links[tail.index].next = record
+                links[record.index].previous = tail
+                links[record.index].next = .none
                 state.lists[list].tail = record
             }
         }
@@ -203,12 +201,13 @@ final class KeyRegistry {
     private func withState<Result>(_ body: (inout State) -> Result) -> Result { body(&state) }
 
     /// Unregisters `record`; does nothing if it is not registered.
-    func remove(_ record: Int32) {
-        withUnsafePointer(to: record) { remove($0, count: 1) }
+    func remove(_ record: RecordIndex) {
+        withUnsafePointer(to: record.raw) { remove($0, count: 1) }
     }
 
-    /// Unregisters `count` records from `records` (those registered), in
-    /// one pass over the links.
+    /// Unregisters `count` records from `records` (their indices' stored
+    /// values, as the animator's lists hold them; those registered), in one
+    /// pass over the links.
     func remove(_ records: UnsafePointer<Int32>, count removing: Int) {
         remove(records, count: removing) { _, _ in }
     }
@@ -218,24 +217,24 @@ final class KeyRegistry {
     /// registered or not, in the same pass: a caller with its own work per
     /// record reads the list once.
     @inline(__always)
-    func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, Int32) -> Void) {
+    func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, RecordIndex) -> Void) {
         withState { state in
             var removed = 0
             state.links.withUnsafeMutableBufferPointer { links in
                 state.lists.withUnsafeMutableBufferPointer { lists in
                     for position in 0 ..< removing {
-                        let record = records[position]
+                        let record = RecordIndex(raw: records[position])
                         body(position, record)
-                        guard Int(record) < links.count, links[Int(record)].list >= 0 else { continue }
-                        let link = links[Int(record)]
-                        let list = Int(link.list)
-                        if link.previous >= 0 {
-                            links[Int(link.previous)].next = link.next
+                        guard record.index < links.count, !links[record.index].list.isNone else { continue }
+                        let link = links[record.index]
+                        let list = link.list.index
+                        if !link.previous.isNone {
+                            links[link.previous.index].next = link.next
                         } else {
                             lists[list].head = link.next
                         }
-                        if link.next >= 0 {
-                            links[Int(link.next)].previous = link.previous
+                        if !link.next.isNone {
+                            links[link.next.index].previous = link.previous
                         } else {
                             lists[list].tail = link.previous
                         }
@@ -244,7 +243,7 @@ final class KeyRegistry {
                             Self.freeList(
                                 list, of: lists[list].target, &state.listOfTarget, &state.lastList, &state.freeLists)
                         }
-                        links[Int(record)].list = -1
+                        links[record.index].list = .none
                         removed += 1
                     }
                 }
@@ -259,23 +258,23 @@ final class KeyRegistry {
     /// order the module's files were compiled in).
     @inline(never)
     private static func freeList(
-        _ list: Int, of target: TargetID, _ listOfTarget: inout [TargetID: Int32], _ lastList: inout Int32,
-        _ freeLists: inout [Int32]
+        _ list: Int, of target: TargetID, _ listOfTarget: inout [TargetID: KeyListIndex],
+        _ lastList: inout KeyListIndex, _ freeLists: inout [KeyListIndex]
     ) {
         listOfTarget[target] = nil
-        if lastList == Int32(list) { lastList = -1 }
-        freeLists.append(Int32(list))
+        if lastList == KeyListIndex(list) { lastList = .none }
+        freeLists.append(KeyListIndex(list))
     }
 
     /// The keys on `target`, in the order they were registered.
     func keys(on target: TargetID) -> [String] {
         guard let list = state.listOfTarget[target] else { return [] }
         var keys: [String] = []
-        keys.reserveCapacity(state.lists[Int(list)].count)
-        var record = state.lists[Int(list)].head
-        while record >= 0 {
-            keys.append(state.entries[Int(record)].key)
-            record = state.links[Int(record)].next
+        keys.reserveCapacity(state.lists[list.index].count)
+        var record = state.lists[list.index].head
+        while !record.isNone {
+            keys.append(state.entries[record.index].key)
+            record = state.links[record.index].next
         }
         return keys
     }
@@ -293,13 +292,13 @@ final class KeyRegistry {
     private func rebuild() {
         var capacity = 16
         while capacity < (state.count + 1) * 4 { capacity *= 2 }
-        state.buckets = [Int32](repeating: Self.empty, count: capacity)
+        state.buckets = [RecordIndex](repeating: .none, count: capacity)
         let mask = capacity - 1
-        for record in state.links.indices where state.links[record].list >= 0 {
+        for record in state.links.indices where !state.links[record].list.isNone {
             var bucket = state.entries[record].hash & mask
-            while state.buckets[bucket] != Self.empty { bucket = (bucket + 1) & mask }
-            state.buckets[bucket] = Int32(record)
-            state.links[record].bucket = Int32(bucket)
+            while !state.buckets[bucket].isNone { bucket = (bucket + 1) & mask }
+            state.buckets[bucket] = RecordIndex(record)
+            state.links[record].bucket = BucketIndex(bucket)
         }
         state.occupied = state.count
     }
@@ -307,15 +306,15 @@ final class KeyRegistry {
     /// Every way the table and the lists disagree, as sentences (a test hook).
     func violations() -> [String] {
         var problems: [String] = []
-        for record in state.links.indices where state.links[record].list >= 0 {
+        for record in state.links.indices where !state.links[record].list.isNone {
             let entry = state.entries[record]
-            if find(entry.target, entry.key) != Int32(record) {
+            if find(entry.target, entry.key) != RecordIndex(record) {
                 problems.append("key \(entry.key) does not find record \(record)")
             }
             if entry.hash != hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
         }
         let inTable = state.buckets.indices.filter {
-            state.buckets[$0] != Self.empty && isLive($0, holding: state.buckets[$0])
+            !state.buckets[$0].isNone && isLive($0, holding: state.buckets[$0])
         }.count
         if inTable != state.count { problems.append("\(inTable) live buckets, count \(state.count)") }
         if state.occupied < state.count || state.occupied > state.buckets.count {
@@ -323,14 +322,14 @@ final class KeyRegistry {
         }
         var listed = 0
         for (target, list) in state.listOfTarget {
-            let keyList = state.lists[Int(list)]
+            let keyList = state.lists[list.index]
             if keyList.target != target { problems.append("list \(list) belongs to \(keyList.target), not \(target)") }
             var record = keyList.head
-            var previous: Int32 = -1
+            var previous = RecordIndex.none
             var length = 0
-            while record >= 0 && length <= state.count {
-                let link = state.links[Int(record)]
-                if link.list != list || state.entries[Int(record)].target != target || link.previous != previous {
+            while !record.isNone && length <= state.count {
+                let link = state.links[record.index]
+                if link.list != list || state.entries[record.index].target != target || link.previous != previous {
                     problems.append("record \(record) is misplaced in the list of \(target)")
                 }
                 previous = record
@@ -343,7 +342,7 @@ final class KeyRegistry {
             listed += length
         }
         if listed != state.count { problems.append("\(listed) listed keys, \(state.count) registered") }
-        if state.lastList >= 0 && state.listOfTarget[state.lastTarget] != state.lastList {
+        if !state.lastList.isNone && state.listOfTarget[state.lastTarget] != state.lastList {
             problems.append("the remembered list \(state.lastList) is not the list of \(state.lastTarget)")
         }
         return problems

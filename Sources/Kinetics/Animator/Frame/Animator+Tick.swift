@@ -77,10 +77,10 @@ extension Animator {
             // status is set and it joins the free list.
             freeRecords.append(count: quiet.count) { free in
                 registry.remove(quiet.base, count: quiet.count) { position, index in
-                    status[Int(index)].live = false
-                    status[Int(index)].phase = .finished
-                    status[Int(index)].element = -1
-                    free[position] = index
+                    status[index.index].live = false
+                    status[index.index].phase = .finished
+                    status[index.index].element = -1
+                    free[position] = index.raw
                 }
             }
         }

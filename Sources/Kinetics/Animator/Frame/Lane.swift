@@ -10,11 +10,11 @@ final class Lane<V: AnimatableVector> {
     #endif
     var values: [V] = []
     /// By slot: the record last added to the property under a key given by
-    /// the caller (-1: none yet), so that adding under that key again can
+    /// the caller (none yet: `.none`), so that adding under that key again can
     /// find what runs there without hashing the key. Only a hint: the
     /// record may have ended, or run under another key since
     /// (``KeyLookup/init(_:_:_:hint:)`` checks it).
-    let keyedRecords = Column<Int32>()
+    let keyedRecords = Column<RecordIndex>()
     let springs: [SpringBatch<V>] = SpringMethod.allCases.map { SpringBatch(method: $0) }
     let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }
     let basics = BasicBatch<V>()
@@ -117,7 +117,7 @@ final class Lane<V: AnimatableVector> {
     /// Appends a property of value `value`; returns its slot.
     func appendProperty(_ value: V) -> Int32 {
         values.append(value)
-        keyedRecords.append(-1)
+        keyedRecords.append(.none)
         return Int32(values.count - 1)
     }
 

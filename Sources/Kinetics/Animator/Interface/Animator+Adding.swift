@@ -53,30 +53,30 @@ extension Animator {
             let box = makePropertyBox(consume animation, property: property)
             handle = register(box, id: id, target: property.target, key: key, life: life, lookup: lookup)
         }
-        if key != nil && handle.index != hint { setKeyedRecord(handle.index, of: property) }
+        if key != nil && handle.index != hint.raw { setKeyedRecord(RecordIndex(raw: handle.index), of: property) }
         return handle
     }
 
-    /// The record last added to `property` under a caller's key, or -1
+    /// The record last added to `property` under a caller's key, or none
     /// (``Lane/keyedRecords``).
     @inline(__always)
-    func keyedRecord<Value: AnimatableVector>(of property: PropertyHandle<Value>) -> Int32 {
+    func keyedRecord<Value: AnimatableVector>(of property: PropertyHandle<Value>) -> RecordIndex {
         onLane(width: Self.width(of: Value.self), KeyedRecord(slot: property.slot, newRecord: nil))
     }
 
     /// Makes `record` the one last added to `property` under a caller's key.
     @inline(__always)
-    func setKeyedRecord<Value: AnimatableVector>(_ record: Int32, of property: PropertyHandle<Value>) {
+    func setKeyedRecord<Value: AnimatableVector>(_ record: RecordIndex, of property: PropertyHandle<Value>) {
         _ = onLane(width: Self.width(of: Value.self), KeyedRecord(slot: property.slot, newRecord: record))
     }
 
     /// Reads a slot's keyed record, after setting it to `newRecord` if given.
     private struct KeyedRecord: LaneOperation {
         let slot: Int32
-        let newRecord: Int32?
+        let newRecord: RecordIndex?
 
         @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> RecordIndex {
             if let newRecord { lane.keyedRecords[Int(slot)] = newRecord }
             return lane.keyedRecords[Int(slot)]
         }
@@ -158,7 +158,7 @@ extension Animator {
         let lookup = lookup ?? KeyLookup(registry, target, key)
         let hash = lookup.hash
         if let existing = lookup.existing {
-            if state.records[Int(existing)].id == id { return (registeredHandle(existing), false) }
+            if state.records[existing.index].id == id { return (registeredHandle(existing), false) }
             let registered = state.registrations
             cancel(registeredHandle(existing))
             // The replaced animation's stop callback may have added another
@@ -170,7 +170,7 @@ extension Animator {
             }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
-        registry.insert(handle.index, target: target, key: key, hash: hash)
+        registry.insert(RecordIndex(raw: handle.index), target: target, key: key, hash: hash)
         state.registrations &+= 1
         return (handle, true)
     }
@@ -217,7 +217,7 @@ extension Animator {
 /// looked up once per add.
 struct KeyLookup {
     let hash: Int
-    let existing: Int32?
+    let existing: RecordIndex?
 
     init(_ registry: KeyRegistry, _ target: TargetID, _ key: String) {
         hash = registry.hash(target, key)
@@ -229,7 +229,7 @@ struct KeyLookup {
     /// nor the table is needed. (A property animated again under the key it
     /// runs under, as a tap that interrupts an animation does.)
     @inline(__always)
-    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, hint: Int32) {
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, hint: RecordIndex) {
         if let known = registry.hash(ifRegistered: hint, as: target, key) {
             self.init(hash: known, existing: hint)
         } else {
@@ -237,7 +237,7 @@ struct KeyLookup {
         }
     }
 
-    private init(hash: Int, existing: Int32?) {
+    private init(hash: Int, existing: RecordIndex?) {
         self.hash = hash
         self.existing = existing
     }

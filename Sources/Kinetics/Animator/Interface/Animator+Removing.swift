@@ -58,7 +58,7 @@ extension Animator {
         free(handle)
     }
 
-    func unregister(_ index: Int) { registry.remove(Int32(index)) }
+    func unregister(_ index: Int) { registry.remove(RecordIndex(index)) }
 
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }

@@ -18,14 +18,14 @@ extension Animator {
     @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, method: SpringMethod, slot: Int32, life: LifeCycle,
-        running existing: Int32?
+        running existing: RecordIndex?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
         guard let existing, state.phase == .idle, state.tracer == nil, animation.beginTime <= time,
             animation.isUnobserved,
             life.endsWithThisRun
         else { return nil }
-        let index = Int(existing)
+        let index = existing.index
         let running = state.status[index].spring
         guard state.status[index].phase == .running, running != .none, running.method == method.index,
             state.records[index].id != animation.id
@@ -58,7 +58,7 @@ extension Animator {
         state.status[index].reached = false
         let handle = AnimationHandle(index: Int32(index), generation: generation)
         state.records[index].restart(id: animation.id, life: life, at: time)
-        registry.moveToEnd(Int32(index))
+        registry.moveToEnd(RecordIndex(index))
         state.registrations &+= 1
         state.nextSequence += 1
         if state.records[index].box != nil {

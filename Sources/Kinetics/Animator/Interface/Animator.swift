@@ -266,8 +266,8 @@ public final class Animator {
     }
 
     /// The handle of registered record `index` (registered records are live).
-    func registeredHandle(_ index: Int32) -> AnimationHandle {
-        AnimationHandle(index: index, generation: state.status[Int(index)].generation)
+    func registeredHandle(_ index: RecordIndex) -> AnimationHandle {
+        AnimationHandle(index: index.raw, generation: state.status[index.index].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.

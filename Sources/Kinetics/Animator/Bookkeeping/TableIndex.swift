@@ -1,0 +1,49 @@
+/// An index into one of the animator's tables: 32 bits, as the tables
+/// store it, with an explicit ``none``. `Table` is a caseless enum naming
+/// the table (``RecordTable``, ``KeyListTable``, ``BucketTable``), so that
+/// an index of one table cannot be passed where another's is wanted, and
+/// "no entry" is a named value rather than a bare -1.
+struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
+    /// The stored value: the index, or -1 for ``none``.
+    var raw: Int32
+
+    /// The index whose stored value is `raw` (-1: ``none``).
+    @inline(__always)
+    init(raw: Int32) { self.raw = raw }
+
+    /// Index `index`, which must fit in 32 bits (checked in debug builds).
+    @inline(__always)
+    init(_ index: Int) {
+        assert(index >= 0 && index <= Int(Int32.max), "table index \(index) out of range")
+        raw = Int32(truncatingIfNeeded: index)
+    }
+
+    /// No entry.
+    static var none: Self { Self(raw: -1) }
+
+    /// Whether this is ``none``.
+    var isNone: Bool {
+        @inline(__always) get { raw < 0 }
+    }
+
+    /// The index, to subscript the table's storage; not for ``none``.
+    var index: Int {
+        @inline(__always) get { Int(raw) }
+    }
+
+    var description: String { isNone ? "none" : String(raw) }
+}
+
+/// The animator's records (``AnimationRecord``, by ``AnimationHandle``'s index).
+enum RecordTable {}
+/// The key registry's per-target key lists.
+enum KeyListTable {}
+/// The key registry's hash buckets.
+enum BucketTable {}
+
+/// A record's index.
+typealias RecordIndex = TableIndex<RecordTable>
+/// A key list's index in the key registry.
+typealias KeyListIndex = TableIndex<KeyListTable>
+/// A bucket's index in the key registry's table.
+typealias BucketIndex = TableIndex<BucketTable>
