@@ -143,7 +143,7 @@ struct QuietCompletionTests {
                 #expect(handleA == handleB, "frame \(frame), key \(index)")
                 if let before, let handleA, handleA.index == before.index,
                     a.state.status[Int(before.index)].element == element,
-                    element != -1
+                    element != ElementIndex.none
                 {
                     inPlace += 1
                     #expect(!a.contains(before))

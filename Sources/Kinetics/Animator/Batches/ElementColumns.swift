@@ -191,7 +191,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             if element != end {
                 copyElement(from: end, to: element)
                 move(end, element)
-                output.moved.append(MovedElement(owner: owner.base[element], element: Int32(element)))
+                output.moved.append(MovedElement(owner: owner.base[element], element: ElementIndex(element)))
             }
         }
         releases.flush(release)

@@ -81,14 +81,14 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     func appendSpring(
         owner: AnimationHandle, slot: Int32, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode,
         roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
-    ) -> Int32 {
+    ) -> ElementIndex {
         appendState(value: start.from, to: start.to, velocity: start.velocity, group: index)
         let element = common.count
         common.append(
             owner: owner, slot: slot, from: start.from, to: start.to, clamp: clamp, roundingFactor: roundingFactor,
             additive: additive, threshold: start.threshold, wantsEvents: wantsEvents)
         common.flags[element] |= flags
-        return Int32(element)
+        return ElementIndex(element)
     }
 
     /// Makes quiet element `element` (its slot kept) the new run of

@@ -201,7 +201,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// The element's index in its batch, if it has one.
     private func element(_ animator: Animator, _ handle: AnimationHandle) -> Int? {
         guard state.installed, let index = animator.liveIndex(handle) else { return nil }
-        return Int(animator.state.status[index].element)
+        return animator.state.status[index].element.index
     }
 
     // MARK: Start and removal
@@ -271,13 +271,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             }
         }
         let common = columns
-        let element = Int32(common.count)
+        let element = ElementIndex(common.count)
         common.append(
             owner: handle, slot: state.slot, from: state.from, to: state.to, clamp: state.animation.clamp,
             roundingFactor: state.animation.roundingFactor, additive: state.animation.additive,
             threshold: state.threshold,
             wantsEvents: wantsEvents(animator, index))
-        if isQuiet(animator, index) { common.setFlag(Int(element), ElementFlag.quiet, true) }
+        if isQuiet(animator, index) { common.setFlag(element.index, ElementFlag.quiet, true) }
         state.distance = state.to - state.from
         finishStart(animator, index: index, element: element)
     }
@@ -318,7 +318,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// What every start ends with: the record's element, its reach and
     /// markers reset, and the box installed.
-    private func finishStart(_ animator: Animator, index: Int, element: Int32) {
+    private func finishStart(_ animator: Animator, index: Int, element: ElementIndex) {
         animator.state.status[index].element = element
         animator.state.status[index].reached = false
         animator.state.records[index].nextMarker = 0
@@ -345,7 +345,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         with animation: borrowing Animation<Value>, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int
     ) {
-        let element = Int(animator.state.status[index].element)
+        let element = animator.state.status[index].element.index
         let start = SpringStart(animation, current: withLane { $0.values[Int(state.slot)] }) {
             animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
         }
@@ -488,9 +488,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .custom: moved = lane.customs.remove(at: element)
         }
         if let moved, let movedIndex = animator.liveIndex(moved) {
-            animator.state.status[movedIndex].element = Int32(element)
+            animator.state.status[movedIndex].element = ElementIndex(element)
         }
-        animator.state.status[index].element = -1
+        animator.state.status[index].element = .none
         state.installed = false
     }
 

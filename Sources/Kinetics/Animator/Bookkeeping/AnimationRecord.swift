@@ -140,7 +140,7 @@ struct RecordStatus {
     /// `element`, in what was padding: the status stays 12 bytes.)
     var reached = false
     /// The element's index in its batch, or -1.
-    var element: Int32 = -1
+    var element = ElementIndex.none
 }
 
 /// The batch of a spring's element, in one byte of ``RecordStatus``, so that

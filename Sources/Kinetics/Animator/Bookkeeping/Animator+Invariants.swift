@@ -89,7 +89,7 @@ extension Animator {
                     }
                     if owned[i] { problems.append("record \(i) owns two elements") }
                     owned[i] = true
-                    if state.status[i].element != Int32(element) {
+                    if state.status[i].element != ElementIndex(element) {
                         problems.append("record \(i) points at element \(state.status[i].element), owns \(element)")
                     }
                     if state.status[i].phase != .running && state.status[i].phase != .paused {
@@ -111,7 +111,7 @@ extension Animator {
             if state.status[i].spring == .none || !owned[i] || state.status[i].phase != .running {
                 problems.append("record \(i) has no box, and is not a running spring in a batch")
             } else {
-                let flags = elementFlags(state.status[i].spring, Int(state.status[i].element))
+                let flags = elementFlags(state.status[i].spring, state.status[i].element.index)
                 if flags & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
                     problems.append("record \(i) has no box, and its spring is observed (flags \(flags))")
                 }
@@ -161,7 +161,7 @@ extension Animator {
                 // A bare spring holds its element's group.
                 let spring = state.status[i].spring
                 TableUsage.count(
-                    elementGroup(spring, Int(state.status[i].element)), in: &usage.springGroups[spring.method])
+                    elementGroup(spring, state.status[i].element.index), in: &usage.springGroups[spring.method])
             }
         }
         var configurations: [Int] = []

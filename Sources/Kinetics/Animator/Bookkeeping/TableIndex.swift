@@ -1,6 +1,7 @@
 /// An index into one of the animator's tables: 32 bits, as the tables
 /// store it, with an explicit ``none``. `Table` is a caseless enum naming
-/// the table (``RecordTable``, ``KeyListTable``, ``BucketTable``), so that
+/// the table (``RecordTable``, ``ElementTable``, ``KeyListTable``,
+/// ``BucketTable``), so that
 /// an index of one table cannot be passed where another's is wanted, and
 /// "no entry" is a named value rather than a bare -1.
 struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
@@ -36,6 +37,8 @@ struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
 
 /// The animator's records (``AnimationRecord``, by ``AnimationHandle``'s index).
 enum RecordTable {}
+/// A batch's elements (its columns, by element).
+enum ElementTable {}
 /// The key registry's per-target key lists.
 enum KeyListTable {}
 /// The key registry's hash buckets.
@@ -43,6 +46,8 @@ enum BucketTable {}
 
 /// A record's index.
 typealias RecordIndex = TableIndex<RecordTable>
+/// An element's index in its batch.
+typealias ElementIndex = TableIndex<ElementTable>
 /// A key list's index in the key registry.
 typealias KeyListIndex = TableIndex<KeyListTable>
 /// A bucket's index in the key registry's table.

@@ -79,7 +79,7 @@ extension Animator {
                 registry.remove(quiet.base, count: quiet.count) { position, index in
                     status[index.index].live = false
                     status[index.index].phase = .finished
-                    status[index.index].element = -1
+                    status[index.index].element = .none
                     free[position] = index.raw
                 }
             }

@@ -230,7 +230,7 @@ package final class BatchSet {
         let moved = state.output.moved
         state.positions.withUnsafeMutableBufferPointer { positions in
             for index in 0 ..< moved.count {
-                positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element
+                positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element.raw
             }
             for index in 0 ..< quiet.count { positions[Int(quiet.base[index])] = nil }
         }

@@ -36,7 +36,7 @@ struct FrameOutput {
 /// An element that a removal moved, and its new index.
 struct MovedElement {
     let owner: AnimationHandle
-    let element: Int32
+    let element: ElementIndex
 }
 
 /// What a batch needs to know about the frame.

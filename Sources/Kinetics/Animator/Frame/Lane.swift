@@ -39,7 +39,7 @@ final class Lane<V: AnimatableVector> {
     /// a new spring's first frame is part of every add and every replacement.
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
         let spring = animator.state.status[index].spring
-        let element = Int(animator.state.status[index].element)
+        let element = animator.state.status[index].element.index
         withSprings(spring.method) { batch in
             if batch.method == .pop {
                 withValues { values in batch.renderFirstPopFrame(element, values: values, output: &output) }

@@ -103,7 +103,7 @@ extension Animator {
         _ handle: AnimationHandle, index: Int
     ) {
         let method = state.status[index].spring.method
-        let element = Int(state.status[index].element)
+        let element = state.status[index].element.index
         lane.withSprings(method) { batch in
             let slot = batch.common.slot[element]
             let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
@@ -130,13 +130,13 @@ extension Animator {
     /// target written) or its cancellation would, with no event to fire.
     func endBare(_ handle: AnimationHandle, index: Int, finished: Bool) {
         let spring = state.status[index].spring
-        let element = Int(state.status[index].element)
+        let element = state.status[index].element.index
         let moved = onLane(
             width: spring.width,
             RemoveSpring(element: element, method: spring.method, writingTarget: finished, tables: shared))
-        if let moved, let movedIndex = liveIndex(moved) { state.status[movedIndex].element = Int32(element) }
+        if let moved, let movedIndex = liveIndex(moved) { state.status[movedIndex].element = ElementIndex(element) }
         state.status[index].spring = .none
-        state.status[index].element = -1
+        state.status[index].element = .none
         state.status[index].phase = .finished
         free(handle)
     }
@@ -187,7 +187,7 @@ extension Animator {
         _ type: Value.Type, lane: Lane<Stored>, width: Int, index: Int
     ) -> AnimationBox {
         let method = state.status[index].spring.method
-        let element = Int(state.status[index].element)
+        let element = state.status[index].element.index
         let (slot, from, to, threshold, clamp, group) = lane.withSprings(method) { batch in
             let common = batch.common
             return (

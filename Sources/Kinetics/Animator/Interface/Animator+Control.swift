@@ -48,7 +48,7 @@ extension Animator {
         // Read first: a write to the status array checks its uniqueness.
         if state.status[index].reached { state.status[index].reached = false }
         let arms = spring.observesReach || wantsTracing(handle)
-        let element = Int(state.status[index].element)
+        let element = state.status[index].element.index
         onLane(width: spring.width, RetargetSpring(method: spring.method, element: element, target: target, arms: arms))
         return true
     }

@@ -30,7 +30,7 @@ extension Animator {
         guard state.status[index].phase == .running, running != .none, running.method == method.index,
             state.records[index].id != animation.id
         else { return nil }
-        let element = Int(state.status[index].element)
+        let element = state.status[index].element.index
         // A key names an animation on a target, not on a property: the
         // running spring may animate another property, or values of
         // another type. A bare spring's element says both (its value type

@@ -307,7 +307,7 @@ public final class Animator {
         // A spring's from its element (a bare spring has no box to ask).
         let spring = state.status[index].spring
         if spring != .none {
-            let element = Int(state.status[index].element)
+            let element = state.status[index].element.index
             return Value(packed: onLane(width: spring.width, SpringVelocity(method: spring.method, element: element)))
         }
         guard let box = state.records[index].box else { return nil }
