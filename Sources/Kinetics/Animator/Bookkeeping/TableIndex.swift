@@ -1,9 +1,8 @@
 /// An index into one of the animator's tables: 32 bits, as the tables
 /// store it, with an explicit ``none``. `Table` is a caseless enum naming
 /// the table (``RecordTable``, ``ElementTable``, ``KeyListTable``,
-/// ``BucketTable``), so that
-/// an index of one table cannot be passed where another's is wanted, and
-/// "no entry" is a named value rather than a bare -1.
+/// ``BucketTable``), so that an index of one table cannot be passed where
+/// another's is wanted, and "no entry" is a named value, not a bare -1.
 struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
     /// The stored value: the index, or -1 for ``none``.
     var raw: Int32
