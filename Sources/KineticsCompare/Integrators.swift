@@ -173,11 +173,17 @@ struct IntegratorReplay<T: Real & BinaryFloatingPoint> {
             x += h * half
             v = half + h / 2 * force(x, half)
         case .rk4:
+            // Stage by stage without tuples: in a debug build a tuple of a
+            // generic type costs a metadata lookup.
             let half = h / 2
-            let (ax, av) = (v, force(x, v))
-            let (bx, bv) = (v + half * av, force(x + half * ax, v + half * av))
-            let (cx, cv) = (v + half * bv, force(x + half * bx, v + half * bv))
-            let (dx, dv) = (v + h * cv, force(x + h * cx, v + h * cv))
+            let ax = v
+            let av = force(x, v)
+            let bx = v + half * av
+            let bv = force(x + half * ax, bx)
+            let cx = v + half * bv
+            let cv = force(x + half * bx, cx)
+            let dx = v + h * cv
+            let dv = force(x + h * cx, dx)
             x += h / 6 * (ax + 2 * (bx + cx) + dx)
             v += h / 6 * (av + 2 * (bv + cv) + dv)
         }

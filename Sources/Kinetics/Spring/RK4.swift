@@ -4,11 +4,10 @@
 /// POPSpringSolver.h): the acceleration is `p·(-k/m) - v·(c/m)`; the stages
 /// are `a = f(s)`, `b = f(s + a·h/2)`, `c = f(s + b·h/2)`, `d = f(s + c·h)`;
 /// the slope is `(a + (b + c)·2 + d)·(1/6)`; the state moves by `slope·h`.
-/// Because every mode that steps with RK4 goes through this one function, the
-/// `pop`, `fixed` and `rk4` methods differ only in how they schedule steps.
-///
-/// The spring is linear, so the result also equals ``SpringPropagator/rk4Step(_:step:)``
-/// applied to the state, up to rounding.
+/// ``SpringStepper``'s `pop` method steps with it. The spring is linear, so
+/// the result equals ``SpringPropagator/rk4Step(_:step:)`` applied to the
+/// state, up to rounding: the `fixed` and `rk4` methods apply that matrix,
+/// and a property test holds Pop's stages to it.
 ///
 /// - Parameters:
 ///   - p: displacement (either sign convention), updated in place.

@@ -1,9 +1,11 @@
 /// A spring moving a value towards a target, advanced frame by frame with one
 /// of the four ``SpringMethod``s.
 ///
-/// This is the reference implementation of every method: it does the RK4
-/// steps one at a time, exactly as written in ``SpringMethod``, and the
-/// animator's fast paths are tested against it. It applies no rest test, no
+/// This is the reference implementation of every method: it takes the RK4
+/// steps one at a time as ``SpringMethod`` schedules them (`pop` with Pop's
+/// four stages as Pop writes them, `fixed` and `rk4` with the step's matrix,
+/// ``SpringPropagator/rk4Step(_:step:)``), and the animator's fast paths,
+/// which take a frame's steps as one matrix power, are tested against it. It applies no rest test, no
 /// clamping and no snapping to the target: it reports the method's own state.
 ///
 /// ```swift
@@ -47,10 +49,16 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
     private var popStarted = false
 
     // The `fixed` grid: the states at gridIndex·h and (gridIndex + 1)·h, in
-    // absolute coordinates so that a new target applies from the next step.
+    // absolute coordinates so that a new target applies from the next step;
+    // the upper one is computed at the first frame. (Plain fields rather
+    // than state tuples: in a debug build a tuple of a generic type costs a
+    // metadata lookup at every use.)
     private var gridIndex = 0
-    private var gridLower: (value: Value, velocity: Value)
-    private var gridUpper: (value: Value, velocity: Value)?
+    private var lowerValue: Value
+    private var lowerVelocity: Value
+    private var upperValue: Value = .zero
+    private var upperVelocity: Value = .zero
+    private var hasUpper = false
 
     /// Creates a spring at `value` moving with `velocity` towards `target`.
     public init(
@@ -62,7 +70,8 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
         self.target = target
         self.value = value
         self.velocity = velocity
-        self.gridLower = (value, velocity)
+        self.lowerValue = value
+        self.lowerVelocity = velocity
     }
 
     /// The displacement from the target, `value - target`.
@@ -124,65 +133,71 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
 
     private mutating func advanceFixed(_ dt: Double) {
         let h = SpringMethod.gridStep
+        let step = SpringPropagator.rk4Step(parameters, step: h)
         let time = elapsed + dt
-        var upper = gridUpper ?? step(gridLower, by: h)
+        if !hasUpper {
+            upperValue = lowerValue
+            upperVelocity = lowerVelocity
+            Self.move(&upperValue, &upperVelocity, toward: target, by: step)
+            hasUpper = true
+        }
         // Jump whole stretches of grid with a matrix power when a frame spans
         // more than 10,000 steps; stepping resumes for the last step.
         let stepsAhead = (time / h).rounded(.down) - Double(gridIndex) - 1
         if stepsAhead > 10_000 {
             let jump = Int(stepsAhead) - 1
-            let map = SpringPropagator.rk4Step(parameters, step: h).power(jump)
-            gridLower = propagate(upper, with: map)
+            lowerValue = upperValue
+            lowerVelocity = upperVelocity
+            Self.move(&lowerValue, &lowerVelocity, toward: target, by: step.power(jump))
             gridIndex += jump + 1
-            upper = step(gridLower, by: h)
+            upperValue = lowerValue
+            upperVelocity = lowerVelocity
+            Self.move(&upperValue, &upperVelocity, toward: target, by: step)
         }
         while Double(gridIndex + 1) * h <= time {
-            gridLower = upper
-            upper = step(upper, by: h)
+            lowerValue = upperValue
+            lowerVelocity = upperVelocity
+            Self.move(&upperValue, &upperVelocity, toward: target, by: step)
             gridIndex += 1
         }
-        gridUpper = upper
         let alpha = (time - Double(gridIndex) * h) / h
-        value = gridLower.value * (1 - alpha) + upper.value * alpha
-        velocity = gridLower.velocity * (1 - alpha) + upper.velocity * alpha
+        value = lowerValue * (1 - alpha) + upperValue * alpha
+        velocity = lowerVelocity * (1 - alpha) + upperVelocity * alpha
     }
 
     private mutating func advanceRK4(_ dt: Double) {
         guard dt > 0 else { return }
         let count = Swift.max(1, (dt / parameters.rk4MaximumStep).rounded(.up))
-        let h = dt / count
+        let step = SpringPropagator.rk4Step(parameters, step: dt / count)
         if count > 10_000 {
-            let map = SpringPropagator.rk4Step(parameters, step: h).power(Int(count))
-            (value, velocity) = propagate((value, velocity), with: map)
+            Self.move(&value, &velocity, toward: target, by: step.power(Int(count)))
             return
         }
-        var state = (value: value, velocity: velocity)
+        // Two plain variables rather than a state tuple: in a debug build a
+        // tuple of a generic type costs a metadata lookup at every step.
+        var d = value - target
+        var v = velocity
         for _ in 0 ..< Int(count) {
-            state = step(state, by: h)
+            let next = d * step.dd + v * step.dv
+            v = d * step.vd + v * step.vv
+            d = next
         }
-        (value, velocity) = state
+        value = target + d
+        velocity = v
     }
 
     private mutating func advanceAnalytic(_ dt: Double) {
         let map = SpringPropagator.exact(parameters, time: dt)
-        (value, velocity) = propagate((value, velocity), with: map)
+        Self.move(&value, &velocity, toward: target, by: map)
     }
 
-    /// One RK4 step of an absolute state towards the current target.
-    private func step(_ state: (value: Value, velocity: Value), by h: Double) -> (value: Value, velocity: Value) {
-        var d = state.value - target
-        var v = state.velocity
-        _ = rk4Step(
-            &d, &v, negativeStiffness: -parameters.tension / parameters.mass,
-            frictionPerMass: parameters.friction / parameters.mass, h: h)
-        return (target + d, v)
-    }
-
-    private func propagate(
-        _ state: (value: Value, velocity: Value), with map: SpringPropagator
-    ) -> (value: Value, velocity: Value) {
-        let moved = map.apply(displacement: state.value - target, velocity: state.velocity)
-        return (target + moved.displacement, moved.velocity)
+    /// Moves an absolute state by `map`, which acts on the displacement from `target`.
+    private static func move(
+        _ value: inout Value, _ velocity: inout Value, toward target: Value, by map: SpringPropagator
+    ) {
+        let d = value - target
+        value = target + (d * map.dd + velocity * map.dv)
+        velocity = d * map.vd + velocity * map.vv
     }
 
     // MARK: Rest
