@@ -28,6 +28,12 @@ struct EngineOptions: ParsableArguments {
         help: ArgumentHelp("Verify an engine's recorded answers (JSON lines) to the exported cases.", valueName: "file")
     )
     var results: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Name the scheme of each 60 Hz trace with the candidates of kinetics compare (--no-schemes: skip it, most of a run's time; the scheme rows are left out)."
+        ))
+    var schemes = true
 
     /// Whether any engine route is asked for.
     var isUsed: Bool { command != nil || exportCases != nil || results != nil }
@@ -36,6 +42,9 @@ struct EngineOptions: ParsableArguments {
         let routes = [command, exportCases, results].compactMap { $0 }
         guard routes.count <= 1 else {
             throw ValidationError("--engine-command, --export-cases and --results are alternatives; give one")
+        }
+        if !schemes && command == nil && results == nil {
+            throw ValidationError("--no-schemes applies to an engine run: give --engine-command or --results")
         }
         guard isUsed else { return }
         if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
@@ -134,7 +143,7 @@ extension Verify {
         do {
             report = try Verifier.report(
                 set, answers: answers.answers, refusals: answers.refusals, engine: engine.name,
-                tolerances: tolerances, fault: fault, jobs: jobs,
+                tolerances: tolerances, fault: fault, namingSchemes: engine.schemes, jobs: jobs,
                 start: start
             ) { suite, done, total in bar.update(suite, done, total) }
         } catch {

@@ -87,8 +87,11 @@ public struct SchemeVerdict: Sendable, Equatable {
         for candidate in candidates {
             var squares = 0.0
             var largest = 0.0
-            for (value, replayed) in zip(values, candidate.values) {
-                let difference = abs(value - replayed)
+            // Indices rather than zip: the loop runs for every candidate and
+            // sample, and a debug build does not specialise zip's iterator.
+            let replayed = candidate.values
+            for index in 0 ..< Swift.min(values.count, replayed.count) {
+                let difference = abs(values[index] - replayed[index])
                 squares += difference * difference
                 largest = Swift.max(largest, difference)
             }

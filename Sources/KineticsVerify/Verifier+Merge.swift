@@ -25,6 +25,8 @@ extension Verifier {
                 [
                     difference("engine", measures.engine, firstMeasures.engine),
                     difference("gates", measures.gates, firstMeasures.gates),
+                    difference(
+                        "scheme naming", measures.schemesNamed ?? true, firstMeasures.schemesNamed ?? true),
                 ])
             parts.append((shard, measures, report.fault))
         }
@@ -43,6 +45,7 @@ extension Verifier {
             }
         }
         merged.refusals = refusals.isEmpty ? nil : refusals
+        merged.schemesNamed = parts[0].measures.schemesNamed
         merged.springs = parts.flatMap(\.measures.springs).sorted { $0.position < $1.position }
         merged.decays = parts.flatMap(\.measures.decays).sorted { $0.position < $1.position }
         merged.curves = parts.flatMap(\.measures.curves).sorted { $0.position < $1.position }

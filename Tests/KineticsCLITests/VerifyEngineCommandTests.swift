@@ -136,7 +136,8 @@ struct VerifyEngineCommandTests {
         ] {
             let engine = try Self.example(
                 replacing: "        dt = t - previous", with: "        dt = (t - previous) \(scale)")
-            let result = try kinetics("verify", "--engine-command", engine, "--suite", "spring", "--shard", "1/8")
+            let result = try kinetics(
+                "verify", "--engine-command", engine, "--suite", "spring", "--shard", "1/8", "--no-schemes")
             #expect(result.status == 0, "\(result.stderr)")
             let warning = try #require(
                 result.stderr.split(separator: "\n").first { $0.contains(" spring trajectories ") })
@@ -148,7 +149,7 @@ struct VerifyEngineCommandTests {
         // The example as it is: no warning.
         let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
         let plain = try kinetics(
-            "verify", "--engine-command", "python3 \(script)", "--suite", "spring", "--shard", "1/8")
+            "verify", "--engine-command", "python3 \(script)", "--suite", "spring", "--shard", "1/8", "--no-schemes")
         #expect(!plain.stderr.contains("warning"), "\(plain.stderr)")
     }
 
@@ -227,6 +228,8 @@ struct VerifyEngineCommandTests {
             (["--engine-command", "x", "--shard", "3/2"], "a shard is i/n with 1 <= i <= n <= 10000"),
             (["--engine-command", "x", "--results", "y"], "are alternatives"),
             (["--engine-command", "x", "--tolerance", "engine=-1"], "tolerance engine must be a finite number > 0"),
+            (["--no-schemes"], "--no-schemes applies to an engine run: give --engine-command or --results"),
+            (["--export-cases", "x", "--no-schemes"], "--no-schemes applies to an engine run"),
         ])
     func usage(arguments: [String], message: String) throws {
         let result = try kinetics(["verify"] + arguments)
@@ -278,9 +281,10 @@ struct VerifyEngineCommandTests {
     func serveReproducesBuiltIn() throws {
         let binary = try kineticsBinary().path
         // On an eighth of the grid (the one with flat curves): the rows of
-        // the same shard, through the protocol and built in.
+        // the same shard, through the protocol and built in; the schemes
+        // not named (--no-schemes), which leaves their rows out.
         let engine = try kinetics(
-            "verify", "--format", "json", "--shard", "6/8", "--engine-command",
+            "verify", "--format", "json", "--shard", "6/8", "--no-schemes", "--engine-command",
             "\(binary) verify serve --spring rk4 --decay exact --bezier precise")
         #expect(engine.status == 0, "\(engine.stderr)")
         let builtIn = try kinetics(
@@ -288,6 +292,8 @@ struct VerifyEngineCommandTests {
             "precise")
         let engineRows = try decodeJSON(VerificationReport.self, engine.stdout).rows
         let builtInRows = try decodeJSON(VerificationReport.self, builtIn.stdout).rows
+        #expect(!engineRows.contains { $0.check.hasPrefix("scheme") })
+        #expect(engineRows.contains { $0.check == "time scale 60 Hz" })
         for (suite, check) in [
             ("spring", "error"), ("spring", "frame-rate dependence"), ("decay", "error vs discrete law"),
             ("bezier", "error where x'(t) >= 1e-3, and at x = 0 and 1"), ("bezier", "error where x(t) is flat"),

@@ -27,9 +27,10 @@ struct EngineVerificationTests {
             VerificationRequest(
                 suites: [.spring, .decay, .bezier], grid: .quick,
                 methods: [spring.rawValue, decay.rawValue, bezier.rawValue], tolerances: Tolerances(), shard: shard))
+        // The scheme rows are another test's (namingSchemes).
         let engine = try Verifier.run(
             MethodEngine(spring: spring, decay: decay, bezier: bezier), named: "own",
-            on: EngineCaseSet(grid: .quick, shard: shard), tolerances: Tolerances())
+            on: EngineCaseSet(grid: .quick, shard: shard), tolerances: Tolerances(), namingSchemes: false)
         #expect(engine.fault == nil && engine.engineMeasures?.casesAnswered == engine.engineMeasures?.casesAsked)
         func row(_ report: VerificationReport, _ suite: String, _ mode: String, _ check: String) throws
             -> VerificationRow
@@ -84,7 +85,8 @@ struct EngineVerificationTests {
         // Analytic springs are within 1e-10 of GSL; Pop's decay is its
         // discrete law, about 1e-3 of the throw from the continuous one.
         let engine = MethodEngine(spring: .analytic, decay: .pop)
-        let gated = try Verifier.run(engine, named: "own", on: set, tolerances: Tolerances(overrides: ["engine": 1e-6]))
+        let gated = try Verifier.run(
+            engine, named: "own", on: set, tolerances: Tolerances(overrides: ["engine": 1e-6]), namingSchemes: false)
         #expect(!gated.passed)
         #expect(gated.failures.map(\.suite) == ["decay"], "\(gated.failures)")
         // The same measures reported under other tolerances, as `verify merge` does.
@@ -112,7 +114,8 @@ struct EngineVerificationTests {
         }
         // The eighth of the grid that holds spring 4.
         let set = try EngineCaseSet(grid: .quick, suites: [.spring], shard: VerificationShard(index: 5, count: 8))
-        let report = try Verifier.run(Failing(), named: "failing", on: set, tolerances: Tolerances())
+        let report = try Verifier.run(
+            Failing(), named: "failing", on: set, tolerances: Tolerances(), namingSchemes: false)
         let fault = try #require(report.fault)
         #expect(fault.kind == .threw && fault.message.contains("case spring/4/60"))
         #expect(!report.passed)
@@ -139,17 +142,19 @@ struct EngineVerificationTests {
 
     @Test("merged shards give the report of the unsharded run, and only complete shards of one run merge")
     func mergeShards() throws {
+        // Without scheme naming, for time: `kinetics verify merge`'s test
+        // merges named schemes.
         let engine = MethodEngine(spring: .rk4, decay: .pop, bezier: .webkit)
         let tolerances = try Tolerances(overrides: ["engine": 1e-3])
-        let whole = try Verifier.run(
-            engine, named: "own", on: EngineCaseSet(grid: .quick, suites: [.decay, .bezier]), tolerances: tolerances)
-        let shards = try (1 ... 3).map { index in
+        func run(_ shard: VerificationShard?, named name: String = "own", namingSchemes: Bool = false) throws
+            -> VerificationReport
+        {
             try Verifier.run(
-                engine, named: "own",
-                on: EngineCaseSet(
-                    grid: .quick, suites: [.decay, .bezier], shard: VerificationShard(index: index, count: 3)),
-                tolerances: tolerances)
+                engine, named: name, on: EngineCaseSet(grid: .quick, suites: [.decay, .bezier], shard: shard),
+                tolerances: tolerances, namingSchemes: namingSchemes)
         }
+        let whole = try run(nil)
+        let shards = try (1 ... 3).map { try run(VerificationShard(index: $0, count: 3)) }
         let merged = try Verifier.merge([shards[2], shards[0], shards[1]])
         #expect(merged.rows == whole.rows)
         #expect(merged.decayCases == whole.decayCases && merged.bezierCases == whole.bezierCases)
@@ -158,11 +163,28 @@ struct EngineVerificationTests {
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[1]]) }
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[0], shards[1], shards[2]]) }
         #expect(throws: VerificationError.self) { try Verifier.merge([whole]) }
-        let other = try Verifier.run(
-            engine, named: "other",
-            on: EngineCaseSet(grid: .quick, suites: [.decay, .bezier], shard: VerificationShard(index: 2, count: 3)),
-            tolerances: tolerances)
+        let other = try run(VerificationShard(index: 2, count: 3), named: "other")
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], other, shards[2]]) }
+        let named = try run(VerificationShard(index: 2, count: 3), namingSchemes: true)
+        #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], named, shards[2]]) }
+    }
+
+    @Test("without scheme naming, the report is the named one without its scheme rows")
+    func withoutSchemes() throws {
+        let set = try EngineCaseSet(grid: .quick, shard: VerificationShard(index: 3, count: 16))
+        let engine = MethodEngine(spring: .rk4, decay: .pop, bezier: .fast)
+        let named = try Verifier.run(engine, named: "own", on: set, tolerances: Tolerances())
+        let plain = try Verifier.run(engine, named: "own", on: set, tolerances: Tolerances(), namingSchemes: false)
+        let schemeRows = named.rows.filter { $0.check.hasPrefix("scheme") }
+        #expect(schemeRows.map(\.suite) == ["spring", "decay", "bezier"])
+        #expect(schemeRows.allSatisfy { $0.cases > 0 })
+        #expect(plain.rows == named.rows.filter { !$0.check.hasPrefix("scheme") })
+        #expect(plain.engineMeasures?.schemesNamed == false && named.engineMeasures?.schemesNamed == nil)
+        #expect(plain.engineMeasures?.springs.allSatisfy { $0.scheme == nil } == true)
+        #expect(named.engineMeasures?.springs.allSatisfy { $0.scheme != nil } == true)
+        // The time fit is measured either way.
+        #expect(
+            plain.engineMeasures?.springs.map(\.timeScale) == named.engineMeasures?.springs.map(\.timeScale))
     }
 
     @Test("a case reads back from its line unchanged, every number to the bit")

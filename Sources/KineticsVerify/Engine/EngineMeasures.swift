@@ -91,6 +91,10 @@ public struct EngineMeasures: Codable, Sendable, Equatable {
     /// nil or empty when it refused none. (Optional, so that reports
     /// written before refusals were kept still read.)
     public var refusals: [EngineRefusal]?
+    /// False when the traces' schemes were not named (`--no-schemes`):
+    /// the scheme rows are then left out. (Optional, so that reports
+    /// written before the choice existed still read; nil means named.)
+    public var schemesNamed: Bool?
     /// Per spring of the grid (of the shard).
     public var springs: [EngineSpringMeasure] = []
     /// Per decay.

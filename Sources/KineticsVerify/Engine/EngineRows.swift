@@ -146,7 +146,9 @@ extension Verifier {
                         location: "median of \(scales.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s, at rest)",
                         note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"))
             }
-            report.rows.append(schemeRow("spring", name, measures.springs.map(\.scheme)))
+            if measures.schemesNamed != false {
+                report.rows.append(schemeRow("spring", name, measures.springs.map(\.scheme)))
+            }
         }
 
         mutating func decayRows() {
@@ -180,7 +182,9 @@ extension Verifier {
                 row(
                     "decay", name, "error vs discrete law", discrete, rms: true, gate: nil,
                     note: "Pop's law, x(t) = v/1000·d/(1 - d)·(1 - d^(1000t)); reported, not checked"))
-            report.rows.append(schemeRow("decay", name, measures.decays.map(\.scheme)))
+            if measures.schemesNamed != false {
+                report.rows.append(schemeRow("decay", name, measures.decays.map(\.scheme)))
+            }
         }
 
         mutating func bezierRows() {
@@ -220,7 +224,9 @@ extension Verifier {
                         note: gate == nil
                             ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
             }
-            report.rows.append(schemeRow("bezier", name, measures.curves.map(\.scheme)))
+            if measures.schemesNamed != false {
+                report.rows.append(schemeRow("bezier", name, measures.curves.map(\.scheme)))
+            }
         }
     }
 

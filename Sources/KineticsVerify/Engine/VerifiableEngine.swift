@@ -3,7 +3,7 @@ import Kinetics
 
 /// An animation engine verified in-process, without the line protocol: a
 /// Swift package that depends on Kinetics conforms its solver to this and
-/// runs ``Verifier/run(_:named:on:tolerances:jobs:progress:)`` in its own
+/// runs ``Verifier/run(_:named:on:tolerances:namingSchemes:jobs:progress:)`` in its own
 /// tests, with the same grids, checks and report as `kinetics verify
 /// --engine-command`.
 ///
@@ -32,11 +32,15 @@ extension Verifier {
     /// measured and reported as ``report(_:grid:suites:tolerances:fault:seconds:)``
     /// does. An error thrown by the engine, or an answer with the wrong
     /// number of values, becomes the report's ``VerificationReport/fault``.
+    /// With `namingSchemes` false, the traces' schemes are not named and
+    /// the scheme rows are left out (see
+    /// ``measure(_:answers:refusals:engine:tolerances:namingSchemes:jobs:progress:)``).
     ///
     /// - Throws: ``VerificationError/reference(_:)`` when GSL fails on a case.
     public static func run(
         _ engine: some VerifiableEngine, named name: String, on set: EngineCaseSet, tolerances: Tolerances,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: @escaping Progress = { _, _, _ in }
+        namingSchemes: Bool = true, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: @escaping Progress = { _, _, _ in }
     ) throws -> VerificationReport {
         let start = Date()
         let cases = set.cases
@@ -59,22 +63,23 @@ extension Verifier {
             }
         }
         return try report(
-            set, answers: answers.answers, engine: name, tolerances: tolerances, fault: fault, jobs: jobs, start: start,
-            progress: progress)
+            set, answers: answers.answers, engine: name, tolerances: tolerances, fault: fault,
+            namingSchemes: namingSchemes, jobs: jobs, start: start, progress: progress)
     }
 
     /// Measures `answers` (and keeps `refusals`, case id to message) and
     /// makes the report: the end of every engine route (in-process,
-    /// command, results file).
+    /// command, results file). `namingSchemes` as for
+    /// ``run(_:named:on:tolerances:namingSchemes:jobs:progress:)``.
     public static func report(
         _ set: EngineCaseSet, answers: [String: EngineAnswer], refusals: [String: String] = [:],
-        engine name: String, tolerances: Tolerances, fault: EngineFault?,
+        engine name: String, tolerances: Tolerances, fault: EngineFault?, namingSchemes: Bool = true,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, start: Date = Date(),
         progress: @escaping Progress = { _, _, _ in }
     ) throws -> VerificationReport {
         let measures = try measure(
-            set, answers: answers, refusals: refusals, engine: name, tolerances: tolerances, jobs: jobs,
-            progress: progress)
+            set, answers: answers, refusals: refusals, engine: name, tolerances: tolerances,
+            namingSchemes: namingSchemes, jobs: jobs, progress: progress)
         return report(
             measures, grid: set.grid, suites: set.suites, tolerances: tolerances, fault: fault,
             seconds: Date().timeIntervalSince(start))

@@ -4,19 +4,21 @@ import KineticsCompare
 
 extension Verifier {
     /// Measures `answers` to the cases of `set` against GSL, as the built-in
-    /// methods are measured, and names the scheme of each 60 Hz trace; a
-    /// case without an answer is left out (and counted), and `refusals`
-    /// (case id to the engine's message) are kept by suite.
+    /// methods are measured, and names the scheme of each 60 Hz trace
+    /// (unless `namingSchemes` is false: the candidates' replays are most of
+    /// the work); a case without an answer is left out (and counted), and
+    /// `refusals` (case id to the engine's message) are kept by suite.
     ///
     /// - Throws: ``VerificationError/reference(_:)`` when GSL fails on a case.
     public static func measure(
         _ set: EngineCaseSet, answers: [String: EngineAnswer], refusals: [String: String] = [:], engine: String,
-        tolerances: Tolerances, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        tolerances: Tolerances, namingSchemes: Bool = true, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: @escaping Progress = { _, _, _ in }
     ) throws -> EngineMeasures {
         var measures = EngineMeasures(
             engine: engine, shard: set.shard, gates: tolerances.engineGateValues, casesAsked: set.cases.count,
             casesAnswered: set.cases.count { answers[$0.id] != nil })
+        measures.schemesNamed = namingSchemes ? nil : false
         let refused = EngineRefusal.grouped(set.cases.map(\.id), refusals: refusals)
         measures.refusals = refused.isEmpty ? nil : refused
         let rates = verificationFrameRates
@@ -36,13 +38,13 @@ extension Verifier {
                     let comparison = try reference(springCase.label) {
                         try Comparison.spring(
                             trace(times, answer), parameters: springCase.parameters, from: 0, to: 1,
-                            velocity: springCase.velocity)
+                            velocity: springCase.velocity, namingScheme: namingSchemes)
                     }
                     measure.timeScale = comparison.timeScale
                     measure.lag = comparison.lag
-                    measure.scheme = scheme(comparison)
+                    measure.scheme = namingSchemes ? scheme(comparison) : nil
                 } else {
-                    measure.scheme = "diverged"
+                    measure.scheme = namingSchemes ? "diverged" : nil
                 }
             }
             return measure
@@ -60,7 +62,7 @@ extension Verifier {
                 position: position,
                 errors: measured.map { $0[.continuous].map { EngineTrajectoryMeasure($0) } },
                 discreteErrors: measured.map { $0[.pop].map { EngineTrajectoryMeasure($0) } })
-            if let answer = answers[ids[rates.firstIndex(of: 60)!]] {
+            if namingSchemes, let answer = answers[ids[rates.firstIndex(of: 60)!]] {
                 let times = frameTimes(fps: 60, seconds: decayCase.seconds)
                 measure.scheme =
                     answer.values.allSatisfy(\.isFinite)
@@ -84,12 +86,15 @@ extension Verifier {
             ) { _, sample, _, _ in answer.values[sample] }
             let result = measured.methods[0]!
             let xs = (0 ..< set.samples).map { Double($0) / Double(set.samples - 1) }
-            let scheme =
-                answer.values.allSatisfy(\.isFinite)
-                ? scheme(
-                    try reference(curveLabel(curve)) {
-                        try Comparison.bezier(trace(xs, answer), curve: curve)
-                    }) : "diverged"
+            var scheme: String?
+            if namingSchemes {
+                scheme =
+                    answer.values.allSatisfy(\.isFinite)
+                    ? self.scheme(
+                        try reference(curveLabel(curve)) {
+                            try Comparison.bezier(trace(xs, answer), curve: curve)
+                        }) : "diverged"
+            }
             return EngineCurveMeasure(
                 position: position, regularPoints: measured.regularPoints, maxRegular: result.maxRegular,
                 worstX: result.worstX, regularHeld: gate == nil ? nil : result.regularHeld,
