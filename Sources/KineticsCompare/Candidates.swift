@@ -142,10 +142,20 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
             var stepper = SpringStepper(
                 parameters: spring, method: family == .pop ? .pop : .fixed, value: from, velocity: velocity, target: to)
             var last = 0.0
+            // Pop's loop takes a step per millisecond of a frame (up to 30 s
+            // long; a longer one shuts it down): bounded as the integrators'
+            // replays are, the values NaN beyond. The grid jumps long frames
+            // with a matrix power.
+            let limit = Double(IntegratorReplay<Double>.maximumSteps) * SpringMethod.gridStep
+            var stepped = 0.0
             values = clocked.map { time in
-                if time != last { stepper.advance(by: time - last) }
-                last = time
                 // Pop finishes an animation at its target after a frame over 30 s.
+                if stepper.isShutDown { return to }
+                let dt = time - last
+                if family == .pop && dt > 0 && dt <= SpringMethod.maxFrameInterval { stepped += dt }
+                guard stepped <= limit else { return .nan }
+                if time != last { stepper.advance(by: dt) }
+                last = time
                 return stepper.isShutDown ? to : stepper.value
             }
         case .stepped(let integrator, let damping, let schedule):
