@@ -23,8 +23,8 @@ struct EngineParityTests {
     }
 
     /// Animations of a parity run: 200 with KINETICS_LONG_TESTS (CI), else
-    /// 100 (the workload's kinds and events are the same, fewer of each).
-    static let animations = longTests ? 200 : 100
+    /// 50 (the workload's kinds and events are the same, fewer of each).
+    static let animations = sized(50, full: 200)
 
     /// ``animations`` animations of `mix` under `scenario` at 60 Hz, Pop's
     /// method, on `engine`.
@@ -48,6 +48,13 @@ struct EngineParityTests {
         // (1e-7). So 5e-6 of the distance covered.
         func configuration(_ engine: BenchEngine) -> BenchConfiguration { Self.parity(engine, mix, scenario) }
         let workload = Workload(configuration(.reference))
+        if mix == .mixed {
+            // Every kind is in the run, however few the animations.
+            let kinds = (0 ..< Self.animations).map { workload.item($0).kind }
+            for kind in [BenchAnimation.Kind.spring, .pointSpring, .decay, .basic, .keyframes] {
+                #expect(kinds.contains(kind), "\(kind)")
+            }
+        }
         // A burst adds a tenth more in frame 10, the warm-up's end.
         let tolerances = (0 ..< Self.animations + workload.burstCount).map { index -> Double in
             switch workload.item(index).kind {

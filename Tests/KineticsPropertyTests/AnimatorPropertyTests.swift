@@ -283,8 +283,8 @@ struct AnimatorPropertyTests {
     }
 
     /// Operations of the long run: 1,000,000 when KINETICS_LONG_TESTS is set
-    /// (CI sets it), else 25,000, so that the test command takes minutes.
-    static let longRun = longTests ? 1_000_000 : 25_000
+    /// (CI sets it), else 10,000, so that the test command takes minutes.
+    static let longRun = longTests ? 1_000_000 : 10_000
 
     /// The operations after each of which the animator checks itself
     /// (``Animator/checkInternally(after:)``): the first 25,000 of any run.
@@ -294,7 +294,7 @@ struct AnimatorPropertyTests {
     /// states that only many operations reach.
     static let checkedAfterEach = 25_000
 
-    @Test("25,000 seeded operations from inside and outside callbacks (1,000,000 in CI)", arguments: [UInt64(2_026)])
+    @Test("10,000 seeded operations from inside and outside callbacks (1,000,000 in CI)", arguments: [UInt64(2_026)])
     func million(seed: UInt64) {
         let churn = Churn(words: Words(seed: seed))
         var checks = 0

@@ -304,10 +304,10 @@ struct BareSpringPropertyTests {
     }
 
     /// Operations of the long run: 100,000 when KINETICS_LONG_TESTS is set
-    /// (CI sets it), else 25,000.
-    static let longRun = longTests ? 100_000 : 25_000
+    /// (CI sets it), else 10,000.
+    static let longRun = longTests ? 100_000 : 10_000
 
-    @Test("25,000 seeded operations on bare and boxed springs agree (100,000 in CI)", arguments: [UInt64(2_026)])
+    @Test("10,000 seeded operations on bare and boxed springs agree (100,000 in CI)", arguments: [UInt64(2_026)])
     func long(seed: UInt64) {
         let pair = BareAndBoxed(words: Words(seed: seed))
         while pair.operations < Self.longRun && pair.differences.isEmpty {

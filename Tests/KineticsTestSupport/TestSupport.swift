@@ -85,6 +85,10 @@ public func animatorWithXY() -> (Animator, PropertyHandle<Double>, PropertyHandl
 /// otherwise on parts of them sized so that `scripts/test.sh` takes minutes.
 public let longTests = ProcessInfo.processInfo.environment["KINETICS_LONG_TESTS"] != nil
 
+/// `full` with `KINETICS_LONG_TESTS`, `quick` otherwise: how many curves,
+/// samples or operations a sweep covers.
+public func sized(_ quick: Int, full: Int) -> Int { longTests ? full : quick }
+
 /// Whether this build runs under AddressSanitizer (`scripts/sanitize.sh`
 /// defines `KINETICS_ADDRESS_SANITIZER`). malloc-interposer compiles its
 /// malloc out under a sanitizer, so nothing is counted: the allocation

@@ -130,7 +130,8 @@ struct BezierTests {
         var worst = 0.0
         var excused = 0
         let stationary = [try! UnitBezier(x1: 1, y1: 0, x2: 0, y2: 1), try! UnitBezier(x1: 1, y1: 0.3, x2: 0, y2: 0.7)]
-        for curve in Self.curves(count: 1_000, seed: 4) + stationary {
+        // 300 curves (1,000 with KINETICS_LONG_TESTS).
+        for curve in Self.curves(count: sized(300, full: 1_000), seed: 4) + stationary {
             for x in Self.xs {
                 let error = abs(curve.solveFast(x) - curve.solvePrecise(x))
                 if error > 1e-7 {
@@ -154,7 +155,8 @@ struct BezierTests {
         let xs = (0 ..< 2_000).map { (Double($0) * 0.000_497_9 + 1e-4).truncatingRemainder(dividingBy: 1) }
         var worst = 0.0
         var fellBack = 0
-        for curve in Self.curves(count: 150, seed: 9) + [.easeIn, .easeOut, .easeInEaseOut] {
+        // 50 curves (150 with KINETICS_LONG_TESTS).
+        for curve in Self.curves(count: sized(50, full: 150), seed: 9) + [.easeIn, .easeOut, .easeInEaseOut] {
             let table = BezierTable(curve)
             fellBack += table.uncertifiedSegments
             for x in xs {
@@ -241,7 +243,8 @@ struct BezierTests {
     )
     func tableSizes() {
         var generator = SeededGenerator(seed: 41)
-        let curves = Self.curves(count: 12, seed: 42) + [.easeIn, .easeOut, .easeInEaseOut, .default]
+        // 4 random curves (12 with KINETICS_LONG_TESTS) and the named ones.
+        let curves = Self.curves(count: sized(4, full: 12), seed: 42) + [.easeIn, .easeOut, .easeInEaseOut, .default]
         for segments in [1, 2, 3, 7, 100, 1_000, 4_096] {
             for curve in curves {
                 let table = BezierTable(curve, segments: segments)
