@@ -31,7 +31,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Name the scheme of each 60 Hz trace with the candidates of kinetics compare (--no-schemes: skip it, most of a run's time; the scheme rows are left out)."
+            "Name the scheme of each 60 Hz trace with the candidates of kinetics compare, a few hundred replays a trace (--no-schemes: skip it and leave the scheme rows out)."
         ))
     var schemes = true
 

@@ -5,8 +5,9 @@
 /// steps one at a time as ``SpringMethod`` schedules them (`pop` with Pop's
 /// four stages as Pop writes them, `fixed` and `rk4` with the step's matrix,
 /// ``SpringPropagator/rk4Step(_:step:)``), and the animator's fast paths,
-/// which take a frame's steps as one matrix power, are tested against it. It applies no rest test, no
-/// clamping and no snapping to the target: it reports the method's own state.
+/// which take a frame's steps as one matrix power, are tested against it.
+/// It applies no rest test, no clamping and no snapping to the target: it
+/// reports the method's own state.
 ///
 /// ```swift
 /// var spring = SpringStepper(parameters: .popDefault, method: .pop, value: 0.0, target: 1.0)
