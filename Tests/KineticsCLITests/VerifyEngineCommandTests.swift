@@ -240,8 +240,8 @@ struct VerifyEngineCommandTests {
     @Test("the Python example engine runs the quick grid; its springs are named velocity-first symplectic Euler")
     func pythonExample() throws {
         let script = Self.root.appendingPathComponent("Examples/engines/semi_implicit_euler.py").path
-        // A quarter of the grid; the whole of it with KINETICS_LONG_TESTS.
-        let (shard, cases, curves) = longTests ? ([], 1183, 25) : (["--shard", "3/4"], 294, 6)
+        // An eighth of the grid; the whole of it with KINETICS_LONG_TESTS.
+        let (shard, cases, curves) = longTests ? ([], 1183, 25) : (["--shard", "1/8"], 154, 4)
         let result = try kinetics(
             ["verify", "--engine-command", "python3 \(script)", "--engine-name", "python"] + shard)
         #expect(result.status == 0, "\(result.stderr)")
