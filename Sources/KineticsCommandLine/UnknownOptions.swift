@@ -33,10 +33,16 @@ enum UnknownOptions {
     /// first long option in `arguments` that the command they invoke does
     /// not have; nil when there is none, or when the tool cannot be
     /// described.
+    ///
+    /// Only the invoked command is described (the subcommands named at the
+    /// start of `arguments`, or the default one): describing the whole tool
+    /// validates every command's definition, which took a debug build a
+    /// quarter of a second at each usage error.
     static func first<Command: ParsableCommand>(in arguments: [String], of _: Command.Type) -> String? {
+        let path = invoked(Command.self, by: arguments)
         let description: String
         do {
-            _ = try Command.parseAsRoot(["--experimental-dump-help"])
+            _ = try Command.parseAsRoot(path + ["--experimental-dump-help"])
             return nil
         } catch {
             description = Command.fullMessage(for: error)
@@ -75,6 +81,27 @@ enum UnknownOptions {
             return message
         }
         return nil
+    }
+
+    /// The names of the subcommands that `arguments` invoke: those they
+    /// start with, then the default subcommand of the last, if it has one.
+    static func invoked(_ root: any ParsableCommand.Type, by arguments: [String]) -> [String] {
+        var path: [String] = []
+        var command = root
+        var rest = arguments[...]
+        while true {
+            let subcommands = command.configuration.subcommands
+            if let name = rest.first, let sub = subcommands.first(where: { $0._commandName == name }) {
+                path.append(name)
+                command = sub
+                rest = rest.dropFirst()
+            } else if let sub = command.configuration.defaultSubcommand {
+                path.append(sub._commandName)
+                command = sub
+            } else {
+                return path
+            }
+        }
     }
 
     /// The edit distance of two names (insertions, deletions and

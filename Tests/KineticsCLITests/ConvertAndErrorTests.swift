@@ -164,6 +164,9 @@ struct ConvertAndErrorTests {
             (["bench", "--animations", "0", "--framez", "3"], "--framez", "--frames"),
             (["gate", "--before", "a.so", "--confidenc", "2"], "--confidenc", "--confidence"),
             (["verify", "--format", "jsn", "--engine-comand", "x"], "--engine-comand", "--engine-command"),
+            (["verify", "merge", "a.json", "--formt", "json"], "--formt", "--format"),
+            // The default command (the report).
+            (["--animations", "0", "--outptu", "r.html"], "--outptu", "--output"),
         ])
     func typoFirst(arguments: [String], typo: String, meant: String) throws {
         let result = try kinetics(arguments)
@@ -171,6 +174,15 @@ struct ConvertAndErrorTests {
         #expect(
             result.stderr == "kinetics: error: Unknown option '\(typo)'. Did you mean '\(meant)'?\n", "\(result.stderr)"
         )
+    }
+
+    @Test("the default command's own options are known: a bad value is named, not called an unknown option")
+    func defaultCommandOptions() throws {
+        let result = try kinetics(["--animations", "0"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr == "kinetics: error: --animations must be a whole number in [1, 100000], got 0\n",
+            "\(result.stderr)")
     }
 
     @Test("after '--', and as an option's value, what looks like an option is not reported as one")
