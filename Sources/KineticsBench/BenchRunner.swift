@@ -113,22 +113,14 @@ public enum BenchRunner {
         let engine = try makeEngine(configuration)
         let calibration = Calibration(streaming: bytesPerFrame(configuration))
         var kernel: [UInt64] = []
-        let total = configuration.warmupFrames + configuration.repetitions * configuration.frames + countedFrames
-        let times = workload.frameTimes(total)
-        var frame = 0
-        while frame < configuration.warmupFrames {
-            engine.markedFrame(frame, at: times[frame])
-            frame += 1
-        }
+        let times = workload.frameTimes(
+            configuration.warmupFrames + configuration.repetitions * configuration.frames + countedFrames)
         var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
         var medians: [Double] = []
         var sum = 0.0
-        var samples = [UInt64](repeating: 0, count: configuration.frames)
         var frameTimes: [Double] = []
         frameTimes.reserveCapacity(configuration.repetitions * configuration.frames)
-        for _ in 0 ..< configuration.repetitions {
-            timeFrames(engine, times, from: frame, into: &samples)
-            frame += configuration.frames
+        var frame = runRepetitions(configuration, engine, times, calibration, &kernel) { samples in
             for sample in samples {
                 _ = histogram.record(sample)
                 sum += Double(sample)
@@ -136,7 +128,6 @@ public enum BenchRunner {
             medians.append(median(samples))
             // Not map(Double.init): that reference picks init(bitPattern:).
             frameTimes += samples.map { Double($0) }
-            kernel.append(contentsOf: calibration.passes(calibrationPasses))
         }
         var allocations = 0
         for _ in 0 ..< countedFrames {
@@ -151,6 +142,46 @@ public enum BenchRunner {
         measured.frameTimes = frameTimes
         if checkingValues { measured.valueCheck = try checkValues(configuration) }
         return measured
+    }
+
+    /// The measured frames of ``measure(_:checkingValues:)`` without their
+    /// statistics: what a run under callgrind needs (``countedFrame``
+    /// executes the same frames, after the same calibration passes).
+    package static func runFrames(_ configuration: BenchConfiguration) throws(BenchError) {
+        guard configuration.scenario != .massCompletion, configuration.scenario != .burst else {
+            _ = try measure(configuration, checkingValues: false)
+            return
+        }
+        FrameWatchdog.begin(configuration.key)
+        defer { FrameWatchdog.end() }
+        let workload = Workload(configuration)
+        let engine = try makeEngine(configuration)
+        let calibration = Calibration(streaming: bytesPerFrame(configuration))
+        var kernel: [UInt64] = []
+        let times = workload.frameTimes(configuration.warmupFrames + configuration.repetitions * configuration.frames)
+        _ = runRepetitions(configuration, engine, times, calibration, &kernel) { _ in }
+    }
+
+    /// The warm-up frames, then `repetitions` runs of `frames` timed frames,
+    /// each run handed to `repetition` and followed by calibration passes
+    /// (appended to `kernel`); returns the index of the next frame.
+    private static func runRepetitions(
+        _ configuration: BenchConfiguration, _ engine: MeasuredEngine, _ times: [Double], _ calibration: Calibration,
+        _ kernel: inout [UInt64], repetition: ([UInt64]) -> Void
+    ) -> Int {
+        var frame = 0
+        while frame < configuration.warmupFrames {
+            engine.markedFrame(frame, at: times[frame])
+            frame += 1
+        }
+        var samples = [UInt64](repeating: 0, count: configuration.frames)
+        for _ in 0 ..< configuration.repetitions {
+            timeFrames(engine, times, from: frame, into: &samples)
+            frame += configuration.frames
+            repetition(samples)
+            kernel.append(contentsOf: calibration.passes(calibrationPasses))
+        }
+        return frame
     }
 
     /// Times `samples.count` frames of `engine` from frame `first`, each

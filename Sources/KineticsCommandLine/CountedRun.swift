@@ -37,7 +37,7 @@ struct CountedRun: Codable {
             for path in libraries { _ = try EngineLibrary.load(path) }
             FrameWatchdog.start(timeout: frameTimeout)
             if let configuration {
-                _ = try BenchRunner.measure(configuration, checkingValues: false)
+                try BenchRunner.runFrames(configuration)
             } else {
                 _ = BezierBench.measure()
             }
