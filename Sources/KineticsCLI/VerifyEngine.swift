@@ -122,13 +122,21 @@ extension Verify {
             bar.finish()
             (answers, fault) = (run.answers, run.fault)
         } else if let path = engine.results {
-            let data = try readInput(path, limit: Self.resultsSizeLimit, what: "a results file")
-            var number = 0
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-                number += 1
-                do { try answers.take(line: line, number: number) } catch {
+            // Read as a stream: a line longer than any answer is refused
+            // as soon as it is, and the file is never held whole.
+            var lines = AnswerLines(limit: answers.lineLimit)
+            func take(_ line: String, _ number: Int) throws(EngineFault) {
+                try answers.take(line: line, number: number)
+            }
+            try streamInput(path, limit: Self.resultsSizeLimit, what: "a results file") { chunk in
+                do throws(EngineFault) { try lines.append(chunk, to: take) } catch {
                     fault = EngineFault(error.kind, "\(path): \(error.message)")
-                    break
+                }
+                return fault == nil
+            }
+            if fault == nil {
+                do throws(EngineFault) { try lines.finish(to: take) } catch {
+                    fault = EngineFault(error.kind, "\(path): \(error.message)")
                 }
             }
             if fault == nil && !answers.isComplete {

@@ -88,10 +88,27 @@ package func readInput(_ path: String, limit: Int = inputSizeLimit, what: String
     do {
         return try InputFile.read(path, limit: limit, what: what)
     } catch {
-        switch error {
-        case .missing, .unreadable: throw CLIError(message: error.description, status: CLIError.missingInput)
-        case .tooLarge: throw CLIError(message: error.description, status: CLIError.badData)
-        }
+        throw inputError(error)
+    }
+}
+
+/// Reads the file at `path` a chunk at a time (``InputFile/stream``), with
+/// the errors and statuses of ``readInput(_:limit:what:)``.
+package func streamInput(
+    _ path: String, limit: Int = inputSizeLimit, what: String = "an input", _ body: (ArraySlice<UInt8>) -> Bool
+) throws {
+    do {
+        try InputFile.stream(path, limit: limit, what: what, body)
+    } catch {
+        throw inputError(error)
+    }
+}
+
+/// The command line's error for an input file that cannot be read.
+private func inputError(_ error: InputFileError) -> CLIError {
+    switch error {
+    case .missing, .unreadable: CLIError(message: error.description, status: CLIError.missingInput)
+    case .tooLarge: CLIError(message: error.description, status: CLIError.badData)
     }
 }
 

@@ -49,6 +49,26 @@ package enum InputFile {
     ///
     /// - Throws: ``InputFileError``.
     package static func read(_ path: String, limit: Int, what: String = "an input") throws(InputFileError) -> Data {
+        var bytes = [UInt8]()
+        // Room for the file as it was, or a first chunk; grown by doubling.
+        try stream(path, limit: limit, what: what, expecting: { bytes.reserveCapacity(min(limit + 1, $0 ?? chunk)) }) {
+            bytes.append(contentsOf: $0)
+            return true
+        }
+        return Data(bytes)
+    }
+
+    /// Reads the file at `path` a chunk at a time, handing each chunk to
+    /// `body` until it returns false or the file ends: what
+    /// ``read(_:limit:what:)`` does, for a reader that need not hold the
+    /// file whole. `expecting` is told the size of a regular file, plus
+    /// one, before the first chunk (nil for a pipe or a device).
+    ///
+    /// - Throws: ``InputFileError``.
+    package static func stream(
+        _ path: String, limit: Int, what: String = "an input", expecting: (Int?) -> Void = { _ in },
+        _ body: (ArraySlice<UInt8>) -> Bool
+    ) throws(InputFileError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
@@ -63,22 +83,20 @@ package enum InputFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        // Room for the file as it was, or a first chunk; grown by doubling,
-        // never past limit + 1.
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(min(limit + 1, type == S_IFREG ? Int(status.st_size) + 1 : chunk))
+        expecting(type == S_IFREG ? Int(status.st_size) + 1 : nil)
         var buffer = [UInt8](repeating: 0, count: min(chunk, limit + 1))
+        var total = 0
         while true {
-            let wanted = min(buffer.count, limit + 1 - bytes.count)
+            let wanted = min(buffer.count, limit + 1 - total)
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: path, reason: String(cString: strerror(errno)))
             }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0 ..< count])
-            if bytes.count > limit { throw .tooLarge(path: path, size: nil, limit: limit, what: what) }
+            if count == 0 { return }
+            total += count
+            if total > limit { throw .tooLarge(path: path, size: nil, limit: limit, what: what) }
+            if !body(buffer[0 ..< count]) { return }
         }
-        return Data(bytes)
     }
 }

@@ -115,4 +115,53 @@ struct InputLimitTests {
                 == "kinetics: error: \(second): more than \(16 << 20) bytes; a scenario is at most \(16 << 20) bytes (16 MiB)\n"
         )
     }
+
+    @Test("an engine's endless line is refused once it is longer than any answer: exit 65, memory bounded")
+    func endlessEngineLine() throws {
+        // 400 MB of 'x' and no newline, from a pipeline that holds none of it.
+        let endless = "head -c 400000000 /dev/zero | tr '\\0' x"
+        let verify = ["verify", "--suite", "decay", "--no-schemes", "--engine-command"]
+        let run = try Self.runMeasured(verify + [endless])
+        let baseline = try Self.runMeasured(verify + ["echo x"])
+        #expect(run.status == 65 && baseline.status == 65)
+        // The line is refused at the longest answer's length (about 100 KB
+        // here); read whole it would be 400 MB, and more as a string.
+        #expect(
+            run.peakKiB - baseline.peakKiB < 8 << 10,
+            "peak \(run.peakKiB) KiB for a 400 MB line, \(baseline.peakKiB) KiB for a short bad one")
+        let result = try kinetics(verify + [endless])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains("line 1 of the engine's output is longer than any answer to these cases can be"),
+            "\(result.stderr)")
+    }
+
+    @Test("a results file whose one answer has 20,000,000 values is refused before it is read whole")
+    func oversizedResultsLine() throws {
+        let folder = try temporaryFolder("kinetics-limits")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("answers.jsonl").path
+        #expect(
+            FileManager.default.createFile(atPath: path, contents: Data("{\"id\": \"decay/0\", \"values\": [".utf8)))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        let block = Data(String(repeating: "1,", count: 1 << 20).utf8)
+        for _ in 0 ..< 19 { try handle.write(contentsOf: block) }
+        try handle.write(contentsOf: Data((String(repeating: "1,", count: 20_000_000 - 19 << 20 - 1) + "1]}\n").utf8))
+        try handle.close()
+        let verify = ["verify", "--suite", "decay", "--no-schemes", "--results"]
+        let run = try Self.runMeasured(verify + [path])
+        let short = folder.appendingPathComponent("short.jsonl").path
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: short))
+        let baseline = try Self.runMeasured(verify + [short])
+        #expect(run.status == 65 && baseline.status == 65)
+        #expect(
+            run.peakKiB - baseline.peakKiB < 8 << 10,
+            "peak \(run.peakKiB) KiB for a 40 MB answer, \(baseline.peakKiB) KiB for a short bad one")
+        let result = try kinetics(verify + [path])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.contains("\(path): line 1 of the engine's output is longer than any answer"),
+            "\(result.stderr)")
+    }
 }

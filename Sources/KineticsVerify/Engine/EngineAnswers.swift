@@ -52,11 +52,14 @@ public struct EngineAnswers: Sendable {
     private let expected: [String: Int]
     /// The case ids in the order they were asked.
     private let order: [String]
+    /// The most values any case's answer holds.
+    let maximumCount: Int
 
     /// Answers to `cases`, none yet.
     public init(for cases: [EngineCase]) {
         expected = Dictionary(cases.map { ($0.id, $0.valueCount) }, uniquingKeysWith: { first, _ in first })
         order = cases.map(\.id)
+        maximumCount = cases.map(\.valueCount).max() ?? 0
     }
 
     /// Whether every case has its answer or was refused.

@@ -69,8 +69,7 @@ public struct EngineCommand: Sendable {
         DispatchQueue.global().async(group: writer) { Self.write(cases, to: writeEnd, counting: written) }
 
         var fault: EngineFault?
-        var pending: [UInt8] = []
-        var lineNumber = 0
+        var lines = AnswerLines(limit: answers.lineLimit)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var lastProgress = Date()
         var lastWritten = 0
@@ -99,36 +98,24 @@ public struct EngineCommand: Sendable {
                 fault = EngineFault(.ended, "cannot read the engine's output: \(String(cString: strerror(errno)))")
                 break
             }
-            if count == 0 {
-                // The engine closed its output: a last line without a newline counts.
-                if !pending.isEmpty {
-                    lineNumber += 1
-                    do { try answers.take(line: String(decoding: pending, as: UTF8.self), number: lineNumber) } catch {
-                        fault = error
+            do throws(EngineFault) {
+                if count == 0 {
+                    // The engine closed its output: a last line without a newline counts.
+                    try lines.finish { line, number throws(EngineFault) in try answers.take(line: line, number: number)
                     }
+                    break
                 }
-                break
-            }
-            let before = answers.answers.count
-            var start = pending.count
-            pending.append(contentsOf: chunk[0 ..< count])
-            var lineStart = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                lineNumber += 1
-                do {
-                    try answers.take(
-                        line: String(decoding: pending[lineStart ..< newline], as: UTF8.self), number: lineNumber)
-                } catch {
-                    fault = error
-                    break reading
+                let before = answers.answers.count
+                try lines.append(chunk[0 ..< count]) { line, number throws(EngineFault) in
+                    try answers.take(line: line, number: number)
                 }
-                lineStart = newline + 1
-                start = lineStart
-            }
-            pending.removeFirst(lineStart)
-            if answers.answers.count != before {
-                lastProgress = Date()
-                progress(answers.answers.count)
+                if answers.answers.count != before {
+                    lastProgress = Date()
+                    progress(answers.answers.count)
+                }
+            } catch {
+                fault = error
+                break reading
             }
         }
         close(output[0])

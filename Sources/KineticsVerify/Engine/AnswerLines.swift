@@ -1,0 +1,73 @@
+/// Splits an engine's output into answer lines as its bytes arrive, and
+/// refuses a line as soon as it is longer than any answer to the cases
+/// asked can be (``EngineAnswers/lineLimit``): an engine that writes one
+/// endless line costs the reader that limit, not the line.
+///
+/// The same reader serves the process route (`--engine-command`, chunks
+/// from the pipe) and the file route (`--results`, chunks of the file).
+public struct AnswerLines: Sendable {
+    /// The longest line taken, in bytes, without its newline.
+    public let limit: Int
+    /// The lines completed so far.
+    public private(set) var count = 0
+    private var pending: [UInt8] = []
+
+    /// A reader that refuses lines over `limit` bytes.
+    public init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Takes the next bytes of the output and hands every line they
+    /// complete to `take`, with its 1-based number.
+    ///
+    /// - Throws: ``EngineFault`` (`badAnswer`) for a line over the limit,
+    ///   at once (the rest of it is not kept), or what `take` throws.
+    public mutating func append(
+        _ bytes: some Collection<UInt8>, to take: (String, Int) throws(EngineFault) -> Void
+    ) throws(EngineFault) {
+        var rest = bytes[...]
+        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            try keep(rest[..<newline])
+            count += 1
+            let line = String(decoding: pending, as: UTF8.self)
+            pending.removeAll(keepingCapacity: true)
+            try take(line, count)
+            rest = rest[rest.index(after: newline)...]
+        }
+        try keep(rest)
+    }
+
+    /// Ends the output: a last line without a newline is handed to `take`.
+    public mutating func finish(to take: (String, Int) throws(EngineFault) -> Void) throws(EngineFault) {
+        guard !pending.isEmpty else { return }
+        count += 1
+        let line = String(decoding: pending, as: UTF8.self)
+        pending = []
+        try take(line, count)
+    }
+
+    private mutating func keep(_ bytes: some Collection<UInt8>) throws(EngineFault) {
+        guard pending.count + bytes.count <= limit else {
+            throw EngineFault(
+                .badAnswer,
+                "line \(count + 1) of the engine's output is longer than any answer to these cases can be (over \(limit) bytes); it was refused there, the rest not read"
+            )
+        }
+        pending.append(contentsOf: bytes)
+    }
+}
+
+extension EngineAnswers {
+    /// Bytes allowed for one number on an answer line, with its separator
+    /// and spaces: a double printed to round-trip takes at most 24.
+    static let bytesPerNumber = 64
+    /// Bytes allowed on a line besides its numbers: the keys, the id, an
+    /// error's message.
+    static let lineOverhead = 64 << 10
+
+    /// The longest line an answer to these cases can need: the case with
+    /// the most values, each value and velocity at ``bytesPerNumber``, and
+    /// ``lineOverhead``. A line over it cannot be a valid answer, so it is
+    /// refused before it is read to its end.
+    public var lineLimit: Int { maximumCount * 2 * Self.bytesPerNumber + Self.lineOverhead }
+}
