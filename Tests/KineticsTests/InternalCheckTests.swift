@@ -19,7 +19,8 @@ struct InternalCheckTests {
                 let x = animator.property("x", of: animator.makeTarget(), initial: 0.0)
                 guard (try? animator.add(Animation<Double>.spring(.popDefault, to: 1), to: x)) != nil else { return }
                 // The animation's group (the first of its method) loses its one user.
-                animator.shared.springGroups[SpringMethod.rk4.index].release(0, configurations: animator.shared.springs)
+                animator.shared.springGroups[SpringMethod.rk4.index].release(
+                    GroupIndex(0), configurations: animator.shared.springs)
                 animator.tick(at: 1.0 / 60)
             }
             let message = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -14,7 +14,7 @@ struct TimedSpan {
 /// A basic animation's own state: its span and its timing function.
 struct BasicState {
     var span: TimedSpan
-    var timing: Int32
+    var timing: TimingIndex
 }
 
 /// The basic animations of one lane: from `from` to `to` along a timing
@@ -36,7 +36,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
     /// The eased progress at `time` (Pop's progress of a basic animation).
     func progress(_ index: Int, at time: Double, timings: TimingTable) -> Double {
         let own = state[index]
-        return timings.evaluators[Int(own.timing)].evaluate(own.span.fraction(at: time), timings)
+        return timings.evaluators[own.timing.index].evaluate(own.span.fraction(at: time), timings)
     }
 
     /// The (clamped, unrounded) value at `time`.
@@ -86,7 +86,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
     ) {
         let own = p.state[index]
         let t = own.span.fraction(at: context.time)
-        let eased = p.evaluators[Int(own.timing)].evaluate(t, timings)
+        let eased = p.evaluators[own.timing.index].evaluate(t, timings)
         let from = p.common.from[index]
         let value = from + (p.common.to[index] - from) * eased
         common.endFrame(

@@ -43,8 +43,8 @@ final class Column<Element> {
 
     /// Stores `element` at slot `index` of a ``CountedSlots`` table:
     /// overwrites a recycled slot, or appends a new one (`index == count`).
-    func store(_ element: Element, at index: Int32) {
-        if Int(index) == count { append(element) } else { self[Int(index)] = element }
+    func store<Table>(_ element: Element, at index: TableIndex<Table>) {
+        if index.index == count { append(element) } else { self[index.index] = element }
     }
 
     /// Makes room for `minimum` elements without allocating again.

@@ -14,11 +14,11 @@ final class DecayConfigurations {
     #if !KINETICS_CHECKED_EXCLUSIVITY
         @exclusivity(unchecked)
     #endif
-    private var slots = SharedSlots<Key>()
+    private var slots = SharedSlots<Key, DecaySlot>()
     let factors = Column<DecayFactors>()
 
     /// The configuration for `deceleration` and `method`, counting one more user.
-    func acquire(_ deceleration: Double, _ method: DecayMethod) -> Int32 {
+    func acquire(_ deceleration: Double, _ method: DecayMethod) -> DecayIndex {
         let key = Key(deceleration: deceleration, method: method)
         if let index = slots.retain(key) { return index }
         let index = slots.insert(key)
@@ -31,7 +31,7 @@ final class DecayConfigurations {
     /// Out of line: the batches call it once per run of finished elements,
     /// and inlined it would crowd their loops.
     @inline(never)
-    func release(_ index: Int32, count released: Int = 1) {
+    func release(_ index: DecayIndex, count released: Int = 1) {
         if slots.release(index, count: released) { slots.recycle(index) }
     }
 
@@ -52,7 +52,7 @@ final class DecayConfigurations {
 struct DecayState<V: AnimatableVector> {
     var value: V
     var velocity: V
-    var configuration: Int32
+    var configuration: DecayIndex
 }
 
 /// The decays of one lane that share a method, in structure-of-arrays form.
@@ -82,7 +82,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         let p = ElementColumns.Pointers(common)
         for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
             advanceElement(
-                index, factors: factors[Int(states[index].configuration)], p, values: values, output: &output)
+                index, factors: factors[states[index].configuration.index], p, values: values, output: &output)
         }
     }
 

@@ -158,10 +158,11 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// are reported in element order). The caller truncates its own columns to
     /// the count returned.
     @inline(__always)
-    func finishQuietly(
-        output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void, move: (Int, Int) -> Void
+    func finishQuietly<Table>(
+        output: inout FrameOutput, entry: (Int) -> TableIndex<Table>, release: (TableIndex<Table>, Int) -> Void,
+        move: (Int, Int) -> Void
     ) -> Int {
-        var releases = ReleaseRuns()
+        var releases = ReleaseRuns<Table>()
         if quietlyFinished.count == count {
             // Every element finished (as a batch of animations started
             // together does): none moves, and one pass in element order
@@ -345,7 +346,9 @@ extension ElementBatch {
     /// (``ElementColumns/finishQuietly(output:entry:release:move:)``): each
     /// gives back the shared table entry `entry` reads through `release`.
     @inline(__always)
-    func finishQuietly(output: inout FrameOutput, entry: (Int) -> Int32, release: (Int32, Int) -> Void) {
+    func finishQuietly<Table>(
+        output: inout FrameOutput, entry: (Int) -> TableIndex<Table>, release: (TableIndex<Table>, Int) -> Void
+    ) {
         let end = common.finishQuietly(
             output: &output, entry: entry, release: release,
             move: { source, destination in copyElement(from: source, to: destination) })

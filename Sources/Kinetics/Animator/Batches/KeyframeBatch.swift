@@ -2,7 +2,7 @@
 /// it was in at its last frame.
 struct KeyframeState {
     var span: TimedSpan
-    var track: Int32
+    var track: TrackIndex
     var cursor: Int32 = 0
 }
 
@@ -65,7 +65,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let t = p.state[index].span.fraction(at: context.time)
-        let value = p.tracks[Int(p.state[index].track)].value(
+        let value = p.tracks[p.state[index].track.index].value(
             at: t, cursor: &p.state[index].cursor, evaluators: p.evaluators, timings: timings)
         common.endFrame(
             index, value, done: t + timeProgressThreshold >= 1, flags: p.common.flags[index], p.common, values: values,

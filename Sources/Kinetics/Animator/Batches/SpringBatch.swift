@@ -11,7 +11,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Displacement and velocity side by side: one load per spring (for a
     /// scalar, one 16-byte SIMD register).
     let state = Column<SpringState<V>>()
-    let group = Column<Int32>()
+    let group = Column<GroupIndex>()
     /// `pop`: the last step's velocity slope, for Pop's rest test, of a
     /// vector spring; a scalar spring's is in ``slopeTerms`` (this column
     /// is then empty). Read and set through ``storedSlope(_:_:)`` and
@@ -44,7 +44,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// Appends a spring at `value` with `velocity` in `group`; its common
     /// columns are appended by the caller through ``common``.
-    func appendState(value: V, to target: V, velocity initial: V, group index: Int32) {
+    func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex) {
         state.append(SpringState(displacement: .zero, velocity: .zero))
         group.append(index)
         switch method {
@@ -61,7 +61,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// Makes element `element` a spring at `value` with `velocity` in
     /// `group`, as ``appendState`` makes a new one.
-    func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: Int32) {
+    func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex) {
         state[element] = SpringState(displacement: value - target, velocity: initial)
         group[element] = index
         switch method {
@@ -79,7 +79,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// `start` in `group`, with the given settings and `flags` set beyond
     /// those the settings imply; returns its index.
     func appendSpring(
-        owner: AnimationHandle, slot: Int32, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode,
+        owner: AnimationHandle, slot: Int32, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode,
         roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
     ) -> ElementIndex {
         appendState(value: start.from, to: start.to, velocity: start.velocity, group: index)
@@ -96,7 +96,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// ``appendSpring`` would.
     @inline(__always)
     func restartQuiet(
-        _ element: Int, owner: AnimationHandle, _ start: SpringStart<V>, group index: Int32, clamp: ClampMode
+        _ element: Int, owner: AnimationHandle, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode
     ) {
         restartState(element, value: start.from, to: start.to, velocity: start.velocity, group: index)
         common.restart(
@@ -157,7 +157,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// loop touches no class property.
     struct Pointers {
         let state: ColumnPointer<SpringState<V>>
-        let group: ColumnPointer<Int32>
+        let group: ColumnPointer<GroupIndex>
         let slope: ColumnPointer<V>
         let slopeTerms: ColumnPointer<SIMD2<Double>>
         let outputValue: ColumnPointer<V>
@@ -257,7 +257,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }
             } else if bits & ElementFlag.paused == 0 {
-                advanceElement(index, p, frame: frames + Int(p.group[index]), values: values, output: &output)
+                advanceElement(index, p, frame: frames + p.group[index].index, values: values, output: &output)
             }
             index &+= 1
         }
@@ -286,7 +286,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
         values: ColumnPointer<V>, _ path: Path.Type
     ) -> Bool {
-        let f = frames + Int(p.group[index])
+        let f = frames + p.group[index].index
         let d0 = p.state[index].displacement
         let v0 = p.state[index].velocity
         let step = f.pointee.step(
@@ -534,7 +534,7 @@ extension SpringBatch where V == Double {
         typealias Pair = SIMD2<Double>
         p.state.check(index)
         let states = UnsafeMutableRawPointer(p.state.base)
-        let f = frames + Int(p.group[index])
+        let f = frames + p.group[index].index
         let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
         // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
         // products, in the other order for v (exact either way).

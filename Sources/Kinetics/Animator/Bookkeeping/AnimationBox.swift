@@ -71,10 +71,25 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         var shared: Int32 = -1
         /// The rest threshold of the current run.
         var threshold = 0.0
-        /// A keyframe animation's tracks, forwards and backwards (-1 until
+        /// A keyframe animation's tracks, forwards and backwards (none until
         /// used), kept across repeats.
-        var forwardTrack: Int32 = -1
-        var backwardTrack: Int32 = -1
+        var forwardTrack = TrackIndex.none
+        var backwardTrack = TrackIndex.none
+
+        // The shared entry as the index of its table: the one place that
+        // reads the union by the element's kind.
+        var group: GroupIndex {
+            get { GroupIndex(raw: shared) }
+            set { shared = newValue.raw }
+        }
+        var decay: DecayIndex {
+            get { DecayIndex(raw: shared) }
+            set { shared = newValue.raw }
+        }
+        var timing: TimingIndex {
+            get { TimingIndex(raw: shared) }
+            set { shared = newValue.raw }
+        }
         /// The run's resolved ends and start velocity (set at the first start,
         /// swapped on repeats).
         var resolved = false
@@ -127,7 +142,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         type == ObjectIdentifier(Value.self) ? state.slot : nil
     }
     override var isReusable: Bool {
-        !state.installed && state.shared < 0 && state.forwardTrack < 0 && state.backwardTrack < 0
+        !state.installed && state.shared < 0 && state.forwardTrack.isNone && state.backwardTrack.isNone
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -146,8 +161,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func forgetRun() {
         state.installed = false
         state.shared = -1
-        state.forwardTrack = -1
-        state.backwardTrack = -1
+        state.forwardTrack = .none
+        state.backwardTrack = .none
         state.parked = nil
     }
 
@@ -159,7 +174,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     func reset(_ animation: consuming Animation<Value>, slot: Int32) {
         precondition(
-            !state.installed && state.shared < 0 && state.forwardTrack < 0 && state.backwardTrack < 0,
+            !state.installed && state.shared < 0 && state.forwardTrack.isNone && state.backwardTrack.isNone,
             "a box in use cannot be reset")
         state.hasExplicitEnd = animation.to != nil
         (state.springMethod, state.springParameters) = Self.spring(of: animation)
@@ -243,14 +258,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 state.to = parameters.endValue(
                     from: state.from, velocity: state.startVelocity, threshold: state.threshold, method: method)
             }
-            if state.shared < 0 { state.shared = tables.decays.acquire(parameters.deceleration, method) }
+            if state.decay.isNone { state.decay = tables.decays.acquire(parameters.deceleration, method) }
             lane.decays[method.index].state.append(
-                DecayState(value: state.from, velocity: state.startVelocity, configuration: state.shared))
+                DecayState(value: state.from, velocity: state.startVelocity, configuration: state.decay))
         case .basic(let duration, let timing, let bezier):
-            if state.shared < 0 { state.shared = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
-            lane.basics.state.append(BasicState(span: TimedSpan(start: time, duration: duration), timing: state.shared))
+            if state.timing.isNone { state.timing = tables.timings.acquire(timing, bezier: bezier, duration: duration) }
+            lane.basics.state.append(BasicState(span: TimedSpan(start: time, duration: duration), timing: state.timing))
         case .keyframes(let keyframes):
-            if (state.reversed ? state.backwardTrack : state.forwardTrack) < 0 {
+            if (state.reversed ? state.backwardTrack : state.forwardTrack).isNone {
                 let track = lane.tracks.acquire(keyframes, reversed: state.reversed, timings: tables.timings)
                 if state.reversed { state.backwardTrack = track } else { state.forwardTrack = track }
             }
@@ -291,7 +306,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     ) {
         SharedTables.with(animator) { tables in
             tables.withSpringGroups(state.springMethod) { groups in
-                state.shared = groups.acquire(parameters, threshold: state.threshold, configurations: tables.springs)
+                state.group = groups.acquire(parameters, threshold: state.threshold, configurations: tables.springs)
             }
         }
         let wants = wantsEvents(animator, index)
@@ -304,7 +319,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         let element = withLane { lane in
             lane.withSprings(state.springMethod) { batch in
                 batch.appendSpring(
-                    owner: handle, slot: state.slot, start, group: state.shared, clamp: clamp,
+                    owner: handle, slot: state.slot, start, group: state.group, clamp: clamp,
                     roundingFactor: roundingFactor,
                     additive: additive, wantsEvents: wants, flags: flags)
             }
@@ -359,14 +374,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         state.threshold = start.threshold
         SharedTables.with(animator) { tables in
             tables.withSpringGroups(state.springMethod) { groups in
-                state.shared = groups.rejoin(
-                    state.shared, parameters, threshold: state.threshold, configurations: tables.springs)
+                state.group = groups.rejoin(
+                    state.group, parameters, threshold: state.threshold, configurations: tables.springs)
             }
         }
         let clamp = animation.clamp
         withLane { lane in
             lane.withSprings(state.springMethod) { batch in
-                batch.restartQuiet(element, owner: handle, start, group: state.shared, clamp: clamp)
+                batch.restartQuiet(element, owner: handle, start, group: state.group, clamp: clamp)
             }
         }
     }
@@ -374,8 +389,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// Makes this box, new, that of the running spring of a bare record
     /// (``Animator/box(_:)``), whose run's state is its element's: its
     /// `group`, `threshold` and ends.
-    func adoptRunningSpring(group: Int32, threshold: Double, from: Stored, to: Stored) {
-        state.shared = group
+    func adoptRunningSpring(group: GroupIndex, threshold: Double, from: Stored, to: Stored) {
+        state.group = group
         state.threshold = threshold
         state.from = from
         state.to = to
@@ -478,7 +493,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             moved = lane.springs[method.index].remove(at: element)
             if state.parked == nil {
                 animator.shared.springGroups[method.index].release(
-                    state.shared, configurations: animator.shared.springs)
+                    state.group, configurations: animator.shared.springs)
             }
             state.shared = -1
             state.parked = nil
@@ -499,13 +514,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             switch state.animation.kind {
             case .spring(_, let method):
                 // A paused spring has left its group (parked).
-                if state.parked == nil { TableUsage.count(state.shared, in: &usage.springGroups[method.index]) }
-            case .decay: TableUsage.count(state.shared, in: &usage.decays)
-            case .basic: TableUsage.count(state.shared, in: &usage.timings)
+                if state.parked == nil { TableUsage.count(state.group, in: &usage.springGroups[method.index]) }
+            case .decay: TableUsage.count(state.decay, in: &usage.decays)
+            case .basic: TableUsage.count(state.timing, in: &usage.timings)
             case .keyframes, .custom: break
             }
         }
-        for track in [state.forwardTrack, state.backwardTrack] where track >= 0 {
+        for track in [state.forwardTrack, state.backwardTrack] where !track.isNone {
             TableUsage.count(track, in: &usage.tracks[width == 1 ? 0 : width == 2 ? 1 : 2])
         }
     }
@@ -516,16 +531,16 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         if state.shared >= 0 {
             switch state.animation.kind {
             case .spring: break  // released by detach
-            case .decay: tables.decays.release(state.shared)
-            case .basic: tables.timings.release(state.shared)
+            case .decay: tables.decays.release(state.decay)
+            case .basic: tables.timings.release(state.timing)
             case .keyframes, .custom: break
             }
             state.shared = -1
         }
-        if state.forwardTrack >= 0 { lane.tracks.release(state.forwardTrack, timings: tables.timings) }
-        if state.backwardTrack >= 0 { lane.tracks.release(state.backwardTrack, timings: tables.timings) }
-        state.forwardTrack = -1
-        state.backwardTrack = -1
+        if !state.forwardTrack.isNone { lane.tracks.release(state.forwardTrack, timings: tables.timings) }
+        if !state.backwardTrack.isNone { lane.tracks.release(state.backwardTrack, timings: tables.timings) }
+        state.forwardTrack = .none
+        state.backwardTrack = .none
     }
 
     /// The element's current (unrounded) value and its progress.
@@ -708,14 +723,14 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         guard case .spring(_, let method) = state.animation.kind else { return }
         let groups = animator.shared.springGroups[method.index]
         if paused, state.parked == nil {
-            let clock = groups.clock(state.shared)
-            state.parked = (clock.clock, clock.grid, groups.parameters(state.shared))
-            groups.release(state.shared, configurations: animator.shared.springs)
+            let clock = groups.clock(state.group)
+            state.parked = (clock.clock, clock.grid, groups.parameters(state.group))
+            groups.release(state.group, configurations: animator.shared.springs)
         } else if !paused, let resumed = state.parked {
-            state.shared = groups.acquire(
+            state.group = groups.acquire(
                 resumed.parameters, threshold: state.threshold, clock: resumed.clock, grid: resumed.grid,
                 configurations: animator.shared.springs)
-            lane.springs[method.index].group[element] = state.shared
+            lane.springs[method.index].group[element] = state.group
             state.parked = nil
         }
     }
@@ -752,12 +767,12 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             return true
         }
         let groups = animator.shared.springGroups[method.index]
-        let clock = groups.clock(state.shared)
+        let clock = groups.clock(state.group)
         let next = groups.acquire(
             parameters, threshold: state.threshold, clock: clock.clock, grid: clock.grid,
             configurations: animator.shared.springs)
-        groups.release(state.shared, configurations: animator.shared.springs)
-        state.shared = next
+        groups.release(state.group, configurations: animator.shared.springs)
+        state.group = next
         lane.springs[method.index].group[element] = next
         return true
     }

@@ -197,8 +197,9 @@ struct TableUsage {
     var tracks: [[Int]] = [[], [], []]
 
     /// Counts one user of entry `index`.
-    static func count(_ index: Int32, in counts: inout [Int]) {
-        if counts.count <= Int(index) { counts += [Int](repeating: 0, count: Int(index) + 1 - counts.count) }
-        counts[Int(index)] += 1
+    static func count<Table>(_ entry: TableIndex<Table>, in counts: inout [Int]) {
+        let index = entry.index
+        if counts.count <= index { counts += [Int](repeating: 0, count: index + 1 - counts.count) }
+        counts[index] += 1
     }
 }

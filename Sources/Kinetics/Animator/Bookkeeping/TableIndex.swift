@@ -51,3 +51,25 @@ typealias ElementIndex = TableIndex<ElementTable>
 typealias KeyListIndex = TableIndex<KeyListTable>
 /// A bucket's index in the key registry's table.
 typealias BucketIndex = TableIndex<BucketTable>
+
+/// The timing functions' slots (``TimingTable``).
+enum TimingSlot {}
+/// The keyframe tracks' slots (``KeyframeTracks``).
+enum TrackSlot {}
+/// The spring configurations' slots (``SpringConfigurations``).
+enum ConfigurationSlot {}
+/// The spring groups' slots (``SpringGroups``).
+enum GroupSlot {}
+/// The decay configurations' slots (``DecayConfigurations``).
+enum DecaySlot {}
+
+/// A timing function's slot in the timing table.
+typealias TimingIndex = TableIndex<TimingSlot>
+/// A keyframe track's slot.
+typealias TrackIndex = TableIndex<TrackSlot>
+/// A spring configuration's slot.
+typealias ConfigurationIndex = TableIndex<ConfigurationSlot>
+/// A spring group's slot.
+typealias GroupIndex = TableIndex<GroupSlot>
+/// A decay configuration's slot.
+typealias DecayIndex = TableIndex<DecaySlot>

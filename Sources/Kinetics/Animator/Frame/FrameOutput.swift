@@ -49,13 +49,13 @@ struct FrameContext {
 
 /// Counts the users of shared table entries in runs, to give them back a
 /// run at a time: elements that finish together mostly share one entry.
-struct ReleaseRuns {
-    private var entry: Int32 = -1
+struct ReleaseRuns<Table> {
+    private var entry = TableIndex<Table>.none
     private var users = 0
 
     /// Counts one user of `index`; a different entry first ends the run so far.
     @inline(__always)
-    mutating func add(_ index: Int32, release: (Int32, Int) -> Void) {
+    mutating func add(_ index: TableIndex<Table>, release: (TableIndex<Table>, Int) -> Void) {
         if index != entry {
             flush(release)
             entry = index
@@ -64,7 +64,7 @@ struct ReleaseRuns {
     }
 
     /// Gives back the run so far.
-    mutating func flush(_ release: (Int32, Int) -> Void) {
+    mutating func flush(_ release: (TableIndex<Table>, Int) -> Void) {
         if users > 0 { release(entry, users) }
         users = 0
     }

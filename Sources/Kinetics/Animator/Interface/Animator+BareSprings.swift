@@ -223,7 +223,7 @@ extension Animator {
     }
 
     /// The group of element `element` of `spring`'s batch.
-    func elementGroup(_ spring: SpringElement, _ element: Int) -> Int32 {
+    func elementGroup(_ spring: SpringElement, _ element: Int) -> GroupIndex {
         onLane(width: spring.width, ElementGroup(method: spring.method, element: element))
     }
 
@@ -252,7 +252,7 @@ extension Animator {
         let element: Int
 
         @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> GroupIndex {
             lane.withSprings(method) { $0.group[element] }
         }
     }

@@ -4,7 +4,7 @@
 struct KeyframeTrack<V: AnimatableVector> {
     let values: UnsafeMutablePointer<V>
     let keyTimes: UnsafeMutablePointer<Double>
-    let timing: UnsafeMutablePointer<Int32>
+    let timing: UnsafeMutablePointer<TimingIndex>
     /// The index of the last value.
     let last: Int
     let discrete: Bool
@@ -29,7 +29,7 @@ struct KeyframeTrack<V: AnimatableVector> {
         let start = keyTimes[segment]
         let span = keyTimes[segment + 1] - start
         let local = span > 0 ? (t - start) / span : 1
-        let curve = evaluators[Int(timing[segment])]
+        let curve = evaluators[timing[segment].index]
         let eased = reversed ? 1 - curve.evaluate(1 - local, timings) : curve.evaluate(local, timings)
         return values[segment] + (values[segment + 1] - values[segment]) * eased
     }
@@ -49,8 +49,8 @@ final class KeyframeTracks<V: AnimatableVector> {
         var duration: Double
         var reversed: Bool
         var hash: Int
-        /// The next entry with the same hash, or -1.
-        var next: Int32
+        /// The next entry with the same hash, or none.
+        var next: TrackIndex
     }
     /// The mutable state, in one stored property: one of the few whose
     /// exclusivity is not checked at run time (see "How a frame runs").
@@ -60,10 +60,10 @@ final class KeyframeTracks<V: AnimatableVector> {
     private var state = State()
 
     private struct State {
-        var slots = CountedSlots()
+        var slots = CountedSlots<TrackSlot>()
         var entries: [Entry] = []
         /// The first entry of each hash; the rest are chained through `next`.
-        var buckets: [Int: Int32] = [:]
+        var buckets: [Int: TrackIndex] = [:]
     }
 
     deinit {
@@ -77,7 +77,8 @@ final class KeyframeTracks<V: AnimatableVector> {
     }
 
     /// The track of `keyframes` in the given direction, counting one more user.
-    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable) -> Int32
+    func acquire<Value: AnimatableVector>(_ keyframes: Keyframes<Value>, reversed: Bool, timings: TimingTable)
+        -> TrackIndex
     {
         var hasher = Hasher()
         hasher.combine(keyframes.values.count)
@@ -96,13 +97,13 @@ final class KeyframeTracks<V: AnimatableVector> {
         hasher.combine(keyframes.duration)
         hasher.combine(reversed)
         let hash = hasher.finalize()
-        var candidate = state.buckets[hash] ?? -1
-        while candidate >= 0 {
-            if matches(Int(candidate), keyframes, reversed: reversed) {
+        var candidate = state.buckets[hash] ?? .none
+        while !candidate.isNone {
+            if matches(candidate.index, keyframes, reversed: reversed) {
                 state.slots.retain(candidate)
                 return candidate
             }
-            candidate = state.entries[Int(candidate)].next
+            candidate = state.entries[candidate.index].next
         }
         return insert(keyframes, reversed: reversed, hash: hash, timings: timings)
     }
@@ -125,11 +126,11 @@ final class KeyframeTracks<V: AnimatableVector> {
 
     private func insert<Value: AnimatableVector>(
         _ keyframes: Keyframes<Value>, reversed: Bool, hash: Int, timings: TimingTable
-    ) -> Int32 {
+    ) -> TrackIndex {
         let count = keyframes.values.count
         let values = UnsafeMutablePointer<V>.allocate(capacity: count)
         let keyTimes = UnsafeMutablePointer<Double>.allocate(capacity: count)
-        let timing = UnsafeMutablePointer<Int32>.allocate(capacity: max(count - 1, 1))
+        let timing = UnsafeMutablePointer<TimingIndex>.allocate(capacity: max(count - 1, 1))
         for index in 0 ..< count {
             let source = reversed ? count - 1 - index : index
             values[index] = V(packed: keyframes.values[source].packed)
@@ -146,7 +147,7 @@ final class KeyframeTracks<V: AnimatableVector> {
         let entry = Entry(
             packed: keyframes.values.map(\.packed), keyTimes: keyframes.keyTimes, functions: keyframes.timingFunctions,
             calculation: keyframes.calculation, duration: keyframes.duration, reversed: reversed, hash: hash,
-            next: state.buckets[hash] ?? -1)
+            next: state.buckets[hash] ?? .none)
         let index = state.slots.allocate()
         state.entries.store(entry, at: index)
         tracks.store(track, at: index)
@@ -159,19 +160,19 @@ final class KeyframeTracks<V: AnimatableVector> {
     /// Out of line: the batches call it once per run of finished elements,
     /// and inlined it would crowd their loops.
     @inline(never)
-    func release(_ index: Int32, count released: Int = 1, timings: TimingTable) {
+    func release(_ index: TrackIndex, count released: Int = 1, timings: TimingTable) {
         guard state.slots.release(index, count: released) else { return }
-        let position = Int(index)
+        let position = index.index
         let entry = state.entries[position]
         // Unlink from its hash chain.
         if state.buckets[entry.hash] == index {
-            state.buckets[entry.hash] = entry.next >= 0 ? entry.next : nil
+            state.buckets[entry.hash] = entry.next.isNone ? nil : entry.next
         } else {
-            var previous = state.buckets[entry.hash] ?? -1
-            while previous >= 0 && state.entries[Int(previous)].next != index {
-                previous = state.entries[Int(previous)].next
+            var previous = state.buckets[entry.hash] ?? .none
+            while !previous.isNone && state.entries[previous.index].next != index {
+                previous = state.entries[previous.index].next
             }
-            if previous >= 0 { state.entries[Int(previous)].next = entry.next }
+            if !previous.isNone { state.entries[previous.index].next = entry.next }
         }
         let track = tracks[position]
         for segment in 0 ..< track.last { timings.release(track.timing[segment]) }
@@ -190,8 +191,8 @@ final class KeyframeTracks<V: AnimatableVector> {
     }
 
     /// The first and last values of a track (its from and to).
-    func ends(_ index: Int32) -> (first: V, last: V) {
-        let track = tracks[Int(index)]
+    func ends(_ index: TrackIndex) -> (first: V, last: V) {
+        let track = tracks[index.index]
         return (track.values[0], track.values[track.last])
     }
 }

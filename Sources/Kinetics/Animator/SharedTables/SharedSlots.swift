@@ -6,39 +6,41 @@
 ///
 /// Freeing never allocates: the free list has room for every slot, so a
 /// frame that retires animations can give their slots back.
-struct CountedSlots {
+struct CountedSlots<Table> {
+    typealias Index = TableIndex<Table>
+
     /// The users of each slot; 0 for one that is free or idle.
     private(set) var users: [Int] = []
     /// The slots to reuse, the last first.
-    private(set) var free: [Int32] = []
+    private(set) var free: [Index] = []
 
     /// The number of slots, used or not.
     var count: Int { users.count }
 
     /// A slot with one user: a recycled one or, when none is free, a new one
     /// at the end.
-    mutating func allocate() -> Int32 {
+    mutating func allocate() -> Index {
         if let index = free.popLast() {
-            users[Int(index)] = 1
+            users[index.index] = 1
             return index
         }
         users.append(1)
         free.reserveCapacity(users.capacity)
-        return Int32(users.count - 1)
+        return Index(users.count - 1)
     }
 
     /// Counts one more user of slot `index`.
-    mutating func retain(_ index: Int32) { users[Int(index)] += 1 }
+    mutating func retain(_ index: Index) { users[index.index] += 1 }
 
     /// Counts `count` users fewer; true when none is left (the owner then
     /// recycles the slot, at once or later).
-    mutating func release(_ index: Int32, count: Int = 1) -> Bool {
-        users[Int(index)] -= count
-        return users[Int(index)] == 0
+    mutating func release(_ index: Index, count: Int = 1) -> Bool {
+        users[index.index] -= count
+        return users[index.index] == 0
     }
 
     /// Puts a slot with no users on the free list.
-    mutating func recycle(_ index: Int32) { free.append(index) }
+    mutating func recycle(_ index: Index) { free.append(index) }
 
     /// Every way the slots disagree with the users counted from outside
     /// (`expected[i]` for slot `i`), and with themselves.
@@ -46,10 +48,10 @@ struct CountedSlots {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: users.count)
         for index in free {
-            if isFree[Int(index)] { problems.append("\(name) slot \(index) is free twice") }
-            isFree[Int(index)] = true
-            if users[Int(index)] != 0 {
-                problems.append("\(name) slot \(index) is free with \(users[Int(index)]) users")
+            if isFree[index.index] { problems.append("\(name) slot \(index) is free twice") }
+            isFree[index.index] = true
+            if users[index.index] != 0 {
+                problems.append("\(name) slot \(index) is free with \(users[index.index]) users")
             }
         }
         for index in users.indices {
@@ -64,18 +66,19 @@ struct CountedSlots {
 
 /// ``CountedSlots`` found by key: asking for a key already in use gives its
 /// slot and counts one more user.
-struct SharedSlots<Key: Hashable> {
-    private(set) var slots = CountedSlots()
+struct SharedSlots<Key: Hashable, Table> {
+    typealias Index = TableIndex<Table>
+    private(set) var slots = CountedSlots<Table>()
     /// The key of each slot (a free slot keeps its last key until reused).
     private(set) var keys: [Key] = []
-    private var lookup: [Key: Int32] = [:]
+    private var lookup: [Key: Index] = [:]
     /// Keys found lately and their slots, by a cheap hash the caller gives
     /// (``retain(_:quickHash:)``): requests mostly ask again for one of a few
     /// keys (an app's springs share a handful of configurations), and
     /// `lookup` hashes a key of several numbers with SipHash, which costs
     /// more than the rest of an add. Every entry is one that `lookup` holds:
     /// recycling a slot or forgetting the keys empties the cache.
-    private var recent = [Int32](repeating: -1, count: SharedSlots.recentLines)
+    private var recent = [Index](repeating: .none, count: SharedSlots.recentLines)
     private static var recentLines: Int { 8 }
 
     /// The number of slots, used or not.
@@ -85,7 +88,7 @@ struct SharedSlots<Key: Hashable> {
     func users(_ index: Int) -> Int { slots.users[index] }
 
     /// The slot of `key` with one more user, if the table has it.
-    mutating func retain(_ key: Key) -> Int32? {
+    mutating func retain(_ key: Key) -> Index? {
         guard let index = lookup[key] else { return nil }
         slots.retain(index)
         return index
@@ -93,10 +96,10 @@ struct SharedSlots<Key: Hashable> {
 
     /// ``retain(_:)``, looking first among the keys found lately under
     /// `quickHash` (any cheap function of the key: equal keys, equal hashes).
-    mutating func retain(_ key: Key, quickHash: Int) -> Int32? {
+    mutating func retain(_ key: Key, quickHash: Int) -> Index? {
         let line = quickHash & (Self.recentLines - 1)
         let cached = recent[line]
-        if cached >= 0 && keys[Int(cached)] == key {
+        if !cached.isNone && keys[cached.index] == key {
             slots.retain(cached)
             return cached
         }
@@ -106,7 +109,7 @@ struct SharedSlots<Key: Hashable> {
     }
 
     /// A slot for `key`, which the table does not have, with one user.
-    mutating func insert(_ key: Key) -> Int32 {
+    mutating func insert(_ key: Key) -> Index {
         let index = slots.allocate()
         keys.store(key, at: index)
         lookup[key] = index
@@ -114,13 +117,15 @@ struct SharedSlots<Key: Hashable> {
     }
 
     /// Counts `count` users fewer; true when none is left.
-    mutating func release(_ index: Int32, count: Int = 1) -> Bool { slots.release(index, count: count) }
+    mutating func release(_ index: Index, count: Int = 1) -> Bool { slots.release(index, count: count) }
 
     /// Frees a slot with no users: its key is no longer found.
-    mutating func recycle(_ index: Int32) {
+    mutating func recycle(_ index: Index) {
         // One hash in the usual case; the key goes back when it names a newer
         // slot (made after ``forgetKeys()``).
-        if let found = lookup.removeValue(forKey: keys[Int(index)]), found != index { lookup[keys[Int(index)]] = found }
+        if let found = lookup.removeValue(forKey: keys[index.index]), found != index {
+            lookup[keys[index.index]] = found
+        }
         slots.recycle(index)
         forgetRecent()
     }
@@ -132,19 +137,19 @@ struct SharedSlots<Key: Hashable> {
     }
 
     private mutating func forgetRecent() {
-        for line in 0 ..< Self.recentLines { recent[line] = -1 }
+        for line in 0 ..< Self.recentLines { recent[line] = .none }
     }
 
     /// Every way the slots disagree with the users counted from outside,
     /// and every key found at a slot that holds another key or is free.
     func violations(expected: [Int], name: String) -> [String] {
         var problems = slots.violations(expected: expected, name: name)
-        for index in recent where index >= 0 && lookup[keys[Int(index)]] != index {
+        for index in recent where !index.isNone && lookup[keys[index.index]] != index {
             problems.append("\(name) slot \(index) is cached, but its key does not find it")
         }
         let free = Set(slots.free)
         for (key, index) in lookup {
-            if keys[Int(index)] != key {
+            if keys[index.index] != key {
                 problems.append("\(name) key \(key) finds slot \(index), which holds another")
             }
             if free.contains(index) { problems.append("\(name) key \(key) finds slot \(index), which is free") }
@@ -156,7 +161,7 @@ struct SharedSlots<Key: Hashable> {
 extension Array {
     /// Stores `element` at slot `index` of a ``CountedSlots`` table:
     /// overwrites a recycled slot, or appends a new one (`index == count`).
-    mutating func store(_ element: Element, at index: Int32) {
-        if Int(index) == count { append(element) } else { self[Int(index)] = element }
+    mutating func store<Table>(_ element: Element, at index: TableIndex<Table>) {
+        if index.index == count { append(element) } else { self[index.index] = element }
     }
 }

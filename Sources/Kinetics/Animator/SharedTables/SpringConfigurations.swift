@@ -35,7 +35,7 @@ final class SpringConfigurations {
     private var state = State()
 
     private struct State {
-        var slots = SharedSlots<Key>()
+        var slots = SharedSlots<Key, ConfigurationSlot>()
         /// One step of Pop's or the grid's size, by configuration.
         var steps: [SpringPropagator] = []
     }
@@ -43,7 +43,7 @@ final class SpringConfigurations {
     let frameMaps = Column<FrameMaps>()
 
     /// The index of the configuration for `parameters` and `method`, counting one more user.
-    func acquire(_ parameters: SpringParameters, _ method: SpringMethod) -> Int32 {
+    func acquire(_ parameters: SpringParameters, _ method: SpringMethod) -> ConfigurationIndex {
         let key = Key(parameters: parameters, method: method)
         if let index = state.slots.retain(key) { return index }
         let step: SpringPropagator =
@@ -60,15 +60,15 @@ final class SpringConfigurations {
     }
 
     /// Counts one user fewer; the configuration is recycled at zero.
-    func release(_ index: Int32) {
+    func release(_ index: ConfigurationIndex) {
         if state.slots.release(index) { state.slots.recycle(index) }
     }
 
     /// The parameters of a configuration.
-    func parameters(_ index: Int32) -> SpringParameters { state.slots.keys[Int(index)].parameters }
+    func parameters(_ index: ConfigurationIndex) -> SpringParameters { state.slots.keys[index.index].parameters }
 
     /// One step of a configuration (Pop's or the grid's).
-    func step(_ index: Int32) -> SpringPropagator { state.steps[Int(index)] }
+    func step(_ index: ConfigurationIndex) -> SpringPropagator { state.steps[index.index] }
 
     /// Every way the table disagrees with the users counted from the groups.
     func violations(expected: [Int]) -> [String] {

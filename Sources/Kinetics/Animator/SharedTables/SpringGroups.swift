@@ -11,7 +11,7 @@ final class SpringGroups {
     /// The settings and clock of a group.
     struct Group {
         var parameters: SpringParameters
-        var configuration: Int32
+        var configuration: ConfigurationIndex
         var threshold: Double
         var clock = 0.0
         var grid = 0
@@ -95,7 +95,7 @@ final class SpringGroups {
     private struct State {
         /// Groups a new spring can join now: for clocked methods, those made
         /// since the last tick (older ones have moved on).
-        var slots = SharedSlots<Key>()
+        var slots = SharedSlots<Key, GroupSlot>()
         var groups: [Group] = []
         var keepsAnySlope = true
     }
@@ -121,7 +121,7 @@ final class SpringGroups {
     func acquire(
         _ parameters: SpringParameters, threshold: Double, clock: Double = 0, grid: Int = 0,
         configurations: SpringConfigurations
-    ) -> Int32 {
+    ) -> GroupIndex {
         let key = Key(
             parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
             grid: clocked ? grid : 0)
@@ -132,15 +132,16 @@ final class SpringGroups {
         let index = state.slots.insert(key)
         state.groups.store(group, at: index)
         frames.store(immediateFrame(index, configurations: configurations), at: index)
-        state.keepsAnySlope = state.keepsAnySlope || frames[Int(index)].keep != 0
+        state.keepsAnySlope = state.keepsAnySlope || frames[index.index].keep != 0
         return index
     }
 
     /// Whether a spring starting now with `parameters` and `threshold` would
     /// join group `index` (``acquire``'s key): never for clocked methods,
     /// whose groups move on with their clocks.
-    func admits(_ index: Int32, _ parameters: SpringParameters, threshold: Double) -> Bool {
-        !clocked && state.groups[Int(index)].parameters == parameters && state.groups[Int(index)].threshold == threshold
+    func admits(_ index: GroupIndex, _ parameters: SpringParameters, threshold: Double) -> Bool {
+        !clocked && state.groups[index.index].parameters == parameters
+            && state.groups[index.index].threshold == threshold
     }
 
     /// The group a spring of group `index` that starts again now with
@@ -149,8 +150,8 @@ final class SpringGroups {
     /// removing and adding would: a slot given back can be taken again at
     /// once, so the tables grow alike).
     func rejoin(
-        _ index: Int32, _ parameters: SpringParameters, threshold: Double, configurations: SpringConfigurations
-    ) -> Int32 {
+        _ index: GroupIndex, _ parameters: SpringParameters, threshold: Double, configurations: SpringConfigurations
+    ) -> GroupIndex {
         if admits(index, parameters, threshold: threshold) { return index }
         release(index, configurations: configurations)
         return acquire(parameters, threshold: threshold, configurations: configurations)
@@ -161,9 +162,9 @@ final class SpringGroups {
     /// Out of line: the batches call it once per run of finished elements,
     /// and inlined it would crowd their loops.
     @inline(never)
-    func release(_ index: Int32, count users: Int = 1, configurations: SpringConfigurations) {
+    func release(_ index: GroupIndex, count users: Int = 1, configurations: SpringConfigurations) {
         guard state.slots.release(index, count: users) else { return }
-        configurations.release(state.groups[Int(index)].configuration)
+        configurations.release(state.groups[index.index].configuration)
         state.slots.recycle(index)
     }
 
@@ -184,15 +185,15 @@ final class SpringGroups {
         state.keepsAnySlope = false
         for index in state.groups.indices where state.slots.users(index) > 0 {
             frames[index] = frame(
-                index, dt: dt, maps: maps[Int(state.groups[index].configuration)], configurations: configurations)
+                index, dt: dt, maps: maps[state.groups[index].configuration.index], configurations: configurations)
             frames[index].finish()
             state.keepsAnySlope = state.keepsAnySlope || frames[index].keep != 0
         }
     }
 
     /// The frame of length 0 that renders a new spring where it is.
-    func immediateFrame(_ index: Int32, configurations: SpringConfigurations) -> Frame {
-        let group = state.groups[Int(index)]
+    func immediateFrame(_ index: GroupIndex, configurations: SpringConfigurations) -> Frame {
+        let group = state.groups[index.index]
         guard method != .pop else { return Self.immediatePopFrame(threshold: group.threshold) }
         var frame = Self.bounds(group.threshold)
         if method == .fixed {
@@ -207,15 +208,15 @@ final class SpringGroups {
 
     /// The clock of a group, to carry over to another (after a pause or a
     /// change of parameters).
-    func clock(_ index: Int32) -> (clock: Double, grid: Int) {
-        (state.groups[Int(index)].clock, state.groups[Int(index)].grid)
+    func clock(_ index: GroupIndex) -> (clock: Double, grid: Int) {
+        (state.groups[index.index].clock, state.groups[index.index].grid)
     }
 
     /// The parameters of a group.
-    func parameters(_ index: Int32) -> SpringParameters { state.groups[Int(index)].parameters }
+    func parameters(_ index: GroupIndex) -> SpringParameters { state.groups[index.index].parameters }
 
     /// The rest threshold of a group.
-    func threshold(_ index: Int32) -> Double { state.groups[Int(index)].threshold }
+    func threshold(_ index: GroupIndex) -> Double { state.groups[index.index].threshold }
 
     /// The frame of length 0 of a `pop` spring whose rest threshold is
     /// `threshold`: it needs nothing else of the spring's group (it keeps

@@ -15,7 +15,7 @@ struct TimingEvaluator {
     /// table keeps the table alive).
     var table: BezierTable.Lookup?
     /// The entry in the timing table.
-    var index: Int32
+    var index: TimingIndex
 
     /// The eased fraction at `x`.
     @inline(__always)
@@ -52,22 +52,22 @@ final class TimingTable {
     private var state = State()
 
     private struct State {
-        var slots = SharedSlots<Key>()
+        var slots = SharedSlots<Key, TimingSlot>()
         var tables: [BezierTable?] = []
         /// Entries nobody uses, oldest first, kept so that the next animation
         /// along the same curve does not build its table again (a UI often runs
         /// one ease-in-out at a time); beyond ``idleLimit`` the oldest goes.
-        var idle: [Int32] = []
+        var idle: [TimingIndex] = []
     }
     static let idleLimit = 16
 
     init() { state.idle.reserveCapacity(Self.idleLimit + 1) }
 
     /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
-    func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> Int32 {
+    func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> TimingIndex {
         let key = Key(function: function, bezier: bezier, epsilon: bezier == .webkit ? 1 / (1000 * duration) : 0)
         if let index = state.slots.retain(key) {
-            if state.slots.users(Int(index)) == 1, let position = state.idle.firstIndex(of: index) {
+            if state.slots.users(index.index) == 1, let position = state.idle.firstIndex(of: index) {
                 state.idle.remove(at: position)
             }
             return index
@@ -97,7 +97,7 @@ final class TimingTable {
     /// Out of line: the batches call it once per run of finished elements,
     /// and inlined it would crowd their loops.
     @inline(never)
-    func release(_ index: Int32, count released: Int = 1) {
+    func release(_ index: TimingIndex, count released: Int = 1) {
         guard state.slots.release(index, count: released) else { return }
         state.idle.append(index)
         if state.idle.count > Self.idleLimit { recycle(state.idle.removeFirst()) }
@@ -107,23 +107,23 @@ final class TimingTable {
     /// animations and tracks; an idle entry has none.
     func violations(expected: [Int]) -> [String] {
         var problems = state.slots.violations(expected: expected, name: "timing function")
-        for index in state.idle where state.slots.users(Int(index)) != 0 {
+        for index in state.idle where state.slots.users(index.index) != 0 {
             problems.append("idle timing function \(index) is used")
         }
         return problems
     }
 
-    private func recycle(_ index: Int32) {
+    private func recycle(_ index: TimingIndex) {
         state.slots.recycle(index)
-        evaluators[Int(index)] = TimingEvaluator(form: .slow, index: index)
-        state.tables[Int(index)] = nil
+        evaluators[index.index] = TimingEvaluator(form: .slow, index: index)
+        state.tables[index.index] = nil
     }
 
     /// The eased fraction at `x` the slow way: WebKit's and the precise
     /// solver, steps (a table's evaluator solves with its own lookup).
     @inline(never)
-    func evaluateSlowly(_ index: Int32, _ x: Double) -> Double {
-        let key = state.slots.keys[Int(index)]
+    func evaluateSlowly(_ index: TimingIndex, _ x: Double) -> Double {
+        let key = state.slots.keys[index.index]
         return key.function.transform(x, method: key.bezier, epsilon: key.epsilon)
     }
 }
