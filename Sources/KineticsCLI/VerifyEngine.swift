@@ -129,8 +129,10 @@ extension Verify {
                 try answers.take(line: line, number: number)
             }
             try streamInput(path, limit: Self.resultsSizeLimit, what: "a results file") { chunk in
-                do throws(EngineFault) { try lines.append(chunk, to: take) } catch {
-                    fault = EngineFault(error.kind, "\(path): \(error.message)")
+                chunk.withUnsafeBytes { buffer in
+                    do throws(EngineFault) { try lines.append(buffer, to: take) } catch {
+                        fault = EngineFault(error.kind, "\(path): \(error.message)")
+                    }
                 }
                 return fault == nil
             }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Splits an engine's output into answer lines as its bytes arrive, and
 /// refuses a line as soon as it is longer than any answer to the cases
 /// asked can be (``EngineAnswers/lineLimit``): an engine that writes one
@@ -20,21 +26,26 @@ public struct AnswerLines: Sendable {
     /// Takes the next bytes of the output and hands every line they
     /// complete to `take`, with its 1-based number.
     ///
+    /// The bytes are searched with `memchr` and copied whole: a debug
+    /// build's generic collection code allocates for each byte it reads.
+    ///
     /// - Throws: ``EngineFault`` (`badAnswer`) for a line over the limit,
     ///   at once (the rest of it is not kept), or what `take` throws.
     public mutating func append(
-        _ bytes: some Collection<UInt8>, to take: (String, Int) throws(EngineFault) -> Void
+        _ bytes: UnsafeRawBufferPointer, to take: (String, Int) throws(EngineFault) -> Void
     ) throws(EngineFault) {
-        var rest = bytes[...]
-        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
-            try keep(rest[..<newline])
+        guard var start = bytes.baseAddress else { return }
+        let end = start + bytes.count
+        while let found = memchr(start, Int32(UInt8(ascii: "\n")), end - start) {
+            let newline = UnsafeRawPointer(found)
+            try keep(UnsafeRawBufferPointer(start: start, count: newline - start))
             count += 1
             let line = String(decoding: pending, as: UTF8.self)
             pending.removeAll(keepingCapacity: true)
             try take(line, count)
-            rest = rest[rest.index(after: newline)...]
+            start = newline + 1
         }
-        try keep(rest)
+        try keep(UnsafeRawBufferPointer(start: start, count: end - start))
     }
 
     /// Ends the output: a last line without a newline is handed to `take`.
@@ -46,7 +57,7 @@ public struct AnswerLines: Sendable {
         try take(line, count)
     }
 
-    private mutating func keep(_ bytes: some Collection<UInt8>) throws(EngineFault) {
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) throws(EngineFault) {
         guard pending.count + bytes.count <= limit else {
             throw EngineFault(
                 .badAnswer,

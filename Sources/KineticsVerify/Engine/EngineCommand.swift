@@ -70,7 +70,8 @@ public struct EngineCommand: Sendable {
 
         var fault: EngineFault?
         var lines = AnswerLines(limit: answers.lineLimit)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { chunk.deallocate() }
         var lastProgress = Date()
         var lastWritten = 0
         reading: while !answers.isComplete {
@@ -92,7 +93,7 @@ public struct EngineCommand: Sendable {
             let wait = Int32(min(max((caseTimeout - idle) * 1000, 1), 250))
             let ready = poll(&descriptor, 1, wait)
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            let count = chunk.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            let count = read(output[0], chunk.baseAddress, chunk.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 fault = EngineFault(.ended, "cannot read the engine's output: \(String(cString: strerror(errno)))")
@@ -106,8 +107,8 @@ public struct EngineCommand: Sendable {
                     break
                 }
                 let before = answers.answers.count
-                try lines.append(chunk[0 ..< count]) { line, number throws(EngineFault) in
-                    try answers.take(line: line, number: number)
+                try lines.append(UnsafeRawBufferPointer(rebasing: chunk[0 ..< count])) {
+                    line, number throws(EngineFault) in try answers.take(line: line, number: number)
                 }
                 if answers.answers.count != before {
                     lastProgress = Date()
