@@ -11,15 +11,15 @@
 ///
 /// The same reader serves the process route (`--engine-command`, chunks
 /// from the pipe) and the file route (`--results`, chunks of the file).
-public struct AnswerLines: Sendable {
+package struct AnswerLines: Sendable {
     /// The longest line taken, in bytes, without its newline.
-    public let limit: Int
+    package let limit: Int
     /// The lines completed so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
     private var pending: [UInt8] = []
 
     /// A reader that refuses lines over `limit` bytes.
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
@@ -31,7 +31,7 @@ public struct AnswerLines: Sendable {
     ///
     /// - Throws: ``EngineFault`` (`badAnswer`) for a line over the limit,
     ///   at once (the rest of it is not kept), or what `take` throws.
-    public mutating func append(
+    package mutating func append(
         _ bytes: UnsafeRawBufferPointer, to take: (String, Int) throws(EngineFault) -> Void
     ) throws(EngineFault) {
         guard var start = bytes.baseAddress else { return }
@@ -49,7 +49,7 @@ public struct AnswerLines: Sendable {
     }
 
     /// Ends the output: a last line without a newline is handed to `take`.
-    public mutating func finish(to take: (String, Int) throws(EngineFault) -> Void) throws(EngineFault) {
+    package mutating func finish(to take: (String, Int) throws(EngineFault) -> Void) throws(EngineFault) {
         guard !pending.isEmpty else { return }
         count += 1
         let line = String(decoding: pending, as: UTF8.self)
@@ -80,5 +80,5 @@ extension EngineAnswers {
     /// the most values, each value and velocity at ``bytesPerNumber``, and
     /// ``lineOverhead``. A line over it cannot be a valid answer, so it is
     /// refused before it is read to its end.
-    public var lineLimit: Int { maximumCount * 2 * Self.bytesPerNumber + Self.lineOverhead }
+    package var lineLimit: Int { maximumCount * 2 * Self.bytesPerNumber + Self.lineOverhead }
 }
