@@ -129,32 +129,45 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         var handles: [AnimationHandle] = []
         var churnCursor = 0
     }
-    #if KINETICS_INTERNAL_CHECKS
-        /// A knob for the tests of the gates, in test builds only: with
-        /// KINETICS_TEST_EXTRA_PERCENT=P in the environment, a second
-        /// animator with P% of the workload's animations is ticked with
-        /// every frame, so that the animator's frame does P% more of its
-        /// own work (a build made slower by a known share).
-        private let extra: AnimatorEngine?
-    #endif
-
     init(_ workload: Workload) {
         self.workload = workload
+        target = animator.makeTarget()
+        keys = workload.keys()
+        setUp()
         #if KINETICS_INTERNAL_CHECKS
             if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_EXTRA_PERCENT"],
                 let percent = Double(text), percent > 0
             {
-                var smaller = workload.configuration
-                smaller.animations = max(1, Int((Double(smaller.animations) * percent / 100).rounded()))
-                extra = AnimatorEngine(Workload(smaller), extra: false)
-            } else {
-                extra = nil
+                addExtraSprings(percent: percent)
             }
         #endif
-        target = animator.makeTarget()
-        keys = workload.keys()
-        setUp()
     }
+
+    #if KINETICS_INTERNAL_CHECKS
+        /// A knob for the tests of the gates, in test builds only: with
+        /// KINETICS_TEST_EXTRA_PERCENT=P in the environment, the animator
+        /// also runs P% of the workload's count of springs more, each a copy
+        /// of a workload animation's spring on a property of its own, so that
+        /// its frame does about P% more work (a build made slower by a known
+        /// share, with no fixed cost per tick added).
+        private func addExtraSprings(percent: Double) {
+            let extra = max(1, Int((Double(workload.count) * percent / 100).rounded()))
+            for number in 0 ..< extra {
+                let index = number % workload.count
+                let item = workload.item(index)
+                var animation = Animation<Double>.spring(
+                    item.spring, method: workload.configuration.method, to: item.to)
+                animation.threshold = item.threshold
+                let property = animator.property(
+                    "extra\(number)", of: target, initial: workload.initial(index), kind: .point)
+                do {
+                    _ = try animator.add(animation, to: property, forKey: "extra\(number)")
+                } catch {
+                    preconditionFailure("the workload's springs are valid: \(error)")
+                }
+            }
+        }
+    #endif
 
     /// Makes the workload's properties and starts its animations.
     private func setUp() {
@@ -225,26 +238,12 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
 
     func add(_ index: Int) { state.handles.append(start(index)) }
 
-    #if KINETICS_INTERNAL_CHECKS
-        /// An engine without the knob's second animator.
-        private init(_ workload: Workload, extra: Bool) {
-            self.workload = workload
-            self.extra = nil
-            target = animator.makeTarget()
-            keys = workload.keys()
-            setUp()
-        }
-    #endif
-
     func frame(_ frame: Int, at time: Double) {
         // A copy of the cursor: the interactions reach the state too.
         var cursor = state.churnCursor
         interact(before: frame, cursor: &cursor)
         state.churnCursor = cursor
         animator.tick(at: time)
-        #if KINETICS_INTERNAL_CHECKS
-            extra?.frame(frame, at: time)
-        #endif
     }
 
     var running: Int { animator.animationCount }

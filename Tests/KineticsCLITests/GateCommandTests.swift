@@ -329,12 +329,13 @@ struct GateCommandTests {
             "'\(binary)' bench --engine animator --animations 1000 --frames 5 --warmup 2 --no-bezier --no-value-check --count instructions --format json"
         let result = try kinetics([
             "gate", "--count", "instructions", "--before-command", bench, "--after-command",
-            "KINETICS_TEST_EXTRA_PERCENT=2 \(bench)",
+            "KINETICS_TEST_EXTRA_PERCENT=6 \(bench)",
         ])
         #expect(result.status == 2, "\(result.stderr)")
         let row = try #require(result.lines.first { $0.hasPrefix("animator 1000 spring steady 60 Hz pop") })
         #expect(row.hasSuffix("regression"), "\(row)")
-        // 2% more springs, and the second animator's own cost per tick: +5.2% of the debug build's instructions.
+        // 6% more springs (each a little cheaper than the average animation's frame): +5.3% of the test
+        // build's instructions.
         let change = try #require(
             row.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Double($0.dropLast()) })
         #expect(change > 4.5 && change < 6, "\(row)")
