@@ -22,7 +22,7 @@ case "${1:-}" in
         # of this one's graph); it shares this one's build folder, so that
         # the release build of the library is reused.
         swift package --package-path Benchmarks --scratch-path .build --allow-writing-to-directory "$directory" \
-            benchmark --target KineticsBenchmarks \
+            benchmark --target KineticsBenchmarks --filter '(animator|batch)\..*' \
             --metric mallocCountTotal \
             --format histogramPercentiles --path "$directory" --no-progress >"$directory.log" 2>&1 \
             || { tail -20 "$directory.log" >&2; exit 1; }
