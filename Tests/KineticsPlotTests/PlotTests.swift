@@ -35,8 +35,11 @@ struct PlotTests {
 
     @Test("domains of subnormal, huge or single values give usable scales, never a trap")
     func extremeDomains() {
-        // Subnormal values (a bench report once held them) crashed niceDomain.
-        for values in [[1.7e-319, 2.9e-319], [5e-324], [1e308, 1.7e308], [-1e308, 1e308], [0.0]] {
+        // Subnormal values (a bench report once held them) crashed niceDomain:
+        // about 1.7e-319 and 2.9e-319, and the smallest, 5e-324 (written as
+        // multiples of it, which a literal cannot state exactly).
+        let least = Double.leastNonzeroMagnitude
+        for values in [[least * 34_400, least * 58_700], [least], [1e308, 1.7e308], [-1e308, 1e308], [0.0]] {
             for kind in [Scale.Kind.linear, .log] {
                 let domain = Scale.niceDomain(kind, covering: values)
                 #expect(domain.lowerBound.isFinite && domain.upperBound.isFinite, "\(kind) \(values)")

@@ -334,7 +334,7 @@ struct AnimatorLifeCycleTests {
             ]
             var time = 0.0
             func run(until count: Int) {
-                for _ in 0 ..< 600 where reached.values.count { $0 >= count } < 3 {
+                for _ in 0 ..< 600 where reached.values.count(where: { $0 >= count }) < 3 {
                     time += 1.0 / 60
                     animator.tick(at: time)
                 }
