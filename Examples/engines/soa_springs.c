@@ -9,7 +9,8 @@
  * refused by create, with the reason. Each frame moves every spring by the
  * exact solution of m x'' = -k (x - to) - c x' over the frame's length: one
  * 2×2 transition matrix per distinct spring per frame (the workload shares
- * a few), then two multiply-adds per component per spring. A spring stops
+ * a few), then two multiply-adds per component per spring. A spring starts
+ * with its animation's velocity (interface version 2). A spring stops
  * where Pop stops it: |x - to| and |v| both below its threshold, snapped to
  * its target.
  */
@@ -123,7 +124,7 @@ static void *soa_create(const kinetics_workload *w, char *error, size_t error_si
         e->kind[i] = kind;
         e->target[i] = a->to;
         e->offset[i] = w->initial[i] - a->to;
-        e->velocity[i] = 0;
+        e->velocity[i] = a->velocity;
         e->threshold[i] = a->threshold;
         e->active[i] = 1;
     }
@@ -141,7 +142,7 @@ static void soa_replace(void *handle, int64_t i, const kinetics_animation *a) {
     e->kind[i] = kind;
     e->target[i] = a->to;
     e->offset[i] = value - a->to;
-    e->velocity[i] = 0;
+    e->velocity[i] = a->velocity;
     e->threshold[i] = a->threshold;
 }
 

@@ -1,14 +1,16 @@
 /*
- * The layout of version 1 of the engine interface, fixed: an engine built
- * against this header and a Kinetics built against it must agree on every
- * offset, so a change that moves a field fails this build instead of
- * misreading a library. (A new field goes in a new version.)
+ * The layout of versions 1 and 2 of the engine interface, fixed: an engine
+ * built against either header and a Kinetics built against this one must
+ * agree on every offset, so a change that moves a field fails this build
+ * instead of misreading a library. (Version 2 moved nothing: it gave
+ * springs the velocity field. A new field goes in a new version.)
  */
 #include <stddef.h>
 
 #include "kinetics_engine.h"
 
-_Static_assert(KINETICS_ENGINE_ABI_VERSION == 1, "the layout below is version 1's");
+_Static_assert(KINETICS_ENGINE_ABI_VERSION == 2 && KINETICS_ENGINE_ABI_OLDEST_VERSION == 1,
+               "the layout below is versions 1 and 2's");
 
 _Static_assert(sizeof(kinetics_animation) == 104, "kinetics_animation is 104 bytes");
 _Static_assert(offsetof(kinetics_animation, tension) == 8, "tension after kind and reserved");

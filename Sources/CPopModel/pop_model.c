@@ -367,6 +367,8 @@ static pop_animation *make_animation(pop_engine *engine, int64_t slot, const kin
         spring->width = spec->kind == KINETICS_KIND_POINT_SPRING ? 2 : 1;
         for (int i = 0; i < spring->width; i++) spring->target.lane[i] = spec->to;
         spring->value = start;
+        /* The initial velocity (interface version 2; 0 in bench workloads). */
+        for (int i = 0; i < spring->width; i++) spring->velocity.lane[i] = spec->velocity;
         spring->threshold = spec->threshold;
         spring->negative_stiffness = -spec->tension / spec->mass;
         spring->friction_per_mass = spec->friction / spec->mass;

@@ -24,7 +24,9 @@ public struct BenchAnimation: Sendable, Equatable {
     public var spring: SpringParameters
     /// Springs and basics: the target of every component.
     public var to: Double
-    /// Decays: the initial velocity, units per second.
+    /// Decays: the initial velocity, units per second. Springs: 0 in every
+    /// workload (they start at rest); the C interface hands it to springs
+    /// from version 2.
     public var velocity: Double
     /// Decays: the deceleration.
     public var deceleration: DecayParameters

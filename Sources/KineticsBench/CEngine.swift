@@ -64,12 +64,21 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
 
     deinit { destroy(handle) }
 
-    /// What makes `table` unusable: another interface version, or NULL
-    /// functions (named); nil for a usable table.
+    /// The interface versions this Kinetics takes, as the header names them.
+    static let versions = UInt32(KINETICS_ENGINE_ABI_OLDEST_VERSION) ... UInt32(KINETICS_ENGINE_ABI_VERSION)
+
+    /// The versions for a message: "versions 1 and 2".
+    static var versionsSpoken: String {
+        let earlier = (versions.lowerBound ..< versions.upperBound).map(String.init).joined(separator: ", ")
+        return earlier.isEmpty ? "version \(versions.upperBound)" : "versions \(earlier) and \(versions.upperBound)"
+    }
+
+    /// What makes `table` unusable: an interface version outside
+    /// ``versions``, or NULL functions (named); nil for a usable table.
     static func problem(with table: kinetics_engine) -> String? {
-        guard table.abi_version == KINETICS_ENGINE_ABI_VERSION else {
+        guard versions.contains(table.abi_version) else {
             return
-                "its table is for engine interface version \(table.abi_version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+                "its table is for engine interface version \(table.abi_version); this kinetics speaks \(versionsSpoken)"
         }
         let missing = [
             table.create == nil ? "create" : nil, table.replace == nil ? "replace" : nil,
@@ -101,6 +110,7 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
             animation.friction = item.spring.friction
             animation.mass = item.spring.mass
             animation.to = item.to
+            animation.velocity = item.velocity
             animation.threshold = item.threshold
         case .decay:
             animation.kind = Int32(KINETICS_KIND_DECAY.rawValue)

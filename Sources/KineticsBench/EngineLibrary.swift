@@ -50,11 +50,10 @@ public struct EngineLibrary: Sendable {
         }
         let version = unsafeBitCast(
             try symbol("kinetics_engine_abi_version"), to: kinetics_engine_abi_version_function.self)()
-        guard version == KINETICS_ENGINE_ABI_VERSION else {
+        guard CEngine.versions.contains(version) else {
             throw .unusable(
                 path: path,
-                reason:
-                    "built for engine interface version \(version); this kinetics speaks version \(KINETICS_ENGINE_ABI_VERSION)"
+                reason: "built for engine interface version \(version); this kinetics speaks \(CEngine.versionsSpoken)"
             )
         }
         let tableFunction = unsafeBitCast(
@@ -63,6 +62,13 @@ public struct EngineLibrary: Sendable {
             throw .unusable(path: path, reason: "kinetics_engine_table returned NULL")
         }
         if let problem = CEngine.problem(with: table) { throw .unusable(path: path, reason: problem) }
+        guard table.abi_version == version else {
+            throw .unusable(
+                path: path,
+                reason:
+                    "kinetics_engine_abi_version returns \(version) but its table's abi_version is \(table.abi_version)"
+            )
+        }
         let name = table.name.map { String(cString: $0) } ?? ""
         let loaded = LoadedTable(table: table)
         let engine = try EngineRegistry.register(name: label ?? name, origin: path) { workload throws(BenchError) in

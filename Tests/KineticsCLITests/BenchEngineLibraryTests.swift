@@ -233,8 +233,8 @@ struct BenchEngineLibraryTests {
         arguments: [
             ("int unrelated(void) { return 1; }", "exports no kinetics_engine_abi_version"),
             (
-                "#include <stdint.h>\nuint32_t kinetics_engine_abi_version(void) { return 2; }",
-                "built for engine interface version 2; this kinetics speaks version 1"
+                "#include <stdint.h>\nuint32_t kinetics_engine_abi_version(void) { return 3; }",
+                "built for engine interface version 3; this kinetics speaks versions 1 and 2"
             ),
             (
                 "#include <stdint.h>\nuint32_t kinetics_engine_abi_version(void) { return 1; }",
@@ -256,6 +256,42 @@ struct BenchEngineLibraryTests {
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("kinetics: error: \(library): \(message)"), "\(result.stderr)")
         #expect(result.stdout.isEmpty, "nothing is measured")
+    }
+
+    /// The C example engine as a library of interface version `library`
+    /// whose table says `table`, named soa-springs-v1.
+    static func olderExample(library: Int, table: Int) throws -> String {
+        try Self.library(
+            """
+            #define kinetics_engine_abi_version example_abi_version
+            #define kinetics_engine_table example_table
+            #include "\(root.path)/Examples/engines/soa_springs.c"
+            #undef kinetics_engine_abi_version
+            #undef kinetics_engine_table
+            uint32_t kinetics_engine_abi_version(void) { return \(library); }
+            static kinetics_engine older;
+            const kinetics_engine *kinetics_engine_table(void) {
+                older = *example_table();
+                older.abi_version = \(table);
+                older.name = "soa-springs-v1";
+                return &older;
+            }
+            """, named: "older\(library)\(table)")
+    }
+
+    @Test(
+        "a library of interface version 1 is still benched (its springs start at rest); versions that disagree exit 65")
+    func versionOne() throws {
+        let result = try kinetics(Self.quick(try Self.olderExample(library: 1, table: 1), engine: "soa-springs-v1"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("soa-springs-v1"), "\(result.stdout)")
+        let library = try Self.olderExample(library: 2, table: 1)
+        let mixed = try kinetics(Self.quick(library, engine: "soa-springs-v1"))
+        #expect(mixed.status == 65, "\(mixed.stderr)")
+        #expect(
+            mixed.stderr.hasPrefix(
+                "kinetics: error: \(library): kinetics_engine_abi_version returns 2 but its table's abi_version is 1"),
+            "\(mixed.stderr)")
     }
 
     @Test("a name that is a built-in engine's is refused; so is a file that is no library, and a missing one (66)")

@@ -8,8 +8,12 @@
  * scenarios); a tick advances every running animation to a time and writes
  * their values; the bench reads values back to check them.
  *
- * Version 1. A table whose abi_version differs from
- * KINETICS_ENGINE_ABI_VERSION is refused.
+ * Version 2: `velocity` is a spring's initial velocity as well as a
+ * decay's. Version 1 gave it to decays only, and its layout is the same.
+ * Kinetics takes a table or library of version 1 or 2 and refuses any
+ * other; it gives a version 1 engine only springs that start at rest
+ * (velocity 0, as every bench workload's springs do), so a library built
+ * against version 1 keeps working unchanged.
  *
  * An engine in a shared library (`kinetics bench --engine-library PATH`)
  * exports the two functions declared at the end of this header:
@@ -29,7 +33,9 @@
 extern "C" {
 #endif
 
-#define KINETICS_ENGINE_ABI_VERSION 1
+#define KINETICS_ENGINE_ABI_VERSION 2
+/* The oldest version Kinetics still takes. */
+#define KINETICS_ENGINE_ABI_OLDEST_VERSION 1
 
 /* What an animation is. */
 enum kinetics_kind {
@@ -54,7 +60,8 @@ typedef struct kinetics_animation {
     double friction;     /* springs: damping c >= 0 */
     double mass;         /* springs: m > 0 */
     double to;           /* springs and basics: the target of every component */
-    double velocity;     /* decays: initial velocity, units per second */
+    double velocity;     /* springs and decays: initial velocity, units per second
+                          * (springs: version 2; 0 in every bench workload) */
     double deceleration; /* decays: velocity factor per millisecond, in (0, 1) */
     double threshold;    /* springs and decays: Pop's rest threshold */
     double duration;     /* basics: seconds, > 0 */
@@ -92,7 +99,8 @@ typedef struct kinetics_engine {
     void *(*create)(const kinetics_workload *workload, char *error, size_t error_size);
     /* Removes property index's animation (when it is running) and adds
      * animation in its place, at the time of the last tick (0 before the
-     * first), starting from the property's current value; rendered once. */
+     * first), starting from the property's current value with the
+     * animation's own velocity; rendered once. */
     void (*replace)(void *engine, int64_t index, const kinetics_animation *animation);
     /* Gives property index's spring a new target; anything else ignores it. */
     void (*retarget)(void *engine, int64_t index, double to);
