@@ -269,8 +269,8 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
     private var state = State()
 
     private struct State {
-        var slots: [Int32] = []
-        var ids: [Int32] = []
+        var slots: [PropertySlot] = []
+        var ids: [RecordIndex] = []
         var churnCursor = 0
     }
 
@@ -289,7 +289,7 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
 
     var addsAnimations: Bool { true }
 
-    private func start(_ index: Int) -> Int32 {
+    private func start(_ index: Int) -> RecordIndex {
         let item = workload.item(index)
         let slot = state.slots[index]
         let method = workload.configuration.method

@@ -137,12 +137,12 @@ struct QuietCompletionTests {
             b.tick(at: time)
             for index in stride(from: frame % 5, to: 300, by: 5) {
                 let before = a.animation(forKey: "k\(index)", on: target)
-                let element = before.map { a.state.status[Int($0.index)].element }
+                let element = before.map { a.state.status[$0.record.index].element }
                 let handleA = try replace(a, index, frame: frame, observed: false)
                 let handleB = try replace(b, index, frame: frame, observed: true)
                 #expect(handleA == handleB, "frame \(frame), key \(index)")
-                if let before, let handleA, handleA.index == before.index,
-                    a.state.status[Int(before.index)].element == element,
+                if let before, let handleA, handleA.record == before.record,
+                    a.state.status[before.record.index].element == element,
                     element != ElementIndex.none
                 {
                     inPlace += 1
@@ -358,7 +358,7 @@ struct KeyRegistryTests {
         for record in 0 ..< 10_000 {
             registry.insert(RecordIndex(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
         }
-        let records = (0 ..< 10_000).map { Int32($0) }
+        let records = (0 ..< 10_000).map { RecordIndex($0) }
         records.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
         #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])
         for record in 0 ..< 100 { registry.insert(RecordIndex(record), target: TargetID(7), key: "b\(record)") }

@@ -22,7 +22,7 @@ final class CustomBatch<V: AnimatableVector>: ElementBatch {
     }
 
     func advanceElement(_ index: Int, context: FrameContext, values: ColumnPointer<V>, output: inout FrameOutput) {
-        let slot = Int(common.slot[index])
+        let slot = common.slot[index].index
         var frame = CustomFrame(
             time: context.time, frameLength: context.dt, elapsed: context.time - start[index], value: values[slot])
         let done = step[index](&frame)

@@ -34,7 +34,7 @@ enum ElementFlag {
 /// clamping). ``quietlyFinished`` is a work list, not a column.
 final class ElementColumns<V: AnimatableVector>: ColumnList {
     let owner = Column<AnimationHandle>()
-    let slot = Column<Int32>()
+    let slot = Column<PropertySlot>()
     let from = Column<V>()
     let to = Column<V>()
     /// The last value written; NaN before the first write (no animated
@@ -46,12 +46,12 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     let roundingScale = Column<Double>()
     let clamp = Column<ClampMode>()
     /// The quiet elements that finished in this tick's advance, ascending.
-    let quietlyFinished = Column<Int32>()
+    let quietlyFinished = Column<ElementIndex>()
 
     var count: Int { owner.count }
 
     func append(
-        owner handle: AnimationHandle, slot index: Int32, from start: V, to end: V, clamp mode: ClampMode,
+        owner handle: AnimationHandle, slot index: PropertySlot, from start: V, to end: V, clamp mode: ClampMode,
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
     ) {
         owner.append(handle)
@@ -139,9 +139,9 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// final frame writes its exact target into `slot` (a quiet element is
     /// neither rounded nor additive). The list has room for every element.
     @inline(__always)
-    func noteQuietFinish(_ index: Int, target: V, slot: Int32, values: ColumnPointer<V>) {
-        values[Int(slot)] = target
-        quietlyFinished.appendWithinCapacity(Int32(index))
+    func noteQuietFinish(_ index: Int, target: V, slot: PropertySlot, values: ColumnPointer<V>) {
+        values[slot.index] = target
+        quietlyFinished.appendWithinCapacity(ElementIndex(index))
     }
 
     /// Completes the quiet elements that finished in this advance (their
@@ -171,7 +171,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             let all = count
             output.quiet.append(count: all) { records in
                 for element in 0 ..< all {
-                    (records + element).initialize(to: owners[element].index)
+                    (records + element).initialize(to: owners[element].record)
                     releases.add(entry(element), release: release)
                 }
             }
@@ -185,8 +185,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         var position = quietlyFinished.count
         while position > 0 {
             position -= 1
-            let element = Int(finished[position])
-            output.quiet.append(owner.base[element].index)
+            let element = finished[position].index
+            output.quiet.append(owner.base[element].record)
             releases.add(entry(element), release: release)
             end -= 1
             if element != end {
@@ -236,7 +236,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// animation rest test passes after it.
     func writeSpecial(_ index: Int, _ value: V, into values: ColumnPointer<V>) -> Bool {
         let out = rounded(index, value)
-        let target = Int(slot[index])
+        let target = slot[index].index
         let last = previous[index]
         if flags[index] & ElementFlag.additive != 0 {
             values[target] = values[target] + (last.isFirstWrite ? out : out - last)
@@ -264,7 +264,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         let to: ColumnPointer<V>
         let flags: ColumnPointer<UInt8>
         let owner: ColumnPointer<AnimationHandle>
-        let slot: ColumnPointer<Int32>
+        let slot: ColumnPointer<PropertySlot>
         let previous: ColumnPointer<V>
 
         @inline(__always)
@@ -300,7 +300,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
             _ = writeSpecial(index, value, into: values)
         } else {
-            values[Int(p.slot[index])] = value
+            values[p.slot[index].index] = value
             p.previous[index] = value
         }
     }

@@ -3,6 +3,8 @@
 struct KeyframeState {
     var span: TimedSpan
     var track: TrackIndex
+    /// A segment number within the track (a search hint, always valid),
+    /// not an index into a table.
     var cursor: Int32 = 0
 }
 

@@ -79,7 +79,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// `start` in `group`, with the given settings and `flags` set beyond
     /// those the settings imply; returns its index.
     func appendSpring(
-        owner: AnimationHandle, slot: Int32, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode,
+        owner: AnimationHandle, slot: PropertySlot, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode,
         roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
     ) -> ElementIndex {
         appendState(value: start.from, to: start.to, velocity: start.velocity, group: index)
@@ -307,7 +307,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         } else {
             before = target + d0
         }
-        values[Int(p.common.slot[index])] = current
+        values[p.common.slot[index].index] = current
         return Self.isNear(current[component: 0], target[component: 0], f)
             && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
     }
@@ -435,7 +435,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                 common.writeSpecial(index, current, into: values)
                 || Self.solverSettled(current - target, outV, restSlope, f)
         } else {
-            values[Int(p.common.slot[index])] = current
+            values[p.common.slot[index].index] = current
             done = Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
         }
         common.report(index, done: done, flags: bits, owner: p.common.owner, values: values, output: &output)
@@ -562,7 +562,7 @@ extension SpringBatch where V == Double {
         } else {
             before = target + x[0]
         }
-        values[Int(p.common.slot[index])] = current
+        values[p.common.slot[index].index] = current
         return Self.isNear(current, target, f)
             && Self.atRest(
                 before: before, current: current, target: target, velocity: out[1], slope: terms[0] + terms[1], f)

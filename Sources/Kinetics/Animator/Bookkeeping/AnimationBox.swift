@@ -9,7 +9,7 @@ class AnimationBox {
     /// The slot of a property animation's property when its value type is
     /// `type`; nil otherwise, and for other boxes. (Read with the box's
     /// header: the slot is its first field.)
-    func slot(ifValueType type: ObjectIdentifier) -> Int32? { nil }
+    func slot(ifValueType type: ObjectIdentifier) -> PropertySlot? { nil }
     /// Drops what a freed box holds (callbacks may capture anything), at a
     /// point where none of its methods is running.
     func retire() {}
@@ -61,7 +61,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private struct State {
         /// The property's slot in its lane: first, in the header's cache
         /// line, which the in-place check reads anyway.
-        var slot: Int32
+        var slot: PropertySlot
         var installed = false
         /// The shared table entry in use: a spring group, a decay configuration
         /// or a basic animation's timing function; -1 when none is held. A
@@ -118,7 +118,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         /// animation it replaced, whose observers are the same (none).
         var animation: Animation<Value>
 
-        init(_ animation: consuming Animation<Value>, slot: Int32) {
+        init(_ animation: consuming Animation<Value>, slot: PropertySlot) {
             hasExplicitEnd = animation.to != nil
             (springMethod, springParameters) = PropertyAnimationBox.spring(of: animation)
             self.animation = animation
@@ -126,7 +126,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         }
     }
 
-    init(_ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int) {
+    init(_ animation: consuming Animation<Value>, slot: PropertySlot, lane: Lane<Stored>, width: Int) {
         self.lane = lane
         self.width = width
         state = State(animation, slot: slot)
@@ -138,7 +138,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     }
 
     override var hasElement: Bool { state.installed }
-    override func slot(ifValueType type: ObjectIdentifier) -> Int32? {
+    override func slot(ifValueType type: ObjectIdentifier) -> PropertySlot? {
         type == ObjectIdentifier(Value.self) ? state.slot : nil
     }
     override var isReusable: Bool {
@@ -172,7 +172,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    func reset(_ animation: consuming Animation<Value>, slot: Int32) {
+    func reset(_ animation: consuming Animation<Value>, slot: PropertySlot) {
         precondition(
             !state.installed && state.shared < 0 && state.forwardTrack.isNone && state.backwardTrack.isNone,
             "a box in use cannot be reset")
@@ -236,7 +236,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @inline(never)
     private func startBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
-        let current = withLane { $0.values[Int(state.slot)] }
+        let current = withLane { $0.values[state.slot.index] }
         if !state.resolved {
             state.from = state.animation.from.map(convert) ?? current
             state.to = state.animation.to.map(convert) ?? current
@@ -361,7 +361,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ handle: AnimationHandle, index: Int
     ) {
         let element = animator.state.status[index].element.index
-        let start = SpringStart(animation, current: withLane { $0.values[Int(state.slot)] }) {
+        let start = SpringStart(animation, current: withLane { $0.values[state.slot.index] }) {
             animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
         }
         state.from = start.from
@@ -558,8 +558,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 lane.basics.value(element, at: animator.time, timings: timings),
                 lane.basics.progress(element, at: animator.time, timings: timings)
             )
-        case .keyframes: return (lane.values[Int(state.slot)], lane.keyframes.progress(element, at: animator.time))
-        case .custom: value = lane.values[Int(state.slot)]
+        case .keyframes: return (lane.values[state.slot.index], lane.keyframes.progress(element, at: animator.time))
+        case .custom: value = lane.values[state.slot.index]
         }
         return (value, Self.distanceProgress(value, from: state.from, to: state.to))
     }
@@ -629,7 +629,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         applied(animator, handle)
         // A live record (it has an element) is the handle's index.
         if let element = element(animator, handle) {
-            columns.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, Int(handle.index)))
+            columns.setFlag(element, ElementFlag.wantsEvents, wantsEvents(animator, handle.record.index))
         }
     }
 
@@ -659,7 +659,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// The value-written trace event and the apply callback.
     private func applied(_ animator: Animator, _ handle: AnimationHandle) {
-        let written = lane.values[Int(state.slot)]
+        let written = lane.values[state.slot.index]
         animator.trace(handle, .valueWritten(written.packed))
         state.animation.callbacks.onApply?(animator, handle, external(written))
     }
@@ -682,7 +682,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             let out = common.rounded(element, state.to)
             if common.flags[element] & ElementFlag.additive != 0 {
                 if !common.previous[element].isFirstWrite && out == common.previous[element] { return }
-            } else if lane.values[Int(state.slot)] == out {
+            } else if lane.values[state.slot.index] == out {
                 return
             }
             lane.withValues { _ = common.writeSpecial(element, state.to, into: $0) }
@@ -700,7 +700,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
-        if animator.state.records[Int(handle.index)].life.autoreverses {
+        if animator.state.records[handle.record.index].life.autoreverses {
             (state.from, state.to) = (state.to, state.from)
             state.reversed.toggle()
             if case .decay = state.animation.kind { state.startVelocity = state.startVelocity * -1.0 }

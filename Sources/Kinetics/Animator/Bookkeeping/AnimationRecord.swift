@@ -19,7 +19,7 @@ struct PropertyInfo {
     let width: Int
     /// The value type's component count (3-vectors live in the 4 lane).
     let components: Int
-    let slot: Int32
+    let slot: PropertySlot
 }
 
 /// Pop's life-cycle settings of an animation or a group.

@@ -44,7 +44,7 @@ extension Animator {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: state.records.count)
         for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
-            let i = Int(index)
+            let i = Int(index.raw)
             guard i >= 0 && i < state.records.count else {
                 problems.append("free record \(i) out of range")
                 continue
@@ -178,7 +178,7 @@ extension Animator {
         // Waiting records are queued.
         let queued = Set(state.waiting)
         for i in state.records.indices where state.status[i].live && state.status[i].phase == .waiting {
-            if !queued.contains(AnimationHandle(index: Int32(i), generation: state.status[i].generation)) {
+            if !queued.contains(AnimationHandle(record: RecordIndex(i), generation: state.status[i].generation)) {
                 problems.append("waiting record \(i) is not queued")
             }
         }

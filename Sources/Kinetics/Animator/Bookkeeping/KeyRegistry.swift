@@ -202,13 +202,12 @@ final class KeyRegistry {
 
     /// Unregisters `record`; does nothing if it is not registered.
     func remove(_ record: RecordIndex) {
-        withUnsafePointer(to: record.raw) { remove($0, count: 1) }
+        withUnsafePointer(to: record) { remove($0, count: 1) }
     }
 
-    /// Unregisters `count` records from `records` (their indices' stored
-    /// values, as the animator's lists hold them; those registered), in one
+    /// Unregisters `count` records from `records` (those registered), in one
     /// pass over the links.
-    func remove(_ records: UnsafePointer<Int32>, count removing: Int) {
+    func remove(_ records: UnsafePointer<RecordIndex>, count removing: Int) {
         remove(records, count: removing) { _, _ in }
     }
 
@@ -217,13 +216,13 @@ final class KeyRegistry {
     /// registered or not, in the same pass: a caller with its own work per
     /// record reads the list once.
     @inline(__always)
-    func remove(_ records: UnsafePointer<Int32>, count removing: Int, each body: (Int, RecordIndex) -> Void) {
+    func remove(_ records: UnsafePointer<RecordIndex>, count removing: Int, each body: (Int, RecordIndex) -> Void) {
         withState { state in
             var removed = 0
             state.links.withUnsafeMutableBufferPointer { links in
                 state.lists.withUnsafeMutableBufferPointer { lists in
                     for position in 0 ..< removing {
-                        let record = RecordIndex(raw: records[position])
+                        let record = records[position]
                         body(position, record)
                         guard record.index < links.count, !links[record.index].list.isNone else { continue }
                         let link = links[record.index]

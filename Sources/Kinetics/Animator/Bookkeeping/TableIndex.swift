@@ -3,39 +3,44 @@
 /// the table (``RecordTable``, ``ElementTable``, ``KeyListTable``,
 /// ``BucketTable``), so that an index of one table cannot be passed where
 /// another's is wanted, and "no entry" is a named value, not a bare -1.
-struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
+/// Package access: the bench's batch engine holds property slots and
+/// element ids of ``BatchSet``.
+@usableFromInline
+package struct TableIndex<Table>: Hashable, Sendable, CustomStringConvertible {
     /// The stored value: the index, or -1 for ``none``.
-    var raw: Int32
+    @usableFromInline package var raw: Int32
 
     /// The index whose stored value is `raw` (-1: ``none``).
-    @inline(__always)
-    init(raw: Int32) { self.raw = raw }
+    @inline(__always) @usableFromInline
+    package init(raw: Int32) { self.raw = raw }
 
     /// Index `index`, which must fit in 32 bits (checked in debug builds).
     @inline(__always)
-    init(_ index: Int) {
+    package init(_ index: Int) {
         assert(index >= 0 && index <= Int(Int32.max), "table index \(index) out of range")
         raw = Int32(truncatingIfNeeded: index)
     }
 
     /// No entry.
-    static var none: Self { Self(raw: -1) }
+    package static var none: Self { Self(raw: -1) }
 
     /// Whether this is ``none``.
-    var isNone: Bool {
+    package var isNone: Bool {
         @inline(__always) get { raw < 0 }
     }
 
     /// The index, to subscript the table's storage; not for ``none``.
-    var index: Int {
+    package var index: Int {
         @inline(__always) get { Int(raw) }
     }
 
-    var description: String { isNone ? "none" : String(raw) }
+    @usableFromInline package var description: String { isNone ? "none" : String(raw) }
 }
 
-/// The animator's records (``AnimationRecord``, by ``AnimationHandle``'s index).
-enum RecordTable {}
+/// The animator's records (``AnimationRecord``, by ``AnimationHandle``'s
+/// index); in a ``BatchSet``, its element ids, which stand where the
+/// animator's records do (an element's owner).
+@usableFromInline package enum RecordTable {}
 /// A batch's elements (its columns, by element).
 enum ElementTable {}
 /// The key registry's per-target key lists.
@@ -44,13 +49,18 @@ enum KeyListTable {}
 enum BucketTable {}
 
 /// A record's index.
-typealias RecordIndex = TableIndex<RecordTable>
+@usableFromInline package typealias RecordIndex = TableIndex<RecordTable>
 /// An element's index in its batch.
 typealias ElementIndex = TableIndex<ElementTable>
 /// A key list's index in the key registry.
 typealias KeyListIndex = TableIndex<KeyListTable>
 /// A bucket's index in the key registry's table.
 typealias BucketIndex = TableIndex<BucketTable>
+
+/// A lane's property values (``Lane/values``), by ``PropertyHandle``'s slot.
+@usableFromInline package enum PropertyTable {}
+/// A property's slot in its lane's values.
+@usableFromInline package typealias PropertySlot = TableIndex<PropertyTable>
 
 /// The timing functions' slots (``TimingTable``).
 enum TimingSlot {}

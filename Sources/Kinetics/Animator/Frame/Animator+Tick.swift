@@ -71,7 +71,7 @@ extension Animator {
         guard quiet.count > 0 else { return }
         state.status.withUnsafeMutableBufferPointer { status in
             for position in 0 ..< moved.count {
-                status[Int(moved.base[position].owner.index)].element = moved.base[position].element
+                status[moved.base[position].owner.record.index].element = moved.base[position].element
             }
             // One pass over the list: each record leaves the registry, its
             // status is set and it joins the free list.
@@ -80,7 +80,7 @@ extension Animator {
                     status[index.index].live = false
                     status[index.index].phase = .finished
                     status[index.index].element = .none
-                    free[position] = index.raw
+                    free[position] = index
                 }
             }
         }
@@ -91,7 +91,7 @@ extension Animator {
         for index in state.records.indices where state.status[index].live && state.status[index].phase == .running {
             // A bare spring runs in its element.
             if state.records[index].box?.hasElement ?? (state.status[index].spring != .none) {
-                list.append(AnimationHandle(index: Int32(index), generation: state.status[index].generation))
+                list.append(AnimationHandle(record: RecordIndex(index), generation: state.status[index].generation))
             }
         }
     }

@@ -22,7 +22,7 @@ package final class BatchSet {
         var time = 0.0
         /// Per element id: where it is (kind, batch index), or nil once removed.
         var positions: [Position?] = []
-        var freeIDs: [Int32] = []
+        var freeIDs: [RecordIndex] = []
     }
     /// The time of the last frame.
     package var time: Double { state.time }
@@ -30,7 +30,7 @@ package final class BatchSet {
     private struct Position {
         var kind: ElementKind
         var points: Bool
-        var index: Int32
+        var index: ElementIndex
     }
 
     package init() {
@@ -43,24 +43,24 @@ package final class BatchSet {
     package var count: Int { scalars.animationCount + points.animationCount }
 
     /// A new scalar property; returns its slot.
-    package func addProperty(_ initial: Double) -> Int32 {
+    package func addProperty(_ initial: Double) -> PropertySlot {
         scalars.values.append(initial)
-        return Int32(scalars.values.count - 1)
+        return PropertySlot(scalars.values.count - 1)
     }
 
     /// A new point property; returns its slot.
-    package func addProperty(_ initial: SIMD2<Double>) -> Int32 {
+    package func addProperty(_ initial: SIMD2<Double>) -> PropertySlot {
         points.values.append(initial)
-        return Int32(points.values.count - 1)
+        return PropertySlot(points.values.count - 1)
     }
 
     /// The value of scalar property `slot`.
-    package func value(_ slot: Int32) -> Double { scalars.values[Int(slot)] }
+    package func value(_ slot: PropertySlot) -> Double { scalars.values[slot.index] }
 
     /// The value of point property `slot`.
-    package func point(_ slot: Int32) -> SIMD2<Double> { points.values[Int(slot)] }
+    package func point(_ slot: PropertySlot) -> SIMD2<Double> { points.values[slot.index] }
 
-    private func newID() -> Int32 {
+    private func newID() -> RecordIndex {
         if let id = state.freeIDs.popLast() { return id }
         let capacity = state.positions.capacity
         state.positions.append(nil)
@@ -70,16 +70,18 @@ package final class BatchSet {
             state.output.reserveQuiet(state.positions.capacity)
             state.freeIDs.reserveCapacity(state.positions.capacity)
         }
-        return Int32(state.positions.count - 1)
+        return RecordIndex(state.positions.count - 1)
     }
 
     /// Appends the common columns of a new element and records where it is.
     private func appendCommon<V: AnimatableVector>(
-        _ common: ElementColumns<V>, id: Int32, kind: ElementKind, slot: Int32, from: V, to: V, threshold: Double
+        _ common: ElementColumns<V>, id: RecordIndex, kind: ElementKind, slot: PropertySlot, from: V, to: V,
+        threshold: Double
     ) {
-        state.positions[Int(id)] = Position(kind: kind, points: V.componentCount != 1, index: Int32(common.count))
+        state.positions[id.index] = Position(
+            kind: kind, points: V.componentCount != 1, index: ElementIndex(common.count))
         common.append(
-            owner: AnimationHandle(index: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
+            owner: AnimationHandle(record: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
             roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
         // Nothing here observes an end: every element finishes quietly.
         common.setFlag(common.count - 1, ElementFlag.quiet, true)
@@ -92,9 +94,10 @@ package final class BatchSet {
     /// A spring on scalar property `slot`; returns its id.
     @discardableResult
     package func addSpring(
-        slot: Int32, from: Double, to: Double, velocity: Double, parameters: SpringParameters, method: SpringMethod,
+        slot: PropertySlot, from: Double, to: Double, velocity: Double, parameters: SpringParameters,
+        method: SpringMethod,
         threshold: Double
-    ) -> Int32 {
+    ) -> RecordIndex {
         appendSpring(
             slot: slot, from: from, to: to, velocity: velocity, parameters: parameters, method: method,
             threshold: threshold)
@@ -103,9 +106,10 @@ package final class BatchSet {
     /// A spring on point property `slot`; returns its id.
     @discardableResult
     package func addSpring(
-        slot: Int32, from: SIMD2<Double>, to: SIMD2<Double>, velocity: SIMD2<Double>, parameters: SpringParameters,
+        slot: PropertySlot, from: SIMD2<Double>, to: SIMD2<Double>, velocity: SIMD2<Double>,
+        parameters: SpringParameters,
         method: SpringMethod, threshold: Double
-    ) -> Int32 {
+    ) -> RecordIndex {
         appendSpring(
             slot: slot, from: from, to: to, velocity: velocity, parameters: parameters, method: method,
             threshold: threshold)
@@ -115,8 +119,9 @@ package final class BatchSet {
     // is compiled): an unspecialised call would look up the metadata of
     // every generic type it touches.
     private func appendSpring<V: AnimatableVector>(
-        slot: Int32, from: V, to: V, velocity: V, parameters: SpringParameters, method: SpringMethod, threshold: Double
-    ) -> Int32 {
+        slot: PropertySlot, from: V, to: V, velocity: V, parameters: SpringParameters, method: SpringMethod,
+        threshold: Double
+    ) -> RecordIndex {
         let id = newID()
         let group = shared.withSpringGroups(method.index) {
             $0.acquire(parameters, threshold: threshold, configurations: shared.springs)
@@ -133,9 +138,9 @@ package final class BatchSet {
     /// A decay on scalar property `slot`; returns its id.
     @discardableResult
     package func addDecay(
-        slot: Int32, from: Double, velocity: Double, deceleration: DecayParameters, method: DecayMethod,
+        slot: PropertySlot, from: Double, velocity: Double, deceleration: DecayParameters, method: DecayMethod,
         threshold: Double
-    ) -> Int32 {
+    ) -> RecordIndex {
         let id = newID()
         let end = deceleration.endValue(from: from, velocity: velocity, threshold: threshold, method: method)
         let batch = scalars.decays[method.index]
@@ -150,8 +155,8 @@ package final class BatchSet {
     /// A basic animation on scalar property `slot`, starting now; returns its id.
     @discardableResult
     package func addBasic(
-        slot: Int32, from: Double, to: Double, duration: Double, timing: TimingFunction, bezier: BezierMethod
-    ) -> Int32 {
+        slot: PropertySlot, from: Double, to: Double, duration: Double, timing: TimingFunction, bezier: BezierMethod
+    ) -> RecordIndex {
         let id = newID()
         scalars.basics.state.append(
             BasicState(
@@ -163,7 +168,7 @@ package final class BatchSet {
 
     /// A keyframe animation on scalar property `slot`, starting now; returns its id.
     @discardableResult
-    package func addKeyframes(slot: Int32, _ keyframes: Keyframes<Double>) -> Int32 {
+    package func addKeyframes(slot: PropertySlot, _ keyframes: Keyframes<Double>) -> RecordIndex {
         let id = newID()
         let track = scalars.tracks.acquire(keyframes, reversed: false, timings: shared.timings)
         scalars.keyframes.state.append(
@@ -175,17 +180,17 @@ package final class BatchSet {
     }
 
     /// Removes element `id` (swap-remove); does nothing if it is gone.
-    package func remove(_ id: Int32) {
-        guard Int(id) < state.positions.count, let position = state.positions[Int(id)] else { return }
-        let index = Int(position.index)
+    package func remove(_ id: RecordIndex) {
+        guard !id.isNone, id.index < state.positions.count, let position = state.positions[id.index] else { return }
+        let index = position.index.index
         let moved: AnimationHandle?
         if position.points {
             moved = remove(kind: position.kind, at: index, from: points)
         } else {
             moved = remove(kind: position.kind, at: index, from: scalars)
         }
-        if let moved { state.positions[Int(moved.index)]?.index = position.index }
-        state.positions[Int(id)] = nil
+        if let moved { state.positions[moved.record.index]?.index = position.index }
+        state.positions[id.index] = nil
         state.freeIDs.append(id)
     }
 
@@ -230,9 +235,9 @@ package final class BatchSet {
         let moved = state.output.moved
         state.positions.withUnsafeMutableBufferPointer { positions in
             for index in 0 ..< moved.count {
-                positions[Int(moved.base[index].owner.index)]?.index = moved.base[index].element.raw
+                positions[moved.base[index].owner.record.index]?.index = moved.base[index].element
             }
-            for index in 0 ..< quiet.count { positions[Int(quiet.base[index])] = nil }
+            for index in 0 ..< quiet.count { positions[quiet.base[index].index] = nil }
         }
         state.freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count))
         return quiet.count
@@ -240,14 +245,14 @@ package final class BatchSet {
 
     /// Moves the spring `id`'s target, keeping its value and velocity; a
     /// point spring's target is `(target, target)`.
-    package func retarget(_ id: Int32, to target: Double) {
-        guard Int(id) < state.positions.count, let position = state.positions[Int(id)],
+    package func retarget(_ id: RecordIndex, to target: Double) {
+        guard !id.isNone, id.index < state.positions.count, let position = state.positions[id.index],
             case .spring(let method) = position.kind
         else { return }
         if position.points {
-            points.withSprings(method.index) { $0.retarget(Int(position.index), to: SIMD2(target, target)) }
+            points.withSprings(method.index) { $0.retarget(position.index.index, to: SIMD2(target, target)) }
         } else {
-            scalars.withSprings(method.index) { $0.retarget(Int(position.index), to: target) }
+            scalars.withSprings(method.index) { $0.retarget(position.index.index, to: target) }
         }
     }
 

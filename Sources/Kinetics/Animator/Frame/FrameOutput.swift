@@ -13,7 +13,7 @@ struct FrameOutput {
     /// which 100,000 finish writes and reads them all. (Columns, not arrays:
     /// no copy-on-write check per append; their owner reserves room for
     /// every element it has, so no frame allocates.)
-    let quiet = Column<Int32>()
+    let quiet = Column<RecordIndex>()
     /// Elements moved to a new index by those removals, in order (one may
     /// move more than once; the last move holds).
     let moved = Column<MovedElement>()

@@ -60,7 +60,7 @@ final class Lane<V: AnimatableVector> {
     /// the owner of the element moved into its place, if any.
     func removeSpring(_ element: Int, method: Int, writingTarget: Bool, tables: SharedTables) -> AnimationHandle? {
         withSprings(method) { batch in
-            if writingTarget { values[Int(batch.common.slot[element])] = batch.common.to[element] }
+            if writingTarget { values[batch.common.slot[element].index] = batch.common.to[element] }
             tables.withSpringGroups(method) { $0.release(batch.group[element], configurations: tables.springs) }
             return batch.remove(at: element)
         }
@@ -115,10 +115,10 @@ final class Lane<V: AnimatableVector> {
     }
 
     /// Appends a property of value `value`; returns its slot.
-    func appendProperty(_ value: V) -> Int32 {
+    func appendProperty(_ value: V) -> PropertySlot {
         values.append(value)
         keyedRecords.append(.none)
-        return Int32(values.count - 1)
+        return PropertySlot(values.count - 1)
     }
 
     /// Runs `body` with a pointer to the values.

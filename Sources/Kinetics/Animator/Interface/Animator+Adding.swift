@@ -53,7 +53,7 @@ extension Animator {
             let box = makePropertyBox(consume animation, property: property)
             handle = register(box, id: id, target: property.target, key: key, life: life, lookup: lookup)
         }
-        if key != nil && handle.index != hint.raw { setKeyedRecord(RecordIndex(raw: handle.index), of: property) }
+        if key != nil && handle.record != hint { setKeyedRecord(handle.record, of: property) }
         return handle
     }
 
@@ -72,13 +72,13 @@ extension Animator {
 
     /// Reads a slot's keyed record, after setting it to `newRecord` if given.
     private struct KeyedRecord: LaneOperation {
-        let slot: Int32
+        let slot: PropertySlot
         let newRecord: RecordIndex?
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> RecordIndex {
-            if let newRecord { lane.keyedRecords[Int(slot)] = newRecord }
-            return lane.keyedRecords[Int(slot)]
+            if let newRecord { lane.keyedRecords[slot.index] = newRecord }
+            return lane.keyedRecords[slot.index]
         }
     }
 
@@ -110,7 +110,7 @@ extension Animator {
     }
 
     func propertyBox<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ animation: consuming Animation<Value>, slot: Int32, lane: Lane<Stored>, width: Int
+        _ animation: consuming Animation<Value>, slot: PropertySlot, lane: Lane<Stored>, width: Int
     ) -> AnimationBox {
         if let box = reusableBox(PropertyAnimationBox<Value, Stored>.self) {
             box.reset(animation, slot: slot)
@@ -170,7 +170,7 @@ extension Animator {
             }
         }
         let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
-        registry.insert(RecordIndex(raw: handle.index), target: target, key: key, hash: hash)
+        registry.insert(handle.record, target: target, key: key, hash: hash)
         state.registrations &+= 1
         return (handle, true)
     }
@@ -180,11 +180,11 @@ extension Animator {
         box: AnimationBox?, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
         parent: AnimationHandle?, time: Double
     ) -> AnimationHandle {
-        let index: Int32
+        let index: RecordIndex
         if let reused = freeRecords.popLast() {
             index = reused
         } else {
-            index = Int32(state.records.count)
+            index = RecordIndex(state.records.count)
             let capacity = state.records.capacity
             state.records.append(AnimationRecord())
             state.status.append(RecordStatus())
@@ -201,15 +201,15 @@ extension Animator {
         }
         state.nextSequence += 1
         // A quietly finished animation left its box here.
-        if let left = state.records[Int(index)].box {
+        if let left = state.records[index.index].box {
             left.forgetRun()
             if left.isReusable { state.retiredBoxes.append(left) }
         }
-        let generation = state.status[Int(index)].generation &+ 1
-        state.status[Int(index)] = RecordStatus(generation: generation, live: true)
-        state.records[Int(index)].reuse(id: id, life: life, box: box)
-        state.places[Int(index)] = RecordPlace(key: key, target: target, parent: parent)
-        return AnimationHandle(index: index, generation: generation)
+        let generation = state.status[index.index].generation &+ 1
+        state.status[index.index] = RecordStatus(generation: generation, live: true)
+        state.records[index.index].reuse(id: id, life: life, box: box)
+        state.places[index.index] = RecordPlace(key: key, target: target, parent: parent)
+        return AnimationHandle(record: index, generation: generation)
     }
 }
 

@@ -43,7 +43,7 @@ extension Animator {
     ) -> AnimationHandle {
         let (handle, isNew) = claimRecord(nil, id: id, target: property.target, key: key, life: life, lookup: lookup)
         guard isNew else { return handle }
-        let index = Int(handle.index)
+        let index = handle.record.index
         // The stop callback of an animation this one replaced may have set
         // a tracer, which observes it: then it has a box, as any other.
         guard state.tracer == nil else {
@@ -70,9 +70,9 @@ extension Animator {
     /// would.
     private func startBare<Value: AnimatableVector, Stored: AnimatableVector>(
         _ animation: borrowing Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
-        slot: Int32, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
+        slot: PropertySlot, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
     ) {
-        let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
+        let start = SpringStart<Stored>(animation, current: lane.values[slot.index]) {
             propertyInfo(width: width, slot: slot).kind.defaultThreshold
         }
         let method = spring.method.index
@@ -106,7 +106,7 @@ extension Animator {
         let element = state.status[index].element.index
         lane.withSprings(method) { batch in
             let slot = batch.common.slot[element]
-            let start = SpringStart<Stored>(animation, current: lane.values[Int(slot)]) {
+            let start = SpringStart<Stored>(animation, current: lane.values[slot.index]) {
                 propertyInfo(width: width, slot: slot).kind.defaultThreshold
             }
             let group = SharedTables.with(self) { tables in
@@ -218,7 +218,7 @@ extension Animator {
 
     /// The slot that element `element` of `spring`'s batch writes.
     @inline(__always)
-    func elementSlot(_ spring: SpringElement, _ element: Int) -> Int32 {
+    func elementSlot(_ spring: SpringElement, _ element: Int) -> PropertySlot {
         onLane(width: spring.width, ElementSlot(method: spring.method, element: element))
     }
 
@@ -242,7 +242,7 @@ extension Animator {
         let element: Int
 
         @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> PropertySlot {
             lane.withSprings(method) { $0.common.slot[element] }
         }
     }

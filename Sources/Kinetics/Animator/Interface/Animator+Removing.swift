@@ -67,7 +67,7 @@ extension Animator {
         if let box = state.records[index].box, box.isReusable { state.retiredBoxes.append(box) }
         if state.phase == .idle && state.retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
         state.records[index].box = nil
-        freeRecords.append(handle.index)
+        freeRecords.append(handle.record)
     }
 
     /// A box of type `Box` to reuse, if one is free; only outside ticks and
@@ -76,8 +76,8 @@ extension Animator {
         guard state.phase == .idle else { return nil }
         // The record the next animation gets may hold a box of this type,
         // left by a quietly finished animation.
-        if let next = freeRecords.last, let left = state.records[Int(next)].box as? Box {
-            state.records[Int(next)].box = nil
+        if let next = freeRecords.last, let left = state.records[next.index].box as? Box {
+            state.records[next.index].box = nil
             left.forgetRun()
             return left
         }
@@ -94,7 +94,7 @@ extension Animator {
     /// to their pools.
     private func releaseLeftBoxes() {
         for position in 0 ..< freeRecords.count {
-            let index = Int(freeRecords[position])
+            let index = freeRecords[position].index
             guard let left = state.records[index].box else { continue }
             state.records[index].box = nil
             left.forgetRun()
@@ -123,7 +123,7 @@ extension Animator {
     /// The record index of a live handle.
     @inline(__always)
     func liveIndex(_ handle: AnimationHandle) -> Int? {
-        let index = Int(handle.index)
+        let index = handle.record.index
         guard index >= 0, index < state.records.count, state.status[index].live,
             state.status[index].generation == handle.generation
         else { return nil }

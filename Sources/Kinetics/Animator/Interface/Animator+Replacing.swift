@@ -17,7 +17,7 @@ extension Animator {
     /// batch differs, which nothing observes either.
     @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, method: SpringMethod, slot: Int32, life: LifeCycle,
+        _ animation: borrowing Animation<Value>, method: SpringMethod, slot: PropertySlot, life: LifeCycle,
         running existing: RecordIndex?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
@@ -56,7 +56,7 @@ extension Animator {
         let generation = state.status[index].generation &+ 1
         state.status[index].generation = generation
         state.status[index].reached = false
-        let handle = AnimationHandle(index: Int32(index), generation: generation)
+        let handle = AnimationHandle(record: RecordIndex(index), generation: generation)
         state.records[index].restart(id: animation.id, life: life, at: time)
         registry.moveToEnd(RecordIndex(index))
         state.registrations &+= 1

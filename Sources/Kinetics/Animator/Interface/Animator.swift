@@ -85,7 +85,7 @@ public final class Animator {
     let lane2 = Lane<SIMD2<Double>>()
     let lane4 = Lane<SIMD4<Double>>()
     let shared = SharedTables()
-    let freeRecords = Column<Int32>()
+    let freeRecords = Column<RecordIndex>()
     /// The keys of registered records, per target in the order added.
     let registry = KeyRegistry()
 
@@ -220,11 +220,11 @@ public final class Animator {
         }
     }
 
-    func load<Value: AnimatableVector>(_ type: Value.Type, slot: Int32) -> Value {
+    func load<Value: AnimatableVector>(_ type: Value.Type, slot: PropertySlot) -> Value {
         Value(packed: onLane(width: Self.width(of: Value.self), LoadValue(slot: slot)))
     }
 
-    func store<Value: AnimatableVector>(_ value: Value, slot: Int32) {
+    func store<Value: AnimatableVector>(_ value: Value, slot: PropertySlot) {
         onLane(width: Self.width(of: Value.self), StoreValue(slot: slot, value: value.packed))
     }
 
@@ -232,31 +232,31 @@ public final class Animator {
         let initial: SIMD4<Double>
 
         @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Int32 {
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> PropertySlot {
             lane.appendProperty(V(packed: initial))
         }
     }
 
     private struct LoadValue: LaneOperation {
-        let slot: Int32
+        let slot: PropertySlot
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> SIMD4<Double> {
-            lane.values[Int(slot)].packed
+            lane.values[slot.index].packed
         }
     }
 
     private struct StoreValue: LaneOperation {
-        let slot: Int32
+        let slot: PropertySlot
         let value: SIMD4<Double>
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
-            lane.values[Int(slot)] = V(packed: value)
+            lane.values[slot.index] = V(packed: value)
         }
     }
 
-    func propertyInfo(width: Int, slot: Int32) -> PropertyInfo { state.propertyInfos[width]![Int(slot)] }
+    func propertyInfo(width: Int, slot: PropertySlot) -> PropertyInfo { state.propertyInfos[width]![slot.index] }
 
     // MARK: Looking up
 
@@ -267,7 +267,7 @@ public final class Animator {
 
     /// The handle of registered record `index` (registered records are live).
     func registeredHandle(_ index: RecordIndex) -> AnimationHandle {
-        AnimationHandle(index: index.raw, generation: state.status[index.index].generation)
+        AnimationHandle(record: index, generation: state.status[index.index].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.

@@ -24,10 +24,10 @@ public struct TargetID: Hashable, Sendable, ExpressibleByIntegerLiteral, CustomS
 public struct PropertyHandle<Value: AnimatableVector>: Hashable, Sendable {
     /// The target that owns the property.
     public let target: TargetID
-    @usableFromInline let slot: Int32
+    @usableFromInline let slot: PropertySlot
 
     @usableFromInline
-    init(target: TargetID, slot: Int32) {
+    init(target: TargetID, slot: PropertySlot) {
         self.target = target
         self.slot = slot
     }
@@ -37,17 +37,17 @@ public struct PropertyHandle<Value: AnimatableVector>: Hashable, Sendable {
 /// is removed (or finishes and is removed on completion); after that every
 /// call with it is a no-op that returns nil or false.
 public struct AnimationHandle: Hashable, Sendable, CustomStringConvertible {
-    @usableFromInline let index: Int32
+    @usableFromInline let record: RecordIndex
     @usableFromInline let generation: UInt32
 
     @usableFromInline
-    init(index: Int32, generation: UInt32) {
-        self.index = index
+    init(record: RecordIndex, generation: UInt32) {
+        self.record = record
         self.generation = generation
     }
 
     /// `animation 12.3` (slot and generation).
-    public var description: String { "animation \(index).\(generation)" }
+    public var description: String { "animation \(record).\(generation)" }
 }
 
 /// The identity of an animation description. Copies of an ``Animation`` share
