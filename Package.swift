@@ -20,16 +20,22 @@ let swiftSettings: [SwiftSetting] = [
 /// run their grids in about a third of the time. Each of these modules is
 /// compiled whole (`-wmo`), so that calls across its files are inlined as
 /// in a release build; `-num-threads 2` keeps one object file per source
-/// file, as SwiftPM's debug build and its index store expect. Without the
-/// variable (a package that depends on this one, a plain `swift build`)
-/// there are no such flags.
+/// file, as SwiftPM's debug build and its index store expect, and
+/// `-disable-incremental-llvm-codegen` rewrites every one of them each
+/// time (without it, a rebuild after an edit kept object files whose
+/// symbols had moved to another file, and the link failed with duplicate
+/// definitions). Without the variable (a package that depends on this
+/// one, a plain `swift build`) there are no such flags.
 let numericalSettings: [SwiftSetting] =
     swiftSettings
     + (Context.environment["KINETICS_OPTIMIZED_TESTS"] == nil
         ? []
         : [
             .unsafeFlags(
-                ["-O", "-wmo", "-num-threads", "2", "-assert-config", "Debug"], .when(configuration: .debug))
+                [
+                    "-O", "-wmo", "-num-threads", "2", "-Xfrontend", "-disable-incremental-llvm-codegen",
+                    "-assert-config", "Debug",
+                ], .when(configuration: .debug))
         ])
 
 /// A test target with the package's settings.
