@@ -20,6 +20,10 @@ public struct EngineLibrary: Sendable {
     public let engine: BenchEngine
     /// The name in the library's table.
     public let tableName: String
+    /// The interface version the library speaks (`kinetics_engine_abi_version`).
+    package let version: UInt32
+    /// Its table.
+    let loaded: LoadedTable
 
     /// Loads the library at `path` and registers its engine, under
     /// `label` when one is given (`kinetics gate` loads two builds of one
@@ -74,18 +78,20 @@ public struct EngineLibrary: Sendable {
         let engine = try EngineRegistry.register(name: label ?? name, origin: path) { workload throws(BenchError) in
             try CEngine(loaded.table, workload: workload)
         }
-        return EngineLibrary(path: path, engine: engine, tableName: name)
+        return EngineLibrary(path: path, engine: engine, tableName: name, version: version, loaded: loaded)
     }
 
-    private init(path: String, engine: BenchEngine, tableName: String) {
+    private init(path: String, engine: BenchEngine, tableName: String, version: UInt32, loaded: LoadedTable) {
         self.path = path
         self.engine = engine
         self.tableName = tableName
+        self.version = version
+        self.loaded = loaded
     }
 }
 
 /// A table of a loaded library: its function pointers stay valid while the
 /// library is loaded, which is for the life of the process.
-private struct LoadedTable: @unchecked Sendable {
+struct LoadedTable: @unchecked Sendable {
     let table: kinetics_engine
 }

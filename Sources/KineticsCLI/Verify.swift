@@ -17,10 +17,13 @@ struct Verify: ParsableCommand {
             on stderr), 64 usage error, 73 the output cannot be written.
 
             An outside engine runs the same grids through --engine-command (the line protocol of \
-            docs/engines.md), or through --export-cases and --results for an engine that cannot be \
+            docs/engines.md), through --engine-library (a shared library with the C interface of \
+            kinetics_engine.h, run in this process: a crash in it ends kinetics, and --suite and --shard \
+            narrow down the case), or through --export-cases and --results for an engine that cannot be \
             started as a process; --tolerance engine=VALUE gates it. Engine faults: 65 a bad answer, a \
-            crash or a hang (the answers read until then are reported), 66 the command or the results \
-            file is missing, 69 the command cannot be executed.
+            crash or a hang (the answers read until then are reported), or a file that is no engine \
+            library; 66 the command, library or results file is missing; 69 the command cannot be \
+            executed.
             """,
         subcommands: [Serve.self, Merge.self]
     )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kinetics
+import KineticsBench
 import KineticsCommandLine
 import KineticsVerify
 
@@ -12,8 +13,16 @@ struct EngineOptions: ParsableArguments {
             "Verify the engine this shell command starts (the line protocol of docs/engines.md).",
             valueName: "command"))
     var command: String?
-    @Option(name: .customLong("engine-name"), help: "The engine's name in the report.")
-    var name: String = "engine"
+    @Option(
+        name: .customLong("engine-library"),
+        help: ArgumentHelp(
+            "Verify the engine in this shared library (the C interface of kinetics_engine.h, as bench --engine-library loads).",
+            valueName: "path"))
+    var library: String?
+    @Option(
+        name: .customLong("engine-name"),
+        help: "The engine's name in the report (default: a library's table name, otherwise 'engine').")
+    var givenName: String?
     @Option(
         name: .customLong("case-timeout"),
         help: "Seconds an engine may go without reading a case or giving an answer before it is stopped.")
@@ -36,15 +45,20 @@ struct EngineOptions: ParsableArguments {
     var schemes = true
 
     /// Whether any engine route is asked for.
-    var isUsed: Bool { command != nil || exportCases != nil || results != nil }
+    var isUsed: Bool { command != nil || library != nil || exportCases != nil || results != nil }
+
+    /// The engine's name in the report, for an engine that is not a library.
+    var name: String { givenName ?? "engine" }
 
     func validate(methods: [String], suites: [Verify.SuiteChoice]) throws {
-        let routes = [command, exportCases, results].compactMap { $0 }
+        let routes = [command, library, exportCases, results].compactMap { $0 }
         guard routes.count <= 1 else {
-            throw ValidationError("--engine-command, --export-cases and --results are alternatives; give one")
+            throw ValidationError(
+                "--engine-command, --engine-library, --export-cases and --results are alternatives; give one")
         }
-        if !schemes && command == nil && results == nil {
-            throw ValidationError("--no-schemes applies to an engine run: give --engine-command or --results")
+        if !schemes && command == nil && library == nil && results == nil {
+            throw ValidationError(
+                "--no-schemes applies to an engine run: give --engine-command, --engine-library or --results")
         }
         guard isUsed else { return }
         if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
@@ -57,6 +71,7 @@ struct EngineOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.description)
         }
+        guard let name = givenName else { return }
         guard !name.isEmpty, name.count <= 40, !name.contains(where: { $0.isNewline || $0 == "," }) else {
             throw ValidationError(
                 "--engine-name must be 1 to 40 characters without commas or line breaks, got '\(name)'")
@@ -114,7 +129,15 @@ extension Verify {
         let tolerances = try makeTolerances()
         var answers = EngineAnswers(for: set.cases)
         var fault: EngineFault?
-        if let command = engine.command {
+        var name = engine.name
+        var libraryRun: LibraryAnswers?
+        if let path = engine.library {
+            let library = try loadEngineLibrary(path)
+            name = engine.givenName ?? library.tableName
+            let bar = ProgressBar()
+            libraryRun = LibraryAnswers(set.cases, library: library) { bar.update("engine", $0, set.cases.count) }
+            bar.finish()
+        } else if let command = engine.command {
             let bar = ProgressBar()
             let run = try EngineCommand(command, caseTimeout: engine.caseTimeout).run(set.cases) {
                 bar.update("engine", $0, set.cases.count)
@@ -152,7 +175,8 @@ extension Verify {
         let report: VerificationReport
         do {
             report = try Verifier.report(
-                set, answers: answers.answers, refusals: answers.refusals, engine: engine.name,
+                set, answers: libraryRun?.answers ?? answers.answers,
+                refusals: libraryRun?.refusals ?? answers.refusals, engine: name,
                 tolerances: tolerances, fault: fault, namingSchemes: engine.schemes, jobs: jobs,
                 start: start
             ) { suite, done, total in bar.update(suite, done, total) }
@@ -213,7 +237,9 @@ extension Verify {
             abstract: "Answer engine cases (JSON lines on stdin) with Kinetics' own methods, on stdout.",
             discussion: """
                 The example engine of the protocol: `kinetics verify --engine-command 'kinetics verify serve \
-                --spring rk4'` gives the numbers of the built-in rk4 method exactly.
+                --spring rk4'` gives the numbers of the built-in rk4 method exactly. With --library, \
+                the cases are answered by that library's engine instead, one instance per case, so that an \
+                engine behind the C interface can also run on the line protocol (and record --results).
                 """
         )
 
@@ -223,9 +249,14 @@ extension Verify {
         var decay: DecayMethod = .exact
         @Option(help: "Bezier method: webkit, precise or fast.")
         var bezier: BezierMethod = .precise
+        // Not --engine-library: verify's own option of that name would take it.
+        @Option(
+            help: ArgumentHelp("Answer with the engine in this shared library (kinetics_engine.h).", valueName: "path"))
+        var library: String?
 
         func run() throws {
             let engine = MethodEngine(spring: spring, decay: decay, bezier: bezier)
+            let library = try self.library.map { try loadEngineLibrary($0) }
             let decoder = JSONDecoder()
             let encoder = JSONEncoder()
             encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -236,8 +267,15 @@ extension Verify {
                 let answer: ServedAnswer
                 do {
                     let engineCase = try decoder.decode(EngineCase.self, from: Data(line.utf8))
-                    let result = engine.answer(engineCase)
-                    answer = ServedAnswer(id: engineCase.id, values: result.values, velocities: result.velocities)
+                    if let library {
+                        let run = LibraryAnswers([engineCase], library: library) { _ in }
+                        answer = ServedAnswer(
+                            id: engineCase.id, values: run.answers[engineCase.id]?.values,
+                            error: run.refusals[engineCase.id])
+                    } else {
+                        let result = engine.answer(engineCase)
+                        answer = ServedAnswer(id: engineCase.id, values: result.values, velocities: result.velocities)
+                    }
                 } catch {
                     let id = (try? decoder.decode(CaseID.self, from: Data(line.utf8)))?.id ?? "?"
                     answer = ServedAnswer(id: id, error: "\(error)")

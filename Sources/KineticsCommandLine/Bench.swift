@@ -223,20 +223,26 @@ func listed(_ keys: [String], most: Int = 4) -> String {
         ? keys.joined(separator: "; ") : keys.prefix(most).joined(separator: "; ") + " and \(keys.count - most) more"
 }
 
+/// Loads the engine library at `path` (under `label`, also prefixed to a
+/// message, when given): exit 66 when nothing is there, 65 when it is no
+/// usable engine library.
+package func loadEngineLibrary(_ path: String, as label: String? = nil) throws -> EngineLibrary {
+    do {
+        return try EngineLibrary.load(path, as: label)
+    } catch {
+        let message = label.map { "\($0): " } ?? ""
+        switch error {
+        case .missing: throw CLIError(message: message + error.description, status: CLIError.missingInput)
+        case .unusable: throw CLIError(message: message + error.description, status: CLIError.badData)
+        }
+    }
+}
+
 extension Bench {
     /// Loads every --engine-library, checks that each --engine names a
     /// built-in engine or a registered one, and returns the registered ones.
     func loadLibraries() throws -> [BenchEngine] {
-        for path in libraries {
-            do {
-                _ = try EngineLibrary.load(path)
-            } catch {
-                switch error {
-                case .missing: throw CLIError(message: error.description, status: CLIError.missingInput)
-                case .unusable: throw CLIError(message: error.description, status: CLIError.badData)
-                }
-            }
-        }
+        for path in libraries { _ = try loadEngineLibrary(path) }
         // The libraries' engines and those a package registered (BenchSuite).
         let loaded = BenchEngine.registered
         for engine in engines where !engine.isBuiltIn && !loaded.contains(engine) {

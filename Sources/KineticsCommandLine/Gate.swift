@@ -204,7 +204,10 @@ extension Gate {
     /// The libraries as `before` and `after`, every configuration in turn,
     /// each given an equal share of the time left.
     func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> [GateResult] {
-        let sides = [try load(beforePath, as: "before").engine, try load(afterPath, as: "after").engine]
+        let sides = [
+            try loadEngineLibrary(beforePath, as: "before").engine,
+            try loadEngineLibrary(afterPath, as: "after").engine,
+        ]
         FrameWatchdog.start(timeout: workload.frameTimeout)
         let configurations = workload.configurations(
             engines: [sides[0]], defaultCounts: [10_000], method: .pop, repetitions: 1)
@@ -254,19 +257,6 @@ extension Gate {
         }
         return results
     }
-
-    /// Loads `path`'s engine under `label`: 66 when the file is missing, 65
-    /// when it is no engine library.
-    private func load(_ path: String, as label: String) throws -> EngineLibrary {
-        do {
-            return try EngineLibrary.load(path, as: label)
-        } catch {
-            switch error {
-            case .missing: throw CLIError(message: "\(label): \(error.description)", status: CLIError.missingInput)
-            case .unusable: throw CLIError(message: "\(label): \(error.description)", status: CLIError.badData)
-            }
-        }
-    }
 }
 
 // MARK: - Counted
@@ -275,7 +265,9 @@ extension Gate {
     /// Each library's engine counted once per configuration under
     /// callgrind, and the counts compared.
     func countLibraries(_ beforePath: String, _ afterPath: String) throws -> [GateResult] {
-        let libraries = [try load(beforePath, as: "before"), try load(afterPath, as: "after")]
+        let libraries = [
+            try loadEngineLibrary(beforePath, as: "before"), try loadEngineLibrary(afterPath, as: "after"),
+        ]
         let counter = try InstructionCounter(frameTimeout: workload.frameTimeout)
         // Seven repetitions of the measured frames, as `kinetics bench` runs them.
         let configurations = workload.configurations(

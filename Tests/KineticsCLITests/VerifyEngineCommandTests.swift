@@ -228,7 +228,10 @@ struct VerifyEngineCommandTests {
             (["--engine-command", "x", "--shard", "3/2"], "a shard is i/n with 1 <= i <= n <= 10000"),
             (["--engine-command", "x", "--results", "y"], "are alternatives"),
             (["--engine-command", "x", "--tolerance", "engine=-1"], "tolerance engine must be a finite number > 0"),
-            (["--no-schemes"], "--no-schemes applies to an engine run: give --engine-command or --results"),
+            (
+                ["--no-schemes"],
+                "--no-schemes applies to an engine run: give --engine-command, --engine-library or --results"
+            ),
             (["--export-cases", "x", "--no-schemes"], "--no-schemes applies to an engine run"),
         ])
     func usage(arguments: [String], message: String) throws {
