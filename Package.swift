@@ -17,26 +17,29 @@ let swiftSettings: [SwiftSetting] = [
 /// KINETICS_OPTIMIZED_TESTS: its debug build then optimises these modules
 /// (`-O`) but keeps every check a debug build makes (`-assert-config Debug`:
 /// asserts, preconditions, the bounds of unsafe buffers), so that the tests
-/// run their grids in about a third of the time. Each of these modules is
-/// compiled whole (`-wmo`), so that calls across its files are inlined as
-/// in a release build; `-num-threads 2` keeps one object file per source
-/// file, as SwiftPM's debug build and its index store expect, and
-/// `-disable-incremental-llvm-codegen` rewrites every one of them each
+/// run their grids in about a third of the time, with line tables only for
+/// debug information. Without the variable (a package that depends on this
+/// one, a plain `swift build`) there are no such flags.
+///
+/// `KineticsReference`, `KineticsCompare` and `KineticsVerify` are also
+/// compiled whole (`wholeModule`), so that calls across their files are
+/// inlined as in a release build: `-num-threads 2` keeps one object file
+/// per source file, as SwiftPM's debug build and its index store expect,
+/// and `-disable-incremental-llvm-codegen` rewrites every one of them each
 /// time (without it, a rebuild after an edit kept object files whose
 /// symbols had moved to another file, and the link failed with duplicate
-/// definitions). Without the variable (a package that depends on this
-/// one, a plain `swift build`) there are no such flags.
-let numericalSettings: [SwiftSetting] =
-    swiftSettings
-    + (Context.environment["KINETICS_OPTIMIZED_TESTS"] == nil
-        ? []
-        : [
-            .unsafeFlags(
-                [
-                    "-O", "-wmo", "-num-threads", "2", "-Xfrontend", "-disable-incremental-llvm-codegen",
-                    "-assert-config", "Debug",
-                ], .when(configuration: .debug))
-        ])
+/// definitions). `Kinetics` is not: compiled whole it took about 70 s on
+/// the build's critical path, file by file on two cores far less, for
+/// tests about a sixth slower (CONTRIBUTING.md has the measurements).
+func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
+    guard Context.environment["KINETICS_OPTIMIZED_TESTS"] != nil else { return swiftSettings }
+    let whole = ["-wmo", "-num-threads", "2", "-Xfrontend", "-disable-incremental-llvm-codegen"]
+    return swiftSettings + [
+        .unsafeFlags(
+            ["-O", "-assert-config", "Debug", "-gline-tables-only"] + (wholeModule ? whole : []),
+            .when(configuration: .debug))
+    ]
+}
 
 /// A test target with the package's settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
@@ -72,7 +75,7 @@ let package = Package(
 
         .target(
             name: "Kinetics",
-            swiftSettings: numericalSettings
+            swiftSettings: numericalSettings(wholeModule: false)
         ),
 
         // MARK: - The GSL reference
@@ -85,7 +88,7 @@ let package = Package(
         .target(
             name: "KineticsReference",
             dependencies: ["CGSL"],
-            swiftSettings: numericalSettings
+            swiftSettings: numericalSettings(wholeModule: true)
         ),
 
         // MARK: - Verification
@@ -93,7 +96,7 @@ let package = Package(
         .target(
             name: "KineticsVerify",
             dependencies: ["Kinetics", "KineticsReference", "KineticsInput", "KineticsCompare"],
-            swiftSettings: numericalSettings
+            swiftSettings: numericalSettings(wholeModule: true)
         ),
 
         // MARK: - Input files, read within a size limit
@@ -120,7 +123,7 @@ let package = Package(
                 "Kinetics", "KineticsReference", "KineticsInput",
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
-            swiftSettings: numericalSettings
+            swiftSettings: numericalSettings(wholeModule: true)
         ),
 
         // MARK: - Allocation counting
@@ -229,6 +232,9 @@ let package = Package(
             ["Kinetics", "KineticsTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         tests("KineticsPlotTests", ["KineticsPlot", "KineticsTestSupport"]),
         tests("KineticsBenchTests", ["Kinetics", "KineticsBench", "KineticsTestSupport"]),
-        tests("KineticsCLITests", ["Kinetics", "KineticsCLI", "KineticsVerify", "KineticsTestSupport"]),
+        // The CLI tests run the `kinetics` binary that the build makes beside
+        // them; the executable target is not a dependency, so that they
+        // compile while it does rather than after it.
+        tests("KineticsCLITests", ["Kinetics", "KineticsVerify", "KineticsTestSupport"]),
     ]
 )
