@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command of the README and of CI: installs GSL and valgrind when
-# they are missing (the gate's tests count instructions), then builds and
+# The test command of the README and of CI: installs GSL, valgrind and the
+# real engines of Examples/engines/peers when they are missing (the gate's
+# tests count instructions; the peer tests build the engines), then builds and
 # runs every test (Swift Testing) in the debug configuration, with
 # KINETICS_INTERNAL_CHECKS set: the animator checks its bookkeeping
 # after every operation that changes it (Animator.checkInternally).
@@ -25,6 +26,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-gsl.sh
 scripts/ensure-valgrind.sh
+# The real engines' adapters (the peer tests build them again, into a
+# folder of their own); installs their Debian packages when missing.
+scripts/engines/build-peers.sh .build/peers >/dev/null
 export KINETICS_OPTIMIZED_TESTS=1
 swift build --build-tests -Xswiftc -DKINETICS_INTERNAL_CHECKS
 if [[ $# -gt 0 ]]; then
