@@ -13,8 +13,9 @@
  * friction, anchored at (to, 0). The property is the body's x. Every
  * frame is one cpSpaceStep of the frame's length, for every spring at
  * once, as a game steps its world. Retargeting moves the anchor
- * (cpDampedSpringSetAnchorA); a replacement takes the body out and puts a
- * new one in at the property's value.
+ * (cpDampedSpringSetAnchorA); a replacement gives the same body and spring
+ * the new mass, stiffness, damping, anchor and velocity, from the
+ * property's value.
  *
  * Chipmunk2D's step (cpSpace.c, cpSpaceStep): positions move first with the
  * old velocities, then the spring's force is applied as an impulse and its
@@ -22,7 +23,7 @@
  * e^(-c h / m) (cpDampedSpring.c: v_coef), one step per frame: position-first
  * symplectic Euler with exponential damping. A spring stops where Pop stops
  * it (|x - to| and |v| both below its threshold; snapped to its target and
- * taken out of the space); a threshold of 0, as verify gives, never stops it.
+ * held there); a threshold of 0, as verify gives, never stops it.
  *
  * Scalar springs only; create refuses anything else, naming it.
  */
@@ -44,10 +45,11 @@
 #define DIVERGED 1e100
 
 typedef struct {
-    cpBody *body;           /* NULL once finished */
+    cpBody *body;
     cpConstraint *spring;
     double to, threshold;
-    double value;           /* the value once finished */
+    double value;           /* the value written at the last tick */
+    int running;
 } animation;
 
 typedef struct {
@@ -70,31 +72,6 @@ static int usable(const kinetics_animation *a, int64_t index, char *error, size_
     return 1;
 }
 
-static void stop(engine *e, animation *a) {
-    if (!a->body) return;
-    cpSpaceRemoveConstraint(e->space, a->spring);
-    cpSpaceRemoveBody(e->space, a->body);
-    cpConstraintFree(a->spring);
-    cpBodyFree(a->body);
-    a->body = NULL;
-    a->spring = NULL;
-    e->running--;
-}
-
-static void start(engine *e, animation *a, const kinetics_animation *spec, double x) {
-    stop(e, a);
-    a->body = cpSpaceAddBody(e->space, cpBodyNew(spec->mass, INFINITY));
-    cpBodySetPosition(a->body, cpv(x, 0));
-    cpBodySetVelocity(a->body, cpv(spec->velocity, 0));
-    a->spring = cpSpaceAddConstraint(
-        e->space, cpDampedSpringNew(cpSpaceGetStaticBody(e->space), a->body, cpv(spec->to, 0), cpvzero, 0,
-                                    spec->tension, spec->friction));
-    a->to = spec->to;
-    a->threshold = spec->threshold;
-    a->value = x;
-    e->running++;
-}
-
 /* A new space. Debian's Chipmunk2D is built with its debug checks, and the
  * first space a process makes prints a banner on standard output, which
  * would land in the middle of kinetics' own output (a JSON report): it is
@@ -111,6 +88,43 @@ static cpSpace *new_space(void) {
     }
     if (sink >= 0) close(sink);
     return space;
+}
+
+/* Holds a finished spring still: at its anchor with no velocity, where its
+ * spring pulls with no force and its damper has nothing to damp. It stays
+ * in the space (Chipmunk2D removes a body by a linear search of the
+ * space's bodies, far too slow for thousands a frame), as a game keeps a
+ * body it will animate again. */
+static void settle(engine *e, animation *a, double value) {
+    cpBodySetPosition(a->body, cpv(a->to, 0));
+    cpBodySetVelocity(a->body, cpvzero);
+    a->value = value;
+    if (a->running) e->running--;
+    a->running = 0;
+}
+
+/* (Re)starts a's spring from x with the spec's velocity: on the same body
+ * and constraint once they exist, given the new mass, stiffness, damping
+ * and anchor. */
+static void start(engine *e, animation *a, const kinetics_animation *spec, double x) {
+    if (!a->body) {
+        a->body = cpSpaceAddBody(e->space, cpBodyNew(spec->mass, INFINITY));
+        a->spring = cpSpaceAddConstraint(
+            e->space, cpDampedSpringNew(cpSpaceGetStaticBody(e->space), a->body, cpv(spec->to, 0), cpvzero, 0,
+                                        spec->tension, spec->friction));
+    } else {
+        cpBodySetMass(a->body, spec->mass);
+        cpDampedSpringSetStiffness(a->spring, spec->tension);
+        cpDampedSpringSetDamping(a->spring, spec->friction);
+        cpDampedSpringSetAnchorA(a->spring, cpv(spec->to, 0));
+    }
+    cpBodySetPosition(a->body, cpv(x, 0));
+    cpBodySetVelocity(a->body, cpv(spec->velocity, 0));
+    a->to = spec->to;
+    a->threshold = spec->threshold;
+    a->value = x;
+    if (!a->running) e->running++;
+    a->running = 1;
 }
 
 static void *chipmunk_create(const kinetics_workload *workload, char *error, size_t error_size) {
@@ -137,13 +151,12 @@ static void chipmunk_replace(void *handle, int64_t index, const kinetics_animati
     engine *e = handle;
     if (index < 0 || index >= e->count || spec->kind != KINETICS_KIND_SPRING) return;
     animation *a = &e->animations[index];
-    double x = a->body ? cpBodyGetPosition(a->body).x : a->value;
-    start(e, a, spec, x);
+    start(e, a, spec, a->value);
 }
 
 static void chipmunk_retarget(void *handle, int64_t index, double to) {
     engine *e = handle;
-    if (index < 0 || index >= e->count || !e->animations[index].body) return;
+    if (index < 0 || index >= e->count || !e->animations[index].running) return;
     e->animations[index].to = to;
     cpDampedSpringSetAnchorA(e->animations[index].spring, cpv(to, 0));
 }
@@ -155,16 +168,13 @@ static void chipmunk_tick(void *handle, double time) {
     if (dt > 0) cpSpaceStep(e->space, dt);
     for (int64_t i = 0; i < e->count; i++) {
         animation *a = &e->animations[i];
-        if (!a->body) continue;
+        if (!a->running) continue;
         double x = cpBodyGetPosition(a->body).x, v = cpBodyGetVelocity(a->body).x;
         a->value = x;
-        if (!(fabs(x) < DIVERGED && fabs(v) < DIVERGED)) {
-            a->value = NAN;
-            stop(e, a);
-        } else if (fabs(x - a->to) < a->threshold && fabs(v) < a->threshold) {
-            a->value = a->to;
-            stop(e, a);
-        }
+        if (!(fabs(x) < DIVERGED && fabs(v) < DIVERGED))
+            settle(e, a, NAN);
+        else if (fabs(x - a->to) < a->threshold && fabs(v) < a->threshold)
+            settle(e, a, a->to);
     }
 }
 
@@ -177,8 +187,12 @@ static int64_t chipmunk_running(const void *handle) { return ((const engine *)ha
 
 static void chipmunk_destroy(void *handle) {
     engine *e = handle;
-    for (int64_t i = 0; i < e->count; i++) stop(e, &e->animations[i]);
+    /* cpSpaceFree leaves the bodies and constraints to their owner. */
     cpSpaceFree(e->space);
+    for (int64_t i = 0; i < e->count; i++) {
+        if (e->animations[i].spring) cpConstraintFree(e->animations[i].spring);
+        if (e->animations[i].body) cpBodyFree(e->animations[i].body);
+    }
     free(e->animations);
     free(e);
 }
