@@ -36,7 +36,9 @@ struct PeerEngineTests {
         try #require(try libraries.get()["lib\(name)"], "build-peers.sh built no lib\(name).so")
     }
 
-    @Test("Chipmunk2D's cpDampedSpring is benched through the library: its values checked against GSL, nothing allocated per frame")
+    @Test(
+        "Chipmunk2D's cpDampedSpring is benched through the library: its values checked against GSL, nothing allocated per frame"
+    )
     func chipmunkBench() throws {
         let library = try Self.library("chipmunk_springs")
         let result = try kinetics(
