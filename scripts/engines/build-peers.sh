@@ -17,6 +17,9 @@ mkdir -p "$out"
 # adapter source, Debian package, a header that shows the package is there, link flags
 peers=(
     "chipmunk_springs.c libchipmunk-dev /usr/include/chipmunk/chipmunk.h -lchipmunk"
+    "box2d_springs.cc libbox2d-dev /usr/include/box2d/box2d.h -lbox2d"
+    "bullet_springs.cc libbullet-dev /usr/include/bullet/btBulletDynamicsCommon.h -I/usr/include/bullet -lBulletDynamics -lBulletCollision -lLinearMath"
+    "ode_springs.c libode-dev /usr/include/ode/ode.h -lode"
 )
 
 missing=()
@@ -41,7 +44,7 @@ for peer in "${peers[@]}"; do
     name="${source%.*}"
     library="$out/lib$name.so"
     case "$source" in
-        *.cc) compiler=(c++ -std=c++17) ;;
+        *.cc) compiler=(c++ -std=c++20) ;;
         *) compiler=(cc) ;;
     esac
     "${compiler[@]}" -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/CKineticsEngine/include \
