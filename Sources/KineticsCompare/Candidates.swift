@@ -116,6 +116,8 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
         case (.pop, _): "Pop, Rebound"
         case (.stepped(.positionFirstEuler, .exponential, .perFrame(1)), .double): "Chipmunk2D's DampedSpring"
         case (.stepped(.backwardEuler, .force, .perFrame(1)), .single): "Box2D's soft distance joint"
+        case (.stepped(.backwardEuler, .force, .perFrame(1)), .double): "ODE's spring by ERP and CFM"
+        case (.stepped(.velocityFirstEuler, .force, .perFrame(1)), .single): "Bullet's 6DofSpring2 spring"
         case (.closedForm, .double) where snap != nil && clock != .seconds: "libadwaita's AdwSpringAnimation"
         default: nil
         }

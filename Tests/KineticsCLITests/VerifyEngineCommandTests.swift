@@ -271,7 +271,10 @@ struct VerifyEngineCommandTests {
         let result = try kinetics(
             "verify", "--suite", "spring", "--shard", "1/8", "--engine-command", binary, "--engine-name", "c")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("backward (implicit) Euler, 1 step per frame in 20 of 20"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "backward (implicit) Euler, 1 step per frame (ODE's spring by ERP and CFM) in 20 of 20"),
+            "\(result.stdout)")
         // It answers springs only, and says so for any other case.
         let refused = try kinetics("verify", "--suite", "decay", "--engine-command", binary)
         #expect(refused.status == 0, "\(refused.stderr)")
