@@ -12,7 +12,12 @@ package enum BenchText {
         let range = result.repetitionRange
         var ratio = "-"
         if !c.engine.isPopModel, let pop = report.popModel(for: result) {
-            ratio = String(format: "%.1f× faster than %@", pop.p50 / result.p50, pop.configuration.engine.rawValue)
+            // A slower engine reads as slower: "0.1× faster" says nothing.
+            let speedup = pop.p50 / result.p50
+            ratio =
+                speedup >= 1
+                ? String(format: "%.1f× faster than %@", speedup, pop.configuration.engine.rawValue)
+                : String(format: "%.1f× slower than %@", 1 / speedup, pop.configuration.engine.rawValue)
         }
         var p50 = String(format: "%.4g (%.4g–%.4g)", result.p50 / 1e6, range.min / 1e6, range.max / 1e6)
         if let steady = result.steadyNanoseconds {
