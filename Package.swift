@@ -21,8 +21,8 @@ let swiftSettings: [SwiftSetting] = [
 /// debug information. Without the variable (a package that depends on this
 /// one, a plain `swift build`) there are no such flags.
 ///
-/// `KineticsReference`, `KineticsCompare` and `KineticsVerify` are also
-/// compiled whole (`wholeModule`), so that calls across their files are
+/// `KineticsReference` and `KineticsCompare` are also compiled whole
+/// (`wholeModule`), so that calls across their files are
 /// inlined as in a release build: `-num-threads 2` keeps one object file
 /// per source file, as SwiftPM's debug build and its index store expect,
 /// and `-disable-incremental-llvm-codegen` rewrites every one of them each
@@ -31,6 +31,9 @@ let swiftSettings: [SwiftSetting] = [
 /// definitions). `Kinetics` is not: compiled whole it took about 70 s on
 /// the build's critical path, file by file on two cores far less, for
 /// tests about a sixth slower (CONTRIBUTING.md has the measurements).
+/// `KineticsVerify`, which arranges the grids that the others compute, is
+/// not optimised: at `-O` it took 25 s more to build, on the critical path
+/// (the command line and its tests wait for it), for tests about 9 s faster.
 func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
     guard Context.environment["KINETICS_OPTIMIZED_TESTS"] != nil else { return swiftSettings }
     let whole = ["-wmo", "-num-threads", "2", "-Xfrontend", "-disable-incremental-llvm-codegen"]
@@ -96,7 +99,7 @@ let package = Package(
         .target(
             name: "KineticsVerify",
             dependencies: ["Kinetics", "KineticsReference", "KineticsInput", "KineticsCompare"],
-            swiftSettings: numericalSettings(wholeModule: true)
+            swiftSettings: swiftSettings
         ),
 
         // MARK: - Input files, read within a size limit

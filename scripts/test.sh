@@ -7,7 +7,7 @@
 # after every operation that changes it (Animator.checkInternally).
 #
 # KINETICS_OPTIMIZED_TESTS (Package.swift): the numerical modules (Kinetics,
-# KineticsReference, KineticsCompare, KineticsVerify) are built with -O and
+# KineticsReference, KineticsCompare) are built with -O and
 # with every debug check kept (-assert-config Debug); the rest, the tests
 # included, at -Onone. The tests then take about half the time, for a build
 # about a quarter longer.
