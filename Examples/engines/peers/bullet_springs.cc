@@ -191,7 +191,9 @@ void bullet_replace(void *handle, int64_t index, const kinetics_animation *spec)
     Engine &e = *static_cast<Engine *>(handle);
     if (index < 0 || index >= int64_t(e.animations.size()) || spec->kind != KINETICS_KIND_SPRING) return;
     Animation &a = e.animations[size_t(index)];
-    start(e, a, size_t(index), *spec, a.value);
+    /* A diverged spring's value is NaN, which would poison the world's
+     * broadphase: its replacement starts from the new target instead. */
+    start(e, a, size_t(index), *spec, std::isfinite(a.value) ? a.value : spec->to);
 }
 
 void bullet_retarget(void *handle, int64_t index, double to) {

@@ -151,7 +151,9 @@ static void chipmunk_replace(void *handle, int64_t index, const kinetics_animati
     engine *e = handle;
     if (index < 0 || index >= e->count || spec->kind != KINETICS_KIND_SPRING) return;
     animation *a = &e->animations[index];
-    start(e, a, spec, a->value);
+    /* A diverged spring's value is NaN, which Chipmunk2D's checks would
+     * abort on: its replacement starts from the new target instead. */
+    start(e, a, spec, isfinite(a->value) ? a->value : spec->to);
 }
 
 static void chipmunk_retarget(void *handle, int64_t index, double to) {
