@@ -4,7 +4,7 @@ import Foundation
 package enum BenchText {
     package static let columns = [
         "engine", "animations", "mix", "scenario", "fps", "method", "p50 ms (min–max)", "p99 ms", "ns/anim",
-        "budget", "allocs/frame", "calibrated", "vs Pop (faster model)",
+        "budget", "allocs/frame", "bytes/anim", "calibrated", "vs Pop (faster model)",
     ]
 
     package static func cells(_ result: BenchResult, _ report: BenchReport) -> [String] {
@@ -28,7 +28,7 @@ package enum BenchText {
             c.engine.takesMethod ? c.method.rawValue : "-", p50, String(format: "%.4g", result.p99 / 1e6),
             String(format: "%.3g", result.nanosecondsPerAnimation), String(format: "%.2f%%", result.budgetShare * 100),
             result.allocationsCounted == false ? "not counted" : String(format: "%g", result.allocationsPerFrame),
-            String(format: "%.3g", result.calibrated), ratio,
+            String(result.bytesPerFrame / max(c.animations, 1)), String(format: "%.3g", result.calibrated), ratio,
         ]
     }
 
