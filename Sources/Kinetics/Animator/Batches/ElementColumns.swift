@@ -74,22 +74,26 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
 
     /// Makes element `index` (its slot kept) a new run, as ``append`` would
     /// make a new element.
+    ///
+    /// One bounds check for every column (they have the same count), then
+    /// their pointers, which check in debug builds.
     func restart(
         _ index: Int, owner handle: AnimationHandle, from start: V, to end: V, clamp mode: ClampMode,
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
     ) {
-        owner[index] = handle
-        from[index] = start
-        to[index] = end
-        previous[index] = .unwritten
-        threshold[index] = rest
+        precondition(index >= 0 && index < count, "element \(index) out of 0..<\(count)")
+        ColumnPointer(owner)[index] = handle
+        ColumnPointer(from)[index] = start
+        ColumnPointer(to)[index] = end
+        ColumnPointer(previous)[index] = .unwritten
+        ColumnPointer(threshold)[index] = rest
         var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
         if !mode.isEmpty { bits |= ElementFlag.clamps }
         if roundingFactor != 0 { bits |= ElementFlag.rounds }
         if additive { bits |= ElementFlag.additive }
-        flags[index] = bits
-        roundingScale[index] = roundingFactor == 0 ? 0 : 1 / roundingFactor
-        clamp[index] = mode
+        ColumnPointer(flags)[index] = bits
+        ColumnPointer(roundingScale)[index] = roundingFactor == 0 ? 0 : 1 / roundingFactor
+        ColumnPointer(clamp)[index] = mode
     }
 
     /// Writes a stop byte (every flag set) just past the last element's

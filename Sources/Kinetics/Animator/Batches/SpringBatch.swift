@@ -144,12 +144,23 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// for progress and clamping). `armsEvents` makes the element report
     /// frame events again (its reached-to-value callback waits for the new
     /// target).
+    ///
+    /// One bounds check for the three columns it writes (a batch's columns
+    /// have its count), then their pointers, which check in debug builds:
+    /// each column's own subscript would check again.
     @inline(__always)
     func retarget(_ index: Int, to target: V, armsEvents: Bool = false) {
-        let current = value(index)
-        state[index].displacement = state[index].displacement + (common.to[index] - target)
-        common.to[index] = target
-        common.from[index] = current
+        precondition(index >= 0 && index < count, "spring element \(index) out of 0..<\(count)")
+        let to = ColumnPointer(common.to)
+        let from = ColumnPointer(common.from)
+        let states = ColumnPointer(state)
+        let old = to[index]
+        let displacement = states[index].displacement
+        // ``value(_:)``, from what was read.
+        let current = method == .fixed ? outputValue[index] : old + displacement
+        states[index].displacement = displacement + (old - target)
+        to[index] = target
+        from[index] = current
         if armsEvents { common.flags[index] |= ElementFlag.wantsEvents }
     }
 

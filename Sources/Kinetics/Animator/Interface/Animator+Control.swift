@@ -43,12 +43,13 @@ extension Animator {
         defer { checkInternally(after: "retarget") }
         precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), isFinite else { return false }
-        let spring = state.status[index].spring
+        let status = state.status[index]
+        let spring = status.spring
         guard spring != .none else { return false }
         // Read first: a write to the status array checks its uniqueness.
-        if state.status[index].reached { state.status[index].reached = false }
+        if status.reached { state.status[index].reached = false }
         let arms = spring.observesReach || wantsTracing(handle)
-        let element = state.status[index].element.index
+        let element = status.element.index
         onLane(width: spring.width, RetargetSpring(method: spring.method, element: element, target: target, arms: arms))
         return true
     }
