@@ -150,7 +150,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// each column's own subscript would check again.
     @inline(__always)
     func retarget(_ index: Int, to target: V, armsEvents: Bool = false) {
-        precondition(index >= 0 && index < count, "spring element \(index) out of 0..<\(count)")
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "spring element \(index) out of 0..<\(count)")
         let to = ColumnPointer(common.to)
         let from = ColumnPointer(common.from)
         let states = ColumnPointer(state)

@@ -46,12 +46,24 @@ extension Animator {
         let status = state.status[index]
         let spring = status.spring
         guard spring != .none else { return false }
-        // Read first: a write to the status array checks its uniqueness.
-        if status.reached { state.status[index].reached = false }
-        let arms = spring.observesReach || wantsTracing(handle)
+        // What a retarget of an observed spring does besides, out of line.
+        let arms =
+            status.reached || spring.observesReach || state.tracer != nil
+            ? observeRetarget(index, handle, spring, reached: status.reached) : false
         let element = status.element.index
         onLane(width: spring.width, RetargetSpring(method: spring.method, element: element, target: target, arms: arms))
         return true
+    }
+
+    /// For ``retargetSpring(_:to:isFinite:)``: clears the reached flag and
+    /// says whether the element reports frame events again (a
+    /// reached-to-value callback or a tracer waits for the new target).
+    @inline(never)
+    private func observeRetarget(_ index: Int, _ handle: AnimationHandle, _ spring: SpringElement, reached: Bool)
+        -> Bool
+    {
+        if reached { state.status[index].reached = false }
+        return spring.observesReach || wantsTracing(handle)
     }
 
     private struct RetargetSpring: LaneOperation {

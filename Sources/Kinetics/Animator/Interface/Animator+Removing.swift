@@ -124,7 +124,8 @@ extension Animator {
     @inline(__always)
     func liveIndex(_ handle: AnimationHandle) -> Int? {
         let index = handle.record.index
-        guard index >= 0, index < state.records.count, state.status[index].live,
+        // One unsigned comparison for both ends.
+        guard UInt(bitPattern: index) < UInt(bitPattern: state.status.count), state.status[index].live,
             state.status[index].generation == handle.generation
         else { return nil }
         return index
