@@ -338,6 +338,10 @@ struct KeyRegistryTests {
             #expect(
                 registry.hash(target, first) == registry.hash(target, second),
                 "\(Array(first.unicodeScalars)) and \(Array(second.unicodeScalars))")
+            // A key made once (``AnimationKey``) hashes as its name, from its prefix.
+            #expect(
+                registry.hash(target, second, prefix: AnimationKey(second).prefix) == registry.hash(target, first),
+                "\(Array(second.unicodeScalars))")
             hashes["\(target)/\(first)"] = registry.hash(target, first)
         }
         // Distinct keys (as `==` tells them apart) almost never share a hash:

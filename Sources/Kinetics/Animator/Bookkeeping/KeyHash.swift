@@ -20,13 +20,42 @@
 /// Seeded per process from `Hasher`'s own seed (fixed when
 /// `SWIFT_DETERMINISTIC_HASHING` is set), so the table's order is not the
 /// same from run to run, like a dictionary's.
-struct KeyHash {
+struct KeyHash: Sendable {
     private let seed: UInt64
 
-    init() {
+    /// The one every registry and every ``AnimationKey`` uses, so that a
+    /// key's ``Prefix`` made once serves every animator of the process.
+    static let shared = KeyHash()
+
+    private init() {
         var hasher = Hasher()
         hasher.combine(0x6B65_7973 as UInt64)
         seed = UInt64(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// What the hash of a key whose canonical decomposition is ASCII owes
+    /// to the key alone: the state after its bytes, and their count. The
+    /// target is folded in by `callAsFunction(_:_:)` with the prefix.
+    struct Prefix: Sendable {
+        let state: UInt64
+        let count: Int
+    }
+
+    /// The key's ``Prefix``; nil for a key hashed by `Hasher` (one with a
+    /// character that no ASCII string is equivalent to), whose hash mixes
+    /// the target in from the start.
+    @inline(__always)
+    func prefix(_ key: String) -> Prefix? {
+        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes in
+            asciiState(UnsafeRawBufferPointer(bytes)).map { Prefix(state: $0, count: bytes.count) }
+        }
+        return (ascii ?? nil) ?? scalarsPrefix(key)
+    }
+
+    /// The hash of a key on `target`, from the key's ``Prefix``.
+    @inline(__always)
+    func callAsFunction(_ target: TargetID, _ prefix: Prefix) -> Int {
+        finish(prefix.state, count: prefix.count, target)
     }
 
     private static let wordMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -42,14 +71,16 @@ struct KeyHash {
 
     /// The hash of `key` on `target`.
     func callAsFunction(_ target: TargetID, _ key: String) -> Int {
-        let ascii = key.utf8.withContiguousStorageIfAvailable { bytes in
-            asciiState(UnsafeRawBufferPointer(bytes)).map { finish($0, count: bytes.count, target) }
-        }
-        return (ascii ?? nil) ?? scalarsHash(target, key)
+        if let prefix = prefix(key) { return self(target, prefix) }
+        var hasher = Hasher()
+        hasher.combine(target)
+        hasher.combine(key)
+        return hasher.finalize()
     }
 
     /// The state after the whole words of an ASCII key and its last partial
     /// word, or nil if a byte is not ASCII.
+    @inline(__always)
     private func asciiState(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
         var state = seed
         var seen: UInt64 = 0
@@ -83,10 +114,10 @@ struct KeyHash {
     }
 
     /// Any key, scalar by scalar: the three characters that decompose to
-    /// ASCII are read as that ASCII, so the state is the one their ASCII
-    /// equivalent has; a key with any other non-ASCII character goes to
-    /// `Hasher`.
-    private func scalarsHash(_ target: TargetID, _ key: String) -> Int {
+    /// ASCII are read as that ASCII, so the prefix is the one their ASCII
+    /// equivalent has; nil for a key with any other non-ASCII character
+    /// (it goes to `Hasher`).
+    private func scalarsPrefix(_ key: String) -> Prefix? {
         var state = seed
         var word: UInt64 = 0
         var shift: UInt64 = 0
@@ -98,11 +129,7 @@ struct KeyHash {
             case 0x037E: byte = 0x3B  // ";"
             case 0x1FEF: byte = 0x60  // "`"
             case 0x212A: byte = 0x4B  // "K"
-            default:
-                var hasher = Hasher()
-                hasher.combine(target)
-                hasher.combine(key)
-                return hasher.finalize()
+            default: return nil
             }
             word |= byte &<< shift
             shift += 8
@@ -114,7 +141,7 @@ struct KeyHash {
             }
         }
         if shift > 0 { state = Self.fold(state ^ word, Self.wordMultiplier) }
-        return finish(state, count: count, target)
+        return Prefix(state: state, count: count)
     }
 
     /// Folds in the length (so that trailing zero bytes count) and the target.

@@ -71,10 +71,18 @@ final class KeyRegistry {
     /// The number of registered records.
     var count: Int { state.count }
 
-    private let keyHash = KeyHash()
+    private let keyHash = KeyHash.shared
 
     /// The hash of `key` on `target` (``KeyHash``).
     func hash(_ target: TargetID, _ key: String) -> Int { keyHash(target, key) }
+
+    /// The hash of `key` on `target`, from `prefix` (the key's
+    /// ``KeyHash/Prefix``) when the caller has it: the same number.
+    @inline(__always)
+    func hash(_ target: TargetID, _ key: String, prefix: KeyHash.Prefix?) -> Int {
+        if let prefix { return keyHash(target, prefix) }
+        return keyHash(target, key)
+    }
 
     /// Whether `record` is registered.
     func contains(_ record: RecordIndex) -> Bool {

@@ -30,6 +30,33 @@ extension Animator {
     public func add<Value: AnimatableVector>(
         _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, forKey key: String? = nil
     ) throws(ParameterError) -> AnimationHandle {
+        try add(consume animation, to: property, key: key, prefix: nil)
+    }
+
+    /// Adds `animation` of `property` under `key`, a key made once: what
+    /// adding under the key's name does, without hashing the name again
+    /// (``AnimationKey``).
+    ///
+    /// - Throws: ``ParameterError`` naming a setting that is out of range.
+    /// - Complexity: O(1) expected.
+    @discardableResult
+    @_specialize(exported:true,where Value == Double)
+    @_specialize(exported:true,where Value == SIMD2<Double>)
+    @_specialize(exported:true,where Value == SIMD3<Double>)
+    @_specialize(exported:true,where Value == SIMD4<Double>)
+    public func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, forKey key: AnimationKey
+    ) throws(ParameterError) -> AnimationHandle {
+        try add(consume animation, to: property, key: key.name, prefix: key.prefix)
+    }
+
+    /// Both adds: `prefix` is the key's ``KeyHash/Prefix`` when the caller
+    /// made it already.
+    @inline(__always)
+    private func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, key: String?,
+        prefix: KeyHash.Prefix?
+    ) throws(ParameterError) -> AnimationHandle {
         defer { checkInternally(after: "add") }
         let spring = try animation.validate()
         let id = animation.id
@@ -38,7 +65,8 @@ extension Animator {
         // registering: from the property's hint when it still holds, else
         // by its hash.
         let hint = keyedRecord(of: property)
-        let lookup: KeyLookup? = if let key { KeyLookup(registry, property.target, key, hint: hint) } else { nil }
+        let lookup: KeyLookup? =
+            if let key { KeyLookup(registry, property.target, key, hint: hint, prefix: prefix) } else { nil }
         let handle: AnimationHandle
         if let lookup, let spring,
             let index = quietSpringToReplace(
@@ -219,8 +247,9 @@ struct KeyLookup {
     let hash: Int
     let existing: RecordIndex?
 
-    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String) {
-        hash = registry.hash(target, key)
+    /// `prefix`: the key's, when the caller has it (``AnimationKey``).
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, prefix: KeyHash.Prefix? = nil) {
+        hash = registry.hash(target, key, prefix: prefix)
         existing = registry.find(target, key, hash: hash)
     }
 
@@ -229,11 +258,11 @@ struct KeyLookup {
     /// nor the table is needed. (A property animated again under the key it
     /// runs under, as a tap that interrupts an animation does.)
     @inline(__always)
-    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, hint: RecordIndex) {
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, hint: RecordIndex, prefix: KeyHash.Prefix?) {
         if let known = registry.hash(ifRegistered: hint, as: target, key) {
             self.init(hash: known, existing: hint)
         } else {
-            self.init(registry, target, key)
+            self.init(registry, target, key, prefix: prefix)
         }
     }
 

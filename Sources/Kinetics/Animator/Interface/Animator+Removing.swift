@@ -7,6 +7,13 @@ extension Animator {
         if let handle = animation(forKey: key, on: target) { cancel(handle) }
     }
 
+    /// Removes the animation under `key` (made once) on `target`: it stops
+    /// (cancelled).
+    public func removeAnimation(forKey key: AnimationKey, on target: TargetID) {
+        defer { checkInternally(after: "removeAnimation") }
+        if let handle = animation(forKey: key, on: target) { cancel(handle) }
+    }
+
     /// Removes `handle` (cancelled); a group takes its running children with it.
     public func remove(_ handle: AnimationHandle) {
         cancel(handle)

@@ -265,6 +265,12 @@ public final class Animator {
         registry.find(target, key).map(registeredHandle)
     }
 
+    /// The handle of the animation under `key` (made once) on `target`.
+    public func animation(forKey key: AnimationKey, on target: TargetID) -> AnimationHandle? {
+        registry.find(target, key.name, hash: registry.hash(target, key.name, prefix: key.prefix))
+            .map(registeredHandle)
+    }
+
     /// The handle of registered record `index` (registered records are live).
     func registeredHandle(_ index: RecordIndex) -> AnimationHandle {
         AnimationHandle(record: index, generation: state.status[index.index].generation)

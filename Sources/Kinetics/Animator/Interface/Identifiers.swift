@@ -51,7 +51,7 @@ public struct AnimationHandle: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The identity of an animation description. Copies of an ``Animation`` share
-/// it, which is how ``Animator/add(_:to:forKey:)`` recognises "the same
+/// it, which is how the animator's `add(_:to:forKey:)` recognises "the same
 /// animation added twice" (a no-op, as in Pop).
 public struct AnimationID: Hashable, Sendable {
     /// The number, unique in the process.
