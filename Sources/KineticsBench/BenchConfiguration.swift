@@ -37,6 +37,11 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Swift packages. Not among ``allCases``.
     public static let abiNull = BenchEngine("abi-null")
 
+    /// The animator with every key made once (``AnimationKey``) instead of
+    /// passed as a `String` to each add: what adds cost under keys hashed
+    /// once. Measured when asked for by name. Not among ``allCases``.
+    public static let animatorKeys = BenchEngine("animator-keys")
+
     /// The built-in engines measured by default, in table order.
     public static let allCases: [BenchEngine] = [.animator, .batch, .reference, .popC]
 
@@ -45,14 +50,14 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     public var isPopModel: Bool { self == .reference || self == .popC }
 
     /// Whether the engine is one of Kinetics' own (not from a library).
-    public var isBuiltIn: Bool { Self.allCases.contains(self) || self == .abiNull }
+    public var isBuiltIn: Bool { Self.allCases.contains(self) || self == .abiNull || self == .animatorKeys }
 
     /// Whether `--method` means anything to the engine: only Kinetics' own
     /// engines with springs take one. An engine from a library or a
     /// package steps as it steps, and abi-null steps nothing; their
     /// configurations are made with `pop` (so that a baseline matches
     /// whatever --method said) and their rows show `-`.
-    public var takesMethod: Bool { Self.allCases.contains(self) }
+    public var takesMethod: Bool { Self.allCases.contains(self) || self == .animatorKeys }
 
     /// The name.
     public var description: String { rawValue }

@@ -79,6 +79,7 @@ package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) 
     let workload = Workload(configuration)
     switch configuration.engine {
     case .animator: return AnimatorEngine(workload)
+    case .animatorKeys: return AnimatorEngine(workload, keysMadeOnce: true)
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
     case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
@@ -115,6 +116,9 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     }()
     private let target: TargetID
     private let keys: [String]
+    /// The keys made once (``AnimationKey``), for `animator-keys`; empty for
+    /// `animator`, which passes the strings.
+    private let madeKeys: [AnimationKey]
     /// The engine's mutable state, unchecked like the animator's (see
     /// "How a frame runs"): the harness's checks would otherwise count
     /// against the engine measured.
@@ -129,10 +133,11 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         var handles: [AnimationHandle] = []
         var churnCursor = 0
     }
-    init(_ workload: Workload) {
+    init(_ workload: Workload, keysMadeOnce: Bool = false) {
         self.workload = workload
         target = animator.makeTarget()
         keys = workload.keys()
+        madeKeys = keysMadeOnce ? keys.map { AnimationKey($0) } : []
         setUp()
         #if KINETICS_INTERNAL_CHECKS
             if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_EXTRA_PERCENT"],
@@ -192,6 +197,11 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     var addsAnimations: Bool { true }
 
     private func start(_ index: Int) -> AnimationHandle {
+        madeKeys.isEmpty ? start(index, key: keys[index]) : start(index, key: madeKeys[index])
+    }
+
+    /// Starts item `index` under `key` (specialised for each kind of key).
+    private func start<Key: BenchKey>(_ index: Int, key: Key) -> AnimationHandle {
         let item = workload.item(index)
         let method = workload.configuration.method
         do {
@@ -203,23 +213,23 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
                 animation.threshold = item.threshold
                 // Moved in, as a temporary would be: copying an animation
                 // (a few hundred bytes and its references) is the caller's.
-                return try animator.add(consume animation, to: state.scalars[index]!, forKey: keys[index])
+                return try key.add(consume animation, to: state.scalars[index]!, in: animator)
             case .pointSpring:
                 var animation = Animation<SIMD2<Double>>.spring(
                     item.spring, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
-                return try animator.add(consume animation, to: state.points[index]!, forKey: keys[index])
+                return try key.add(consume animation, to: state.points[index]!, in: animator)
             case .decay:
                 var animation = Animation<Double>.decay(
                     velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
-                return try animator.add(consume animation, to: state.scalars[index]!, forKey: keys[index])
+                return try key.add(consume animation, to: state.scalars[index]!, in: animator)
             case .basic:
                 let animation = Animation<Double>.basic(
                     duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
-                return try animator.add(animation, to: state.scalars[index]!, forKey: keys[index])
+                return try key.add(animation, to: state.scalars[index]!, in: animator)
             case .keyframes:
-                return try animator.add(.keyframes(workload.keyframes), to: state.scalars[index]!, forKey: keys[index])
+                return try key.add(.keyframes(workload.keyframes), to: state.scalars[index]!, in: animator)
             }
         } catch {
             preconditionFailure("the workload's animations are valid: \(error)")
@@ -253,6 +263,31 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
             if let scalar = state.scalars[index] { return animator[scalar] }
             return animator[state.points[index]!].x
         }
+    }
+}
+
+/// A key the animator engine adds under: a `String`, or a key made once.
+private protocol BenchKey {
+    func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
+    ) throws(ParameterError) -> AnimationHandle
+}
+
+extension String: BenchKey {
+    @inline(__always)
+    fileprivate func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
+    ) throws(ParameterError) -> AnimationHandle {
+        try animator.add(consume animation, to: property, forKey: self)
+    }
+}
+
+extension AnimationKey: BenchKey {
+    @inline(__always)
+    fileprivate func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
+    ) throws(ParameterError) -> AnimationHandle {
+        try animator.add(consume animation, to: property, forKey: self)
     }
 }
 

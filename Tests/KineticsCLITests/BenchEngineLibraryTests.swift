@@ -312,7 +312,8 @@ struct BenchEngineLibraryTests {
         let unknown = try kinetics(["bench", "--engine", "nonesuch", "--animations", "10", "--no-bezier"])
         #expect(
             unknown.status == 64
-                && unknown.stderr.contains("pop-c, abi-null or the engine of an --engine-library, got 'nonesuch'"),
+                && unknown.stderr.contains(
+                    "pop-c, abi-null, animator-keys or the engine of an --engine-library, got 'nonesuch'"),
             "\(unknown.stderr)")
     }
 }
