@@ -2,7 +2,8 @@
 # The instruction-count gate: `kinetics bench --count instructions` on the
 # animator's and the batch path's frames (10,000 animations: steady
 # springs and mixed animations, churn, retarget storms, bursts and mass
-# completion), on the two reference engines (1,000 springs) and on the
+# completion; steady and burst again with keys made once, animator-keys),
+# on the two reference engines (1,000 springs) and on the
 # bezier, compared with data/baselines/instructions.json. Counts do not
 # move with machine noise, so the gate can be tight: 2%.
 #
@@ -98,7 +99,8 @@ trap 'rm -rf "$out"' EXIT
 counted=(--count instructions --warmup 2 --frames 10 --repetitions 7 --no-value-check --format json)
 
 # The springs in every scenario; mixed animations in the steady and churn
-# frames, with the bezier; the reference engines. Two at a time (a count
+# frames, with the bezier; the reference engines; the animator's steady and
+# burst frames with its keys made once (animator-keys). Two at a time (a count
 # does not depend on what else runs): the springs (about 80 s here) beside
 # the other two in turn (about as long together).
 "$binary" bench "${counted[@]}" --engine animator --engine batch --mix spring --animations 10000 \
@@ -109,13 +111,15 @@ springs=$!
     --scenario steady --scenario churn --output "$out/mixed.json"
 "$binary" bench "${counted[@]}" --engine reference --engine pop-c --mix spring --animations 1000 \
     --scenario steady --no-bezier --output "$out/references.json"
+"$binary" bench "${counted[@]}" --engine animator-keys --mix spring --animations 10000 \
+    --scenario steady --scenario burst --no-bezier --output "$out/keys.json"
 wait "$springs"
 
 python3 - "$out" <<'PY' >"$out/now.json"
 import json, sys
 folder = sys.argv[1]
 frames, bezier, valgrind = [], [], None
-for name in ("springs", "mixed", "references"):
+for name in ("springs", "mixed", "references", "keys"):
     report = json.load(open(f"{folder}/{name}.json"))
     for r in report["results"]:
         c, count = r["configuration"], r["instructions"]
@@ -134,7 +138,7 @@ for operation, scenario, share, what in [
     ("add", "burst", 0.1, "the burst frame less a steady one, per spring added: a tenth"),
     ("completion", "mass-completion", 1, "the mass-completion frame less a steady one, per spring"),
 ]:
-    for engine in ("animator", "batch"):
+    for engine in ("animator", "batch", "animator-keys"):
         event, steady = frame.get((engine, "spring", scenario)), frame.get((engine, "spring", "steady"))
         if event and steady:
             touched = share * event["configuration"][3]
@@ -151,12 +155,12 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 for f in report["frames"]:
     engine, mix, scenario, animations = f["configuration"]
-    print(f"{engine:<9} {mix:<6} {scenario:<15} {animations:>6} animations: {f['instructionsPerFrame']:>12.1f} a frame,"
+    print(f"{engine:<13} {mix:<6} {scenario:<15} {animations:>6} animations: {f['instructionsPerFrame']:>12.1f} a frame,"
           f" {f['instructionsPerAnimation']:>7.1f} an animation")
 for b in report["bezier"]:
     print(f"bezier    {b['method']:<15} {b['instructionsPerEvaluation']:>8.1f} an evaluation")
 for o in report["operations"]:
-    print(f"{o['engine']:<9} {o['operation']:<11} {o['instructionsPerOperation']:>8.1f} an operation ({o['derivation']})")
+    print(f"{o['engine']:<13} {o['operation']:<11} {o['instructionsPerOperation']:>8.1f} an operation ({o['derivation']})")
 PY
 
 case $mode in
