@@ -6,13 +6,13 @@
 /// under `AnimationKey("x")` replaces an animation added under `"x"` and
 /// the other way round, `animation(forKey:on:)` and
 /// `removeAnimation(forKey:on:)` take either, and ``Animator/keys(on:)``
-/// lists the name. Two keys are
-/// equal when their names are (canonical equivalence, as `String`'s `==`).
+/// lists the name. Two keys are equal when their names are (canonical
+/// equivalence, as `String`'s `==`).
 ///
 /// ```swift
 /// let opacity = AnimationKey("opacity")
 /// for layer in layers {
-///     try animator.add(.spring(.popDefault, to: 1), to: layer.opacity, forKey: opacity)
+///     try animator.add(.spring(to: 1), to: layer.opacity, forKey: opacity)
 /// }
 /// ```
 public struct AnimationKey: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
