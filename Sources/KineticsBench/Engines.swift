@@ -154,9 +154,14 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         /// also runs P% of the workload's count of springs more, each a copy
         /// of a workload animation's spring on a property of its own, so that
         /// its frame does about P% more work (a build made slower by a known
-        /// share, with no fixed cost per tick added).
+        /// share, with no fixed cost per tick added). Their count is rounded
+        /// to a multiple of 8, so that the springs of each of the workload's
+        /// four groups stay an even number: the test build steps a pair of
+        /// springs that starts at an odd index through a slow unaligned load,
+        /// which would make the share depend on the count's parity.
         private func addExtraSprings(percent: Double) {
-            let extra = max(1, Int((Double(workload.count) * percent / 100).rounded()))
+            let share = Double(workload.count) * percent / 100
+            let extra = max(8, Int((share / 8).rounded()) * 8)
             for number in 0 ..< extra {
                 let index = number % workload.count
                 let item = workload.item(index)

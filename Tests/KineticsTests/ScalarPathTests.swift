@@ -1,18 +1,25 @@
-import Kinetics
 import KineticsTestSupport
 import Testing
 
-/// A scalar spring's straight path (`SpringBatch.scalarStep`) is the one
-/// second copy of the spring's law, kept for speed; a 2-vector lane takes
-/// the generic step. A point whose second component stays at 0 moves as the
-/// scalar does and its rest test sees what the scalar's sees, so every
-/// value and every end must be identical.
+@testable import Kinetics
+
+/// Scalar springs' straight path steps two neighbours of one group at once
+/// (`SpringBatch.pairStep`): the one second copy of the spring's law, kept
+/// for speed; a 2-vector lane takes the generic step. A point whose second
+/// component stays at 0 moves as the scalar does and its rest test sees
+/// what the scalar's sees, so every value and every end must be identical.
 @Suite("Spring law: the scalar path held to the generic step")
 struct ScalarPathTests {
+    /// Parameter sets shared by springs of one group.
+    static let shared = [
+        try! SpringParameters(tension: 300, friction: 3.5), try! SpringParameters(tension: 170, friction: 26),
+        try! SpringParameters(tension: 1_200, friction: 12, mass: 2),
+    ]
+
     @Test(
         "200 springs a method: the scalar path's values and ends equal the generic step's exactly, every frame",
-        arguments: SpringMethod.allCases)
-    func scalarEqualsGeneric(method: SpringMethod) throws {
+        arguments: SpringMethod.allCases, [false, true])
+    func scalarEqualsGeneric(method: SpringMethod, sharedGroups: Bool) throws {
         var random = SplitMix64(seed: 2_026)
         func uniform(_ low: Double, _ high: Double) -> Double {
             low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
@@ -20,28 +27,41 @@ struct ScalarPathTests {
         let animator = Animator()
         var pairs: [(scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>)] = []
         var handles: [(scalar: AnimationHandle, point: AnimationHandle)] = []
-        for index in 0 ..< 200 {
-            let target = animator.makeTarget()
-            let start = uniform(-500, 500)
-            let pair = (
-                animator.property("x", of: target, initial: start),
-                animator.property("p", of: target, initial: SIMD2(start, 0))
-            )
-            let parameters = try SpringParameters(
-                tension: uniform(20, 2_000), friction: uniform(2, 60), mass: uniform(0.5, 3))
+        // Starts spring `index` on both properties of pair `index`.
+        func start(_ index: Int) throws -> (scalar: AnimationHandle, point: AnimationHandle) {
+            // With shared groups, six groups a tick, interleaved as they are
+            // added (settings by index % 3, thresholds by index % 2); else
+            // some springs share a group (same settings, same tick).
+            let parameters =
+                sharedGroups
+                ? Self.shared[index % 3]
+                : try SpringParameters(tension: uniform(20, 2_000), friction: uniform(2, 60), mass: uniform(0.5, 3))
+            let threshold = sharedGroups ? [0.01, 0.5][index % 2] : [0.01, 0.5, 1.0][index % 3]
             let to = uniform(-500, 500)
             let velocity = uniform(-2_000, 2_000)
-            // Some springs share a group (same settings, same tick).
-            let threshold = [0.01, 0.5, 1.0][index % 3]
             var scalar = Animation<Double>.spring(parameters, method: method, to: to, velocity: velocity)
             var point = Animation<SIMD2<Double>>.spring(
                 parameters, method: method, to: SIMD2(to, 0), velocity: SIMD2(velocity, 0))
             scalar.threshold = threshold
             point.threshold = threshold
-            pairs.append(pair)
-            handles.append(
-                (try animator.add(scalar, to: pair.0, forKey: "x"), try animator.add(point, to: pair.1, forKey: "p")))
+            return (
+                try animator.add(scalar, to: pairs[index].scalar, forKey: "x"),
+                try animator.add(point, to: pairs[index].point, forKey: "p")
+            )
         }
+        func addSprings(_ count: Int) throws {
+            for _ in 0 ..< count {
+                let target = animator.makeTarget()
+                let start = uniform(-500, 500)
+                pairs.append(
+                    (
+                        animator.property("x", of: target, initial: start),
+                        animator.property("p", of: target, initial: SIMD2(start, 0))
+                    ))
+            }
+            for index in pairs.count - count ..< pairs.count { handles.append(try start(index)) }
+        }
+        try addSprings(200)
         // 60 Hz with dropped frames, then frames shorter than Pop's step
         // (most take no step: its stored slope is read), then 120 Hz.
         var times: [Double] = []
@@ -53,6 +73,24 @@ struct ScalarPathTests {
         var ended = 0
         for (frame, time) in times.enumerated() {
             animator.tick(at: time)
+            if sharedGroups && frame == 1 {
+                // The springs added together are grouped: six runs (pairs
+                // start in each, odd or even).
+                #expect(groupRuns(animator, method) == 6, "\(method)")
+            }
+            if sharedGroups && frame == 10 {
+                // More springs, in new groups (an odd number); some removed
+                // (the batch's last spring moves into each hole), some
+                // replaced in place (a new group amid an old run).
+                try addSprings(41)
+                for index in stride(from: 3, to: 200, by: 7) {
+                    animator.remove(handles[index].scalar)
+                    animator.remove(handles[index].point)
+                }
+                for index in stride(from: 5, to: 200, by: 9) where index % 7 != 3 {
+                    handles[index] = try start(index)
+                }
+            }
             if frame == 30 {
                 // A retarget moves the state with the target, on both paths alike.
                 for (index, handle) in handles.enumerated() where index % 4 == 0 {
@@ -81,5 +119,40 @@ struct ScalarPathTests {
         // Both kinds of frame were compared: springs moving and springs that ended.
         #expect(running > 10_000)
         #expect(ended > 10_000)
+    }
+
+    /// The runs of one group among the scalar springs of `method`.
+    private func groupRuns(_ animator: Animator, _ method: SpringMethod) -> Int {
+        let batch = animator.lane1.springs[method.index]
+        return (0 ..< batch.count).count { $0 == 0 || batch.group[$0] != batch.group[$0 - 1] }
+    }
+
+    @Test("two springs on one property added in one tick in other groups: the one added last writes last")
+    func lastAddedWritesLast() throws {
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        var others: [PropertyHandle<Double>] = []
+        for index in 0 ..< 6 {
+            // Interleaved groups on properties of their own around the two,
+            // so that the tick's grouping has something to sort.
+            let property = animator.property("o\(index)", of: animator.makeTarget(), initial: 0.0)
+            others.append(property)
+            _ = try animator.add(.spring(Self.shared[index % 2], to: 10), to: property, forKey: "o")
+            // The first in the group found second, the second in the group
+            // found first: grouped, the first would write last.
+            if index == 2 { _ = try animator.add(.spring(Self.shared[1], to: 100), to: x, forKey: "a") }
+            if index == 3 { _ = try animator.add(.spring(Self.shared[0], to: -100), to: x, forKey: "b") }
+        }
+        // Alone on a property, the second spring writes the value it reads
+        // after every frame; the first's value is different.
+        let alone = Animator()
+        let y = alone.property("y", of: alone.makeTarget(), initial: 0.0)
+        _ = try alone.add(.spring(Self.shared[0], to: -100), to: y, forKey: "b")
+        for frame in 1 ... 30 {
+            animator.tick(at: Double(frame) / 60)
+            alone.tick(at: Double(frame) / 60)
+            #expect(animator[x].bitPattern == alone[y].bitPattern, "frame \(frame)")
+        }
     }
 }

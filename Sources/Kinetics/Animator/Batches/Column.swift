@@ -47,6 +47,15 @@ final class Column<Element> {
         if index.index == count { append(element) } else { self[index.index] = element }
     }
 
+    /// Appends `element` until the column holds at least `minimum`
+    /// elements, and as many more as its capacity then allows (so that its
+    /// count is its capacity: a ``ColumnPointer``'s checks are then those
+    /// of the count).
+    func fill(_ minimum: Int, with element: Element) {
+        reserve(minimum)
+        while count < capacity { appendWithinCapacity(element) }
+    }
+
     /// Makes room for `minimum` elements without allocating again.
     func reserve(_ minimum: Int) {
         if minimum > capacity { grow(to: max(minimum, capacity * 2)) }

@@ -23,6 +23,9 @@ enum ElementFlag {
     /// end of the tick's advance (``ElementColumns/finishQuietly``). The
     /// only flag the straight paths ignore.
     static let quiet: UInt8 = 64
+    /// ``quiet`` in both bytes of two elements' flags read as one
+    /// (``ElementColumns/Pointers/twoFlags(_:)``).
+    static let twoQuiet = UInt16(quiet) &* 0x0101
     /// Past the last element (``ElementColumns/markEnd()``): not a flag of
     /// any element.
     static let stop: UInt8 = 0xFF
@@ -63,8 +66,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         previous.append(.unwritten)
         threshold.append(rest)
         flags.append(0)
-        // Room for the stop byte (``markEnd()``).
-        flags.reserve(flags.count + 1)
+        // Room for the two stop bytes (``markEnd()``).
+        flags.reserve(flags.count + 2)
         roundingScale.append(0)
         clamp.append(mode)
         restart(
@@ -96,14 +99,16 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         ColumnPointer(clamp)[index] = mode
     }
 
-    /// Writes a stop byte (every flag set) just past the last element's
+    /// Writes two stop bytes (every flag set) just past the last element's
     /// flags, in room that ``append`` keeps: a loop over the elements that
     /// stops at the first element with a flag also stops there, with no
-    /// test of the index.
+    /// test of the index, and may read two elements' flags at once
+    /// (``Pointers/twoFlags(_:)``) at any index up to the count.
     @inline(__always)
     func markEnd() {
-        precondition(flags.capacity > flags.count, "no room for the flags' stop byte")
+        precondition(flags.capacity > flags.count &+ 1, "no room for the flags' stop bytes")
         flags.base[flags.count] = ElementFlag.stop
+        flags.base[flags.count &+ 1] = ElementFlag.stop
     }
 
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
@@ -279,6 +284,15 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             owner = ColumnPointer(columns.owner)
             slot = ColumnPointer(columns.slot)
             previous = ColumnPointer(columns.previous)
+        }
+
+        /// The flags of elements `index` (low byte) and `index + 1`, read
+        /// as one: past the last element, the stop bytes
+        /// (``ElementColumns/markEnd()``).
+        @inline(__always)
+        func twoFlags(_ index: Int) -> UInt16 {
+            flags.check(index &+ 1)
+            return UInt16(littleEndian: UnsafeRawPointer(flags.base + index).loadUnaligned(as: UInt16.self))
         }
     }
 

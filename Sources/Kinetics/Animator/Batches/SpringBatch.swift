@@ -8,25 +8,15 @@
 final class SpringBatch<V: AnimatableVector>: ElementBatch {
     let method: SpringMethod
     let common = ElementColumns<V>()
-    /// Displacement and velocity side by side: one load per spring (for a
-    /// scalar, one 16-byte SIMD register).
-    let state = Column<SpringState<V>>()
+    /// The state, displacement and velocity in columns of their own: two
+    /// neighbouring scalar springs' displacements are one 16-byte load, as
+    /// are their velocities (the straight path's pairs).
+    let displacement = Column<V>()
+    let velocity = Column<V>()
     let group = Column<GroupIndex>()
-    /// `pop`: the last step's velocity slope, for Pop's rest test, of a
-    /// vector spring; a scalar spring's is in ``slopeTerms`` (this column
-    /// is then empty). Read and set through ``storedSlope(_:_:)`` and
-    /// ``storeSlope(_:_:_:)``.
+    /// `pop`: the last step's velocity slope, for Pop's rest test in a frame
+    /// that takes no step.
     let slope = Column<V>()
-    /// `pop`, scalar springs: the slope as its two terms, the products of
-    /// the displacement and the velocity with the frame's weights, stored
-    /// unsummed, so that the straight path stores them as it computes them
-    /// (no shuffle, no add) and only a rest test sums them, rounding as the
-    /// slope itself does. A slope kept from an earlier frame is stored as
-    /// itself and zero.
-    let slopeTerms = Column<SIMD2<Double>>()
-    /// Whether the slope is stored as its terms (scalar springs).
-    @inline(__always)
-    static var storesSlopeTerms: Bool { V.self == Double.self }
     /// `fixed`: the blended output.
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
@@ -37,36 +27,47 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// threshold, and the frame is 256 bytes to fill.
     private let firstFrame = Column<SpringGroups.Frame>(capacity: 1)
 
+    /// The springs from here on were appended since the last tick's
+    /// advance, which groups them (``groupNewSprings(output:)``).
+    private var groupedCount = 0
+    private let tailGrouping = TailGrouping()
+
     init(method: SpringMethod) {
         self.method = method
         firstFrame.append(SpringGroups.Frame())
     }
 
-    /// Appends a spring at `value` with `velocity` in `group`; its common
-    /// columns are appended by the caller through ``common``.
-    func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex) {
-        state.append(SpringState(displacement: .zero, velocity: .zero))
+    /// Appends a spring at `value` with `velocity` in `group`, which will
+    /// write `slot`; its common columns are appended by the caller through
+    /// ``common``.
+    func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex, slot: PropertySlot) {
+        groupedCount = min(groupedCount, displacement.count)
+        tailGrouping.reserve(elements: displacement.count + 1, slot: slot.index)
+        displacement.append(.zero)
+        velocity.append(.zero)
         group.append(index)
         switch method {
         case .pop:
-            if Self.storesSlopeTerms { slopeTerms.append(.zero) } else { slope.append(.zero) }
+            slope.append(.zero)
         case .fixed:
             outputValue.append(value)
             outputVelocity.append(initial)
         case .rk4, .analytic:
             break
         }
-        restartState(state.count - 1, value: value, to: target, velocity: initial, group: index)
+        restartState(displacement.count - 1, value: value, to: target, velocity: initial, group: index)
     }
 
     /// Makes element `element` a spring at `value` with `velocity` in
     /// `group`, as ``appendState`` makes a new one.
     func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex) {
-        state[element] = SpringState(displacement: value - target, velocity: initial)
+        tailGrouping.reserve(group: index.index)
+        displacement[element] = value - target
+        velocity[element] = initial
         group[element] = index
         switch method {
         case .pop:
-            if Self.storesSlopeTerms { slopeTerms[element] = .zero } else { slope[element] = .zero }
+            slope[element] = .zero
         case .fixed:
             outputValue[element] = value
             outputVelocity[element] = initial
@@ -82,7 +83,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         owner: AnimationHandle, slot: PropertySlot, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode,
         roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
     ) -> ElementIndex {
-        appendState(value: start.from, to: start.to, velocity: start.velocity, group: index)
+        appendState(value: start.from, to: start.to, velocity: start.velocity, group: index, slot: slot)
         let element = common.count
         common.append(
             owner: owner, slot: slot, from: start.from, to: start.to, clamp: clamp, roundingFactor: roundingFactor,
@@ -107,11 +108,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// The columns this spring's method uses (the others stay empty).
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
-        operation.apply(to: state)
+        operation.apply(to: displacement)
+        operation.apply(to: velocity)
         operation.apply(to: group)
         switch method {
         case .pop:
-            if Self.storesSlopeTerms { operation.apply(to: slopeTerms) } else { operation.apply(to: slope) }
+            operation.apply(to: slope)
         case .fixed:
             operation.apply(to: outputValue)
             operation.apply(to: outputVelocity)
@@ -131,12 +133,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The current value of element `index`.
     @inline(__always)
     func value(_ index: Int) -> V {
-        method == .fixed ? outputValue[index] : common.to[index] + state[index].displacement
+        method == .fixed ? outputValue[index] : common.to[index] + displacement[index]
     }
 
     /// The current velocity of element `index`.
     func currentVelocity(_ index: Int) -> V {
-        method == .fixed ? outputVelocity[index] : state[index].velocity
+        method == .fixed ? outputVelocity[index] : velocity[index]
     }
 
     /// A new target: the state moves with it, so value and velocity do not
@@ -153,12 +155,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "spring element \(index) out of 0..<\(count)")
         let to = ColumnPointer(common.to)
         let from = ColumnPointer(common.from)
-        let states = ColumnPointer(state)
+        let displacements = ColumnPointer(displacement)
         let old = to[index]
-        let displacement = states[index].displacement
+        let displacement = displacements[index]
         // ``value(_:)``, from what was read.
         let current = method == .fixed ? outputValue[index] : old + displacement
-        states[index].displacement = displacement + (old - target)
+        displacements[index] = displacement + (old - target)
         to[index] = target
         from[index] = current
         if armsEvents { common.flags[index] |= ElementFlag.wantsEvents }
@@ -167,20 +169,20 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The batch's columns as raw pointers, read once per frame so that the
     /// loop touches no class property.
     struct Pointers {
-        let state: ColumnPointer<SpringState<V>>
+        let displacement: ColumnPointer<V>
+        let velocity: ColumnPointer<V>
         let group: ColumnPointer<GroupIndex>
         let slope: ColumnPointer<V>
-        let slopeTerms: ColumnPointer<SIMD2<Double>>
         let outputValue: ColumnPointer<V>
         let outputVelocity: ColumnPointer<V>
         let common: ElementColumns<V>.Pointers
 
         @inline(__always)
         init(_ batch: SpringBatch) {
-            state = ColumnPointer(batch.state)
+            displacement = ColumnPointer(batch.displacement)
+            velocity = ColumnPointer(batch.velocity)
             group = ColumnPointer(batch.group)
             slope = ColumnPointer(batch.slope)
-            slopeTerms = ColumnPointer(batch.slopeTerms)
             outputValue = ColumnPointer(batch.outputValue)
             outputVelocity = ColumnPointer(batch.outputVelocity)
             common = ElementColumns.Pointers(batch.common)
@@ -201,6 +203,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// for `fixed`), which a retarget keeps (it moves the state with the
     /// target) and a clamp resets (it moves the state to the bound).
     func advance(_ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput) {
+        groupNewSprings(output: &output)
         // One loop per method, so that the method's tests are constants in it.
         switch method {
         // Pop stores every slope; it reads the stored one only in a frame
@@ -216,6 +219,24 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
+    /// Puts the springs appended since the last tick's advance next to the
+    /// others of their group (``TailGrouping``), reporting each one moved in
+    /// `output.moved`.
+    private func groupNewSprings(output: inout FrameOutput) {
+        let start = min(groupedCount, count)
+        groupedCount = count
+        guard
+            let permutation = tailGrouping.order(
+                start: start, count: count - start, group: ColumnPointer(group), slot: ColumnPointer(common.slot))
+        else { return }
+        forEachColumn(permutation)
+        common.forEachColumn(permutation)
+        let owners = ColumnPointer(common.owner)
+        for place in 0 ..< permutation.count where Int(permutation.order[place]) != place {
+            output.moved.append(MovedElement(owner: owners[start + place], element: ElementIndex(start + place)))
+        }
+    }
+
     @inline(__always)
     private func advance<Path: StraightPath>(
         _ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput, _ path: Path.Type
@@ -223,23 +244,26 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
         let frames = groups.frames.base
         let p = Pointers(self)
-        if let scalars = self as? SpringBatch<Double> {
+        if Path.stepsInPairs, let scalars = self as? SpringBatch<Double> {
             let scalarValues = values.assumingMemoryBound(to: Double.self)
             let q = SpringBatch<Double>.Pointers(scalars)
-            scalars.advanceInRuns(frames, q, values: scalarValues, output: &output) { index in
-                scalars.scalarStep(index, frames, q, values: scalarValues, path)
-            }
+            scalars.advanceInRuns(
+                frames, q, values: scalarValues, output: &output,
+                pair: { SpringBatch<Double>.pairStep($0, frames, q, values: scalarValues, path) },
+                step: { scalars.straightStep($0, q, frames, values: scalarValues, path) })
             return
         }
-        advanceInRuns(frames, p, values: values, output: &output) { index in
-            straightStep(index, p, frames, values: values, path)
-        }
+        advanceInRuns(
+            frames, p, values: values, output: &output, pair: nil,
+            step: { straightStep($0, p, frames, values: values, path) })
     }
 
     /// Advances every unpaused element in runs of straight elements: a run
     /// ends at an element with a flag other than quiet, which takes the
     /// general path, or at one that `step` (which advances an element on the
-    /// straight path) finds at rest; the run resumes after it.
+    /// straight path) finds at rest; the run resumes after it. With `pair`
+    /// (scalar springs), two neighbouring straight elements of one group
+    /// are advanced together where `pair` can (see ``run``).
     ///
     /// A run makes no call (`step` is inlined), so it keeps the batch's
     /// pointers in registers; the calls of the general path and of a
@@ -247,15 +271,18 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     @inline(__always)
     private func advanceInRuns(
         _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
-        output: inout FrameOutput, step: (Int) -> Bool
+        output: inout FrameOutput, pair: ((Int) -> Bool)?, step: (Int) -> Bool
     ) {
         let end = count
         // A stop byte past the last element ends the last run (``run``).
         common.markEnd()
         var index = 0
+        // After a spring found at rest, its neighbours are likely near too.
+        var afterRest = false
         while true {
             let atRest: Bool
-            (index, atRest) = run(from: index, p, step: step)
+            (index, atRest) = run(from: index, p, afterRest: afterRest, pair: pair, step: step)
+            afterRest = atRest
             guard index < end else { return }
             let bits = p.common.flags[index]
             if atRest {
@@ -278,18 +305,45 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// a flag other than quiet (returned not advanced) or `step` finds it at
     /// rest (returned advanced, `atRest`); ``count`` when none does.
     ///
-    /// The loop tests no bound: the stop byte at ``count``
-    /// (``ElementColumns/markEnd()``) has every flag set, so the flag test
-    /// ends the last run there.
+    /// With `pair`, an element and the next, both straight and of one
+    /// group, are first given to `pair`, which advances both unless either
+    /// is near its target; then it writes nothing, and `step` takes the
+    /// next ``nearRun`` elements one at a time, as it does from `start`
+    /// when `afterRest`: springs near their targets come in crowds (a batch
+    /// added together ends together), and each pair tried among them would
+    /// be work thrown away.
+    ///
+    /// The loop tests no bound: the two stop bytes from ``count``
+    /// (``ElementColumns/markEnd()``) have every flag set, so the flag test
+    /// ends the last run there (and a pair's test reads at most the second).
     @inline(__always)
-    private func run(from start: Int, _ p: Pointers, step: (Int) -> Bool) -> (index: Int, atRest: Bool) {
+    private func run(
+        from start: Int, _ p: Pointers, afterRest: Bool, pair: ((Int) -> Bool)?, step: (Int) -> Bool
+    ) -> (index: Int, atRest: Bool) {
         var index = start
+        var alone = pair == nil ? Int.max : afterRest ? Self.nearRun : 0
         while true {
-            if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
-            if step(index) { return (index, true) }
-            index &+= 1
+            while alone > 0 {
+                if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
+                if step(index) { return (index, true) }
+                index &+= 1
+                alone &-= 1
+            }
+            guard let pair else { continue }
+            while p.common.twoFlags(index) & ~ElementFlag.twoQuiet == 0 && p.group[index] == p.group[index &+ 1] {
+                guard pair(index) else { break }
+                index &+= 2
+            }
+            // Not a pair (the next element alone), or a pair near its targets.
+            alone =
+                p.common.twoFlags(index) & ~ElementFlag.twoQuiet == 0 && p.group[index] == p.group[index &+ 1]
+                ? Self.nearRun : 1
         }
     }
+
+    /// How many elements ``run`` takes one at a time after a pair with a
+    /// spring near its target.
+    static var nearRun: Int { 8 }
 
     /// One element's frame on the straight path; whether it came to rest.
     @inline(__always)
@@ -298,16 +352,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         values: ColumnPointer<V>, _ path: Path.Type
     ) -> Bool {
         let f = frames + p.group[index].index
-        let d0 = p.state[index].displacement
-        let v0 = p.state[index].velocity
+        let d0 = p.displacement[index]
+        let v0 = p.velocity[index]
         let step = f.pointee.step(
             displacement: d0, velocity: v0, blendsOutput: Path.blendsOutput, keepsSlope: Path.keepsSlope,
-            storedSlope: Self.storedSlope(p, index))
-        p.state[index] = step.state
+            storedSlope: p.slope[index])
+        p.displacement[index] = step.state.displacement
+        p.velocity[index] = step.state.velocity
         let outD = step.displacement
         let outV = step.velocity
         let restSlope = step.slope
-        if Path.storesSlope { Self.storeSlope(p, index, restSlope) }
+        if Path.storesSlope { p.slope[index] = restSlope }
         let target = p.common.to[index]
         let current = target + outD
         let before: V
@@ -321,25 +376,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         values[p.common.slot[index].index] = current
         return Self.isNear(current[component: 0], target[component: 0], f)
             && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
-    }
-
-    /// Element `index`'s stored slope (``slope``, or the sum of its
-    /// ``slopeTerms``).
-    @inline(__always)
-    static func storedSlope(_ p: Pointers, _ index: Int) -> V {
-        guard storesSlopeTerms else { return p.slope[index] }
-        let terms = p.slopeTerms[index]
-        return unsafeBitCast(terms[0] + terms[1], to: V.self)
-    }
-
-    /// Stores element `index`'s slope (in ``slopeTerms``: as itself and zero).
-    @inline(__always)
-    static func storeSlope(_ p: Pointers, _ index: Int, _ slope: V) {
-        guard storesSlopeTerms else {
-            p.slope[index] = slope
-            return
-        }
-        p.slopeTerms[index] = SIMD2(unsafeBitCast(slope, to: Double.self), 0)
     }
 
     /// Whether a value's first component is near enough its target's for
@@ -406,18 +442,18 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         _ index: Int, _ p: Pointers, frame f: UnsafeMutablePointer<SpringGroups.Frame>, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
-        let d0 = p.state[index].displacement
-        let v0 = p.state[index].velocity
+        let d0 = p.displacement[index]
+        let v0 = p.velocity[index]
         let target = p.common.to[index]
         let step = f.pointee.step(
             displacement: d0, velocity: v0, blendsOutput: method == .fixed, keepsSlope: method == .pop,
-            storedSlope: Self.storedSlope(p, index))
+            storedSlope: p.slope[index])
         var d = step.state.displacement
         let v = step.state.velocity
         var outD = step.displacement
         let outV = step.velocity
         let restSlope = step.slope
-        if method == .pop { Self.storeSlope(p, index, restSlope) }
+        if method == .pop { p.slope[index] = restSlope }
         var current = target + outD
         let bits = p.common.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
@@ -429,7 +465,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
                 if method != .fixed { d = outD }
             }
         }
-        p.state[index] = SpringState(displacement: d, velocity: v)
+        p.displacement[index] = d
+        p.velocity[index] = v
         // The value written last frame (see ``advance(_:values:output:)``).
         var before = method == .fixed ? p.outputValue[index] : target + d0
         if bits & ElementFlag.unwritten != 0 {
@@ -525,58 +562,59 @@ struct SpringState<V: AnimatableVector> {
 }
 
 extension SpringBatch where V == Double {
-    /// The straight step of a scalar spring, with the state (d, v) in one
-    /// SIMD register: the frame's map is `x·(dd, vv) + x.swapped·(dv, vd)`;
-    /// whether it came to rest.
+    /// The straight step of scalar springs `index` and `index + 1`, of the
+    /// group whose frame is `f`, two at a time: their displacements in one
+    /// SIMD register and their velocities in another. Unless either is
+    /// near its target (``isNear``), it stores their states, slopes and
+    /// values and returns true; else it writes nothing and returns false
+    /// (the straight step then takes them one at a time).
     ///
     /// The one second copy of the law of
     /// ``SpringGroups/Frame/step(displacement:velocity:blendsOutput:keepsSlope:storedSlope:)``,
-    /// kept for speed: the generic step loads, multiplies and stores d and v
-    /// apart (docs/performance.md, "The scalar spring step", has the
-    /// counts). Its products and sums are the generic step's, so
-    /// the results are identical: `ScalarPathTests` holds every value and
-    /// every end equal to those of the generic step (a 2-vector lane, whose
-    /// components take it) for every method.
+    /// for the paths that neither blend an output nor keep a slope: each
+    /// lane does that step's products and sums in its order, so the
+    /// results are identical. `ScalarPathTests` holds every value and every
+    /// end equal to those of the generic step (a 2-vector lane, whose
+    /// components take it) for every method, with springs of one group side
+    /// by side and springs of groups of their own.
     @inline(__always)
-    fileprivate func scalarStep<Path: StraightPath>(
+    fileprivate static func pairStep<Path: StraightPath>(
         _ index: Int, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
         values: ColumnPointer<Double>, _ path: Path.Type
     ) -> Bool {
         typealias Pair = SIMD2<Double>
-        p.state.check(index)
-        let states = UnsafeMutableRawPointer(p.state.base)
         let f = frames + p.group[index].index
-        let x = states.loadUnaligned(fromByteOffset: index &* 16, as: Pair.self)
-        // (d·dd + v·dv, v·vv + d·vd): each sum of the generic path's two
-        // products, in the other order for v (exact either way).
-        let swapped = Pair(x[1], x[0])
-        let next = x * f.pointee.stateDiagonal + swapped * f.pointee.stateCross
-        states.storeBytes(of: next, toByteOffset: index &* 16, as: Pair.self)
-        var out = next
-        if Path.blendsOutput { out = x * f.pointee.outputDiagonal + swapped * f.pointee.outputCross }
-        // The slope's two terms, summed only for the rest test (and stored
-        // as they are: one store, no shuffle).
-        var terms = x * f.pointee.slopeWeights
-        if Path.keepsSlope && f.pointee.keep != 0 {
-            terms = Pair(terms[0] + terms[1] + Self.storedSlope(p, index) * f.pointee.keep, 0)
-        }
-        if Path.storesSlope {
-            p.slopeTerms[index] = terms
-        }
-        let target = p.common.to[index]
-        let current = target + out[0]
-        let before: Double
-        if Path.blendsOutput {
-            before = p.outputValue[index]
-            p.outputValue[index] = current
-            p.outputVelocity[index] = out[1]
-        } else {
-            before = target + x[0]
-        }
-        values[p.common.slot[index].index] = current
-        return Self.isNear(current, target, f)
-            && Self.atRest(
-                before: before, current: current, target: target, velocity: out[1], slope: terms[0] + terms[1], f)
+        let d = p.displacement.pair(index)
+        let v = p.velocity.pair(index)
+        let nextD = d * f.pointee.pairDD + v * f.pointee.pairDV
+        let target = p.common.to.pair(index)
+        let current = target + nextD
+        // Neither near: each lane `!isNear` (NaN is near).
+        let distance = unsafeBitCast(
+            unsafeBitCast(current - target, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
+        guard all(distance .>= f.pointee.pairNear) else { return false }
+        p.displacement.setPair(index, nextD)
+        p.velocity.setPair(index, d * f.pointee.pairVD + v * f.pointee.pairVV)
+        if Path.storesSlope { p.slope.setPair(index, d * f.pointee.pairSlopeD + v * f.pointee.pairSlopeV) }
+        values[p.common.slot[index].index] = current[0]
+        values[p.common.slot[index &+ 1].index] = current[1]
+        return true
+    }
+}
+
+extension ColumnPointer where Element == Double {
+    /// Elements `index` and `index + 1`, in one SIMD register.
+    @inline(__always)
+    func pair(_ index: Int) -> SIMD2<Double> {
+        check(index &+ 1)
+        return UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
+    }
+
+    /// Stores `pair` in elements `index` and `index + 1`.
+    @inline(__always)
+    func setPair(_ index: Int, _ pair: SIMD2<Double>) {
+        check(index &+ 1)
+        UnsafeMutableRawPointer(base + index).storeBytes(of: pair, as: SIMD2<Double>.self)
     }
 }
 
@@ -591,12 +629,16 @@ protocol StraightPath {
     static var storesSlope: Bool { get }
     /// Writes the blend between grid states, not the state (`fixed`).
     static var blendsOutput: Bool { get }
+    /// Steps scalar springs two at a time (``SpringBatch`` `pairStep`):
+    /// those paths that neither keep a slope nor blend an output.
+    static var stepsInPairs: Bool { get }
 }
 
 extension StraightPath {
     static var keepsSlope: Bool { false }
     static var storesSlope: Bool { false }
     static var blendsOutput: Bool { false }
+    static var stepsInPairs: Bool { !keepsSlope && !blendsOutput }
 }
 
 /// `pop` in a frame where some group takes no step.

@@ -15,7 +15,7 @@ struct SpringStep<V: AnimatableVector> {
 extension SpringGroups.Frame {
     /// The law of a spring's frame, written once for every path of
     /// ``SpringBatch`` (the straight runs and the general path; the scalar
-    /// straight path is the one copy, see `SpringBatch.scalarStep`): the
+    /// springs' pairs are the one copy, see `SpringBatch.pairStep`): the
     /// state after the frame is ``state`` applied to the state before; what
     /// is written is ``output`` applied to it when `blendsOutput` (`fixed`),
     /// else the new state; the rest test's slope is `slopeD·d + slopeV·v`,

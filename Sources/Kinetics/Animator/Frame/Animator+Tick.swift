@@ -56,7 +56,7 @@ extension Animator {
     /// Frees the records of the quiet animations that finished in this
     /// tick's advance (their batches wrote their targets and removed their
     /// elements), and points the records of elements those removals moved
-    /// at their new places. No callback has run yet in the tick, so none
+    /// (or their spring batches grouped) at their new places. No callback has run yet in the tick, so none
     /// sees them half-finished.
     ///
     /// A quiet animation's box stays in its freed record (it holds no
@@ -68,7 +68,7 @@ extension Animator {
     func retireQuietlyFinished() {
         let quiet = outputs.output.quiet
         let moved = outputs.output.moved
-        guard quiet.count > 0 else { return }
+        guard quiet.count > 0 || moved.count > 0 else { return }
         state.status.withUnsafeMutableBufferPointer { status in
             for position in 0 ..< moved.count {
                 status[moved.base[position].owner.record.index].element = moved.base[position].element

@@ -127,7 +127,7 @@ package final class BatchSet {
             $0.acquire(parameters, threshold: threshold, configurations: shared.springs)
         }
         lane(V.self).withSprings(method.index) { batch in
-            batch.appendState(value: from, to: to, velocity: velocity, group: group)
+            batch.appendState(value: from, to: to, velocity: velocity, group: group, slot: slot)
             appendCommon(
                 batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
             batch.common.setFlag(batch.count - 1, ElementFlag.unwritten, true)
@@ -270,11 +270,11 @@ package final class BatchSet {
             case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
-                // displacement, velocity, group; pop adds the slope (a
-                // scalar's as two terms), fixed the blended output.
+                // displacement, velocity, group; pop adds the slope, fixed
+                // the blended output.
                 let own = common - 8 - value + 2 * value + 4
                 switch method {
-                case .pop: return own + (V.self == Double.self ? 2 * value : value)
+                case .pop: return own + value
                 case .fixed: return own + 2 * value
                 case .rk4, .analytic: return own
                 }

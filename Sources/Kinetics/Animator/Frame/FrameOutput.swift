@@ -14,14 +14,16 @@ struct FrameOutput {
     /// no copy-on-write check per append; their owner reserves room for
     /// every element it has, so no frame allocates.)
     let quiet = Column<RecordIndex>()
-    /// Elements moved to a new index by those removals, in order (one may
-    /// move more than once; the last move holds).
+    /// Elements moved to a new index by those removals, or by a spring
+    /// batch grouping the springs it gained (``TailGrouping``), in order
+    /// (one may move more than once; the last move holds).
     let moved = Column<MovedElement>()
 
-    /// Makes room for `count` quiet elements finishing in one frame.
+    /// Makes room for `count` quiet elements finishing in one frame (and as
+    /// many moves again, for the springs grouped).
     func reserveQuiet(_ count: Int) {
         quiet.reserve(count)
-        moved.reserve(count)
+        moved.reserve(2 * count)
     }
 
     mutating func reset() {

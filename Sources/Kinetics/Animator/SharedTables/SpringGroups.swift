@@ -40,33 +40,36 @@ final class SpringGroups {
         /// The larger of `positionBound` and `restBound`: a spring farther
         /// from its target than this passes neither test.
         var nearBound = 0.0
-        /// `state` and `output` for a scalar state (d, v) held in one SIMD
-        /// register: the diagonal (dd, vv) and the cross terms (dv, vd), so
-        /// that the map is `x·diagonal + x.swapped·cross`, one shuffle and
-        /// two products.
-        var stateDiagonal = SIMD2<Double>(1, 1)
-        var stateCross = SIMD2<Double>(0, 0)
-        var outputDiagonal = SIMD2<Double>(1, 1)
-        var outputCross = SIMD2<Double>(0, 0)
-        /// (`slopeD`, `slopeV`): the slope is the sum of `x·slopeWeights`.
-        var slopeWeights = SIMD2<Double>(0, 0)
+        /// `state`'s entries, the slope's weights and `nearBound`, each
+        /// twice: the straight path steps two scalar springs of a group at
+        /// once, their displacements in one SIMD register and their
+        /// velocities in another (``SpringBatch`` `pairStep`).
+        var pairDD = SIMD2<Double>(1, 1)
+        var pairDV = SIMD2<Double>(0, 0)
+        var pairVD = SIMD2<Double>(0, 0)
+        var pairVV = SIMD2<Double>(1, 1)
+        var pairSlopeD = SIMD2<Double>(0, 0)
+        var pairSlopeV = SIMD2<Double>(0, 0)
+        var pairNear = SIMD2<Double>(0, 0)
         /// The rest threshold the bounds are for (NaN in a frame made
         /// without bounds).
         var threshold = Double.nan
         /// Room to a stride of 256 bytes (``stride``), a power of two, so
         /// that the straight paths find a group's frame with one shift.
-        private var padding = SIMD4<Double>()
+        private var padding = 0.0
 
         /// The stride the padding makes; checked when the group table is made.
         static let stride = 256
 
-        /// Fills in the SIMD forms of the maps.
+        /// Fills in the pair forms (``pairDD`` …).
         mutating func finish() {
-            stateDiagonal = SIMD2(state.dd, state.vv)
-            stateCross = SIMD2(state.dv, state.vd)
-            outputDiagonal = SIMD2(output.dd, output.vv)
-            outputCross = SIMD2(output.dv, output.vd)
-            slopeWeights = SIMD2(slopeD, slopeV)
+            pairDD = SIMD2(repeating: state.dd)
+            pairDV = SIMD2(repeating: state.dv)
+            pairVD = SIMD2(repeating: state.vd)
+            pairVV = SIMD2(repeating: state.vv)
+            pairSlopeD = SIMD2(repeating: slopeD)
+            pairSlopeV = SIMD2(repeating: slopeV)
+            pairNear = SIMD2(repeating: nearBound)
         }
     }
 
