@@ -589,10 +589,12 @@ extension SpringBatch where V == Double {
         let nextD = d * f.pointee.pairDD + v * f.pointee.pairDV
         let target = p.common.to.pair(index)
         let current = target + nextD
-        // Neither near: each lane `!isNear` (NaN is near).
+        // Neither near (``isNear``): the nearer at least the bound away.
+        // A NaN distance may pass as far: its spring is not at rest either
+        // way, and what is stored is what the step one at a time stores.
         let distance = unsafeBitCast(
             unsafeBitCast(current - target, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
-        guard all(distance .>= f.pointee.pairNear) else { return false }
+        guard Swift.min(distance[0], distance[1]) >= f.pointee.nearBound else { return false }
         p.displacement.setPair(index, nextD)
         p.velocity.setPair(index, d * f.pointee.pairVD + v * f.pointee.pairVV)
         if Path.storesSlope { p.slope.setPair(index, d * f.pointee.pairSlopeD + v * f.pointee.pairSlopeV) }
