@@ -30,7 +30,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The springs from here on were appended since the last tick's
     /// advance, which groups them (``groupNewSprings(output:)``).
     private var groupedCount = 0
-    private let tailGrouping = TailGrouping()
+    /// Its scratch holds a tail of the widest column: the values, or the
+    /// owners (8 bytes).
+    private let tailGrouping = TailGrouping(
+        largestStride: max(MemoryLayout<V>.stride, MemoryLayout<AnimationHandle>.stride, 8))
 
     init(method: SpringMethod) {
         self.method = method
@@ -42,7 +45,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// ``common``.
     func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex, slot: PropertySlot) {
         groupedCount = min(groupedCount, displacement.count)
-        tailGrouping.reserve(elements: displacement.count + 1, slot: slot.index)
+        tailGrouping.reserve(elements: displacement.count - groupedCount + 1, slot: slot.index)
         displacement.append(.zero)
         velocity.append(.zero)
         group.append(index)

@@ -18,17 +18,22 @@ final class TailGrouping {
     private let numbers = Column<Int32>()
     /// The tail's groups in the order found, then where each one's springs go.
     private let groups = Column<Int32>()
-    private let positions = Column<Int>()
+    private let positions = Column<Int32>()
     /// By new place in the tail: the old place.
     private let order = Column<Int32>()
     /// By property slot: the stamp of the last sort that saw a tail spring
     /// write it, to find two that write one property.
     private let slotStamps = Column<UInt32>()
     private var stamp: UInt32 = 0
-    /// Room for ``order``'s capacity of elements of the largest stride.
+    /// Room for ``order``'s capacity of elements of ``largestStride``.
     private var scratch: UnsafeMutableRawPointer
+    /// The largest stride of the batch's columns.
+    let largestStride: Int
 
-    init() {
+    /// A grouping for a batch whose columns' elements are at most
+    /// `largestStride` bytes apart.
+    init(largestStride: Int) {
+        self.largestStride = largestStride
         scratch = .allocate(byteCount: 0, alignment: 16)
     }
 
@@ -55,7 +60,7 @@ final class TailGrouping {
             groups.fill(capacity, with: 0)
             positions.fill(capacity, with: 0)
             scratch.deallocate()
-            scratch = .allocate(byteCount: order.capacity * Self.largestStride, alignment: 16)
+            scratch = .allocate(byteCount: order.capacity * largestStride, alignment: 16)
         }
         if slot >= slotStamps.count { slotStamps.fill(max(slot + 1, 2 * slotStamps.count), with: 0) }
     }
@@ -63,9 +68,6 @@ final class TailGrouping {
     private func grow(group: Int) {
         numbers.fill(max(group + 1, 2 * numbers.count), with: -1)
     }
-
-    /// The stride the scratch allows a column's element.
-    static let largestStride = 32
 
     /// The order that groups `count` springs from `start` (their groups in
     /// `group`, their slots in `slot`) by group, stably: by new place, the
@@ -119,7 +121,7 @@ final class TailGrouping {
         }
         guard distinctSlots, distinct > 1 else { return nil }
         // Where each group's springs start, in the order the groups were found.
-        var sum = 0
+        var sum: Int32 = 0
         for number in 0 ..< distinct {
             let size = positions[number]
             positions[number] = sum
@@ -128,13 +130,14 @@ final class TailGrouping {
         var moves = false
         for element in start ..< start &+ count {
             let number = Int(numbers[group[element].index])
-            let place = positions[number]
-            positions[number] = place &+ 1
+            let place = Int(positions[number])
+            positions[number] = Int32(truncatingIfNeeded: place &+ 1)
             order[place] = Int32(element &- start)
             moves = moves || place != element &- start
         }
         guard moves else { return nil }
-        return Permutation(start: start, count: count, order: order.base, scratch: scratch)
+        return Permutation(
+            start: start, count: count, order: order.base, scratch: scratch, largestStride: largestStride)
     }
 
     /// Puts the tail of every column in a new order: the element at new
@@ -144,10 +147,11 @@ final class TailGrouping {
         let count: Int
         let order: UnsafeMutablePointer<Int32>
         let scratch: UnsafeMutableRawPointer
+        let largestStride: Int
 
         func apply<Element>(to column: Column<Element>) {
             let stride = MemoryLayout<Element>.stride
-            precondition(_isPOD(Element.self) && stride <= TailGrouping.largestStride, "a column of \(Element.self)")
+            precondition(_isPOD(Element.self) && stride <= largestStride, "a column of \(Element.self)")
             precondition(column.count >= start + count, "a column shorter than the batch")
             let tail = column.base + start
             scratch.copyMemory(from: tail, byteCount: count * stride)
