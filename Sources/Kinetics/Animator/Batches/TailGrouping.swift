@@ -12,7 +12,10 @@
 ///
 /// The sort changes no value written: it leaves the tail as it is when two
 /// of its springs write one property (the later one's value is the one
-/// that stays), and the springs before the tail keep their places.
+/// that stays), and the springs before the tail keep their places. What it
+/// changes is the order within the tail, so springs of one tail that
+/// finish in one frame report their ends in the new order (as a removal's
+/// move of the last spring changes it already).
 final class TailGrouping {
     /// By group index: the group's number among the tail's groups, or -1.
     private let numbers = Column<Int32>()
