@@ -197,6 +197,22 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
             if index < workload.count { state.handles.append(start(index)) }
         }
         state.handles.reserveCapacity(workload.allCount)
+        if workload.configuration.scenario == .burst { reserveBurst() }
+    }
+
+    /// Makes room for the burst's springs ahead, as an app that expects a
+    /// burst would: every spring of the workload, scalar and point.
+    private func reserveBurst() {
+        do {
+            try animator.reserveCapacity(
+                workload.allCount, springsOf: Double.self, method: workload.configuration.method)
+            if state.points.contains(where: { $0 != nil }) {
+                try animator.reserveCapacity(
+                    workload.allCount, springsOf: SIMD2<Double>.self, method: workload.configuration.method)
+            }
+        } catch {
+            preconditionFailure("a workload's count is within the animator's capacity: \(error)")
+        }
     }
 
     var addsAnimations: Bool { true }
@@ -325,6 +341,12 @@ final class BatchEngine: MeasuredEngine, ScenarioDriven {
             if index < workload.count { state.ids.append(start(index)) }
         }
         state.ids.reserveCapacity(workload.allCount)
+        // The burst's room, as the animator engine makes it.
+        if workload.configuration.scenario == .burst {
+            batches.reserveSprings(
+                workload.allCount, method: workload.configuration.method,
+                points: (0 ..< workload.allCount).contains { workload.item($0).kind == .pointSpring })
+        }
     }
 
     var addsAnimations: Bool { true }

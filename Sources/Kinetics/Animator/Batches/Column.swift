@@ -233,6 +233,17 @@ extension ColumnList {
     func removeElement(at index: Int) {
         forEachColumn(RemoveSwapping(index: index))
     }
+
+    /// Makes room in every column for `count` elements.
+    func reserveColumns(_ count: Int) {
+        forEachColumn(Reserve(count: count))
+    }
+}
+
+private struct Reserve: ColumnOperation {
+    let count: Int
+
+    func apply<Element>(to column: Column<Element>) { column.reserve(count) }
 }
 
 private struct CopyElement: ColumnOperation {

@@ -75,6 +75,14 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             additive: additive, threshold: rest, wantsEvents: wantsEvents)
     }
 
+    /// Makes room for `count` elements: appending up to that many, and
+    /// finishing them all in one frame, allocates nothing.
+    func reserve(_ count: Int) {
+        reserveColumns(count)
+        quietlyFinished.reserve(count)
+        flags.reserve(count + 2)
+    }
+
     /// Makes element `index` (its slot kept) a new run, as ``append`` would
     /// make a new element.
     ///

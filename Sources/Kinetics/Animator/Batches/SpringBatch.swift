@@ -61,6 +61,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         restartState(displacement.count - 1, value: value, to: target, velocity: initial, group: index)
     }
 
+    /// Makes room for `count` springs in all, writing properties of slots
+    /// below `slots`, in groups of index below `groups`: appending up to
+    /// that many, grouping them in one tick and finishing them in one
+    /// allocates nothing.
+    func reserve(_ count: Int, slots: Int, groups: Int) {
+        reserveColumns(count)
+        common.reserve(count)
+        tailGrouping.reserve(elements: count, slot: slots - 1)
+        tailGrouping.reserve(group: groups - 1)
+    }
+
     /// Makes element `element` a spring at `value` with `velocity` in
     /// `group`, as ``appendState`` makes a new one.
     func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex) {

@@ -130,6 +130,15 @@ final class KeyRegistry {
         state.links.reserveCapacity(capacity)
     }
 
+    /// Makes room to register records up to `count` in all, and records
+    /// `0 ..< count`: inserting them rebuilds nothing and allocates nothing
+    /// (unless a target gets its first key).
+    func reserveKeys(_ count: Int) {
+        reserve(count)
+        let added = max(0, count - state.count)
+        if (state.occupied + added + 1) * 2 > state.buckets.count { rebuild(room: count) }
+    }
+
     /// Registers `record` under `key` on `target`, last in the target's list;
     /// `hash` as for ``find(_:_:hash:)``.
     ///
@@ -290,15 +299,16 @@ final class KeyRegistry {
     var targets: [TargetID] { Array(state.listOfTarget.keys) }
 
     /// Rebuilds the table from the registered records, at four times their
-    /// count rounded up to a power of two (at least 16): the buckets of
+    /// count (or `room`, if larger) rounded up to a power of two (at least
+    /// 16): the buckets of
     /// removed records go, and a table that has emptied shrinks. The table
     /// is rebuilt when half its buckets are used, so a lookup of a key that
     /// is not there (every add's) probes at most about 2.5 buckets on
     /// average (Knuth's estimate for linear probing), against 8.5 at three
     /// quarters.
-    private func rebuild() {
+    private func rebuild(room: Int = 0) {
         var capacity = 16
-        while capacity < (state.count + 1) * 4 { capacity *= 2 }
+        while capacity < (max(state.count, room) + 1) * 4 { capacity *= 2 }
         state.buckets = [RecordIndex](repeating: .none, count: capacity)
         let mask = capacity - 1
         for record in state.links.indices where !state.links[record].list.isNone {

@@ -73,6 +73,19 @@ package final class BatchSet {
         return RecordIndex(state.positions.count - 1)
     }
 
+    /// Makes room for `count` elements in all, any of them springs of
+    /// `method` (on scalar properties, and on point properties when
+    /// `points`) made before this call, and for `settings` new groups of
+    /// that method: adding them allocates nothing
+    /// (``Animator/reserveCapacity(_:springsOf:method:settings:)``).
+    package func reserveSprings(_ count: Int, method: SpringMethod, points withPoints: Bool, settings: Int = 16) {
+        state.positions.reserveCapacity(count)
+        state.output.reserveQuiet(state.positions.capacity)
+        state.freeIDs.reserveCapacity(state.positions.capacity)
+        scalars.reserveSprings(count, method: method.index, settings: settings, tables: shared)
+        if withPoints { points.reserveSprings(count, method: method.index, settings: settings, tables: shared) }
+    }
+
     /// Appends the common columns of a new element and records where it is.
     private func appendCommon<V: AnimatableVector>(
         _ common: ElementColumns<V>, id: RecordIndex, kind: ElementKind, slot: PropertySlot, from: V, to: V,

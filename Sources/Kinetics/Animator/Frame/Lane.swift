@@ -54,6 +54,16 @@ final class Lane<V: AnimatableVector> {
         }
     }
 
+    /// Makes room for `count` springs of method index `method` in all,
+    /// writing the properties made so far, and for `settings` new groups of
+    /// that method in `tables` (``SpringBatch/reserve(_:slots:groups:)``).
+    func reserveSprings(_ count: Int, method: Int, settings: Int, tables: SharedTables) {
+        let groups = tables.withSpringGroups(method) {
+            $0.reserve(additional: settings, configurations: tables.springs)
+        }
+        withSprings(method) { $0.reserve(count, slots: values.count, groups: groups) }
+    }
+
     /// Removes spring element `element` of the batch of method index
     /// `method`, giving back its group, after writing its target when
     /// `writingTarget` (a quiet end: neither rounded nor additive); returns

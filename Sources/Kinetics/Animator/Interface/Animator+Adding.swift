@@ -203,6 +203,18 @@ extension Animator {
         return (handle, true)
     }
 
+    /// Makes room for records `0 ..< capacity` in the records and in what
+    /// grows with them.
+    func reserveRecords(_ capacity: Int) {
+        state.records.reserveCapacity(capacity)
+        let capacity = state.records.capacity
+        state.status.reserveCapacity(capacity)
+        state.places.reserveCapacity(capacity)
+        outputs.output.reserveQuiet(capacity)
+        freeRecords.reserve(capacity)
+        registry.reserve(capacity)
+    }
+
     /// Creates a record for `box`, waiting to start at its begin time.
     func makeRecord(
         box: AnimationBox?, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
@@ -219,13 +231,7 @@ extension Animator {
             state.places.append(RecordPlace())
             // What grows with the records grows when they do (each call
             // retains and releases the columns it reaches).
-            if state.records.capacity != capacity {
-                state.status.reserveCapacity(state.records.capacity)
-                state.places.reserveCapacity(state.records.capacity)
-                outputs.output.reserveQuiet(state.records.capacity)
-                freeRecords.reserve(state.records.capacity)
-                registry.reserve(state.records.capacity)
-            }
+            if state.records.capacity != capacity { reserveRecords(state.records.capacity) }
         }
         state.nextSequence += 1
         // A quietly finished animation left its box here.

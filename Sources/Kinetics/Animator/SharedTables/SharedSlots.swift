@@ -32,6 +32,12 @@ struct CountedSlots<Table> {
     /// Counts one more user of slot `index`.
     mutating func retain(_ index: Index) { users[index.index] += 1 }
 
+    /// Makes room for `capacity` slots in all.
+    mutating func reserve(_ capacity: Int) {
+        users.reserveCapacity(capacity)
+        free.reserveCapacity(capacity)
+    }
+
     /// Counts `count` users fewer; true when none is left (the owner then
     /// recycles the slot, at once or later).
     mutating func release(_ index: Index, count: Int = 1) -> Bool {
@@ -106,6 +112,19 @@ struct SharedSlots<Key: Hashable, Table> {
         guard let index = retain(key) else { return nil }
         recent[line] = index
         return index
+    }
+
+    /// Makes room for `additional` new keys beyond the slots in use (a
+    /// free slot is taken first); returns the slot count that room reaches.
+    /// Asking for keys the table has, and inserting that many, then
+    /// allocates nothing.
+    @discardableResult
+    mutating func reserve(additional: Int) -> Int {
+        let capacity = count + additional
+        slots.reserve(capacity)
+        keys.reserveCapacity(capacity)
+        lookup.reserveCapacity(capacity)
+        return capacity
     }
 
     /// A slot for `key`, which the table does not have, with one user.

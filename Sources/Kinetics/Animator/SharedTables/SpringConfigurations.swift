@@ -59,6 +59,13 @@ final class SpringConfigurations {
         return index
     }
 
+    /// Makes room for `additional` new configurations.
+    func reserve(additional: Int) {
+        let capacity = state.slots.reserve(additional: additional)
+        state.steps.reserveCapacity(capacity)
+        frameMaps.reserve(capacity)
+    }
+
     /// Counts one user fewer; the configuration is recycled at zero.
     func release(_ index: ConfigurationIndex) {
         if state.slots.release(index) { state.slots.recycle(index) }

@@ -139,6 +139,17 @@ final class SpringGroups {
         return index
     }
 
+    /// Makes room for `additional` new groups (and their configurations in
+    /// `configurations`), so that acquiring them allocates nothing; returns
+    /// the group count that room reaches.
+    func reserve(additional: Int, configurations: SpringConfigurations) -> Int {
+        let capacity = state.slots.reserve(additional: additional)
+        state.groups.reserveCapacity(capacity)
+        frames.reserve(capacity)
+        configurations.reserve(additional: additional)
+        return capacity
+    }
+
     /// Whether a spring starting now with `parameters` and `threshold` would
     /// join group `index` (``acquire``'s key): never for clocked methods,
     /// whose groups move on with their clocks.
