@@ -13,6 +13,34 @@ struct BareSpringTests {
         #expect(MemoryLayout<RecordStatus>.stride == 12)
     }
 
+    @Test("callbacks and markers are values: a copy's changes are its own, and cleared ones leave it quiet")
+    func observersAreValues() throws {
+        var observed = Animation<Double>.spring(.popDefault, method: .pop, to: 10)
+        var stops: [String] = []
+        var markers: [Double] = []
+        observed.callbacks.onStop = { _, _, _ in stops.append("observed") }
+        observed.callbacks.onProgressMarker = { _, _, marker in markers.append(marker) }
+        observed.progressMarkers = [0.5]
+        var cleared = observed
+        cleared.callbacks.onStop = { _, _, _ in stops.append("copy") }
+        cleared.callbacks = AnimationCallbacks()
+        cleared.progressMarkers = []
+        #expect(observed.callbacks.onStop != nil && observed.callbacks.onProgressMarker != nil)
+        #expect(observed.progressMarkers == [0.5] && !observed.isUnobserved)
+        #expect(cleared.callbacks.onStop == nil && cleared.progressMarkers.isEmpty && cleared.isUnobserved)
+
+        let animator = Animator()
+        let target = animator.makeTarget()
+        let x = animator.property("x", of: target, initial: 0.0)
+        let y = animator.property("y", of: target, initial: 0.0)
+        try animator.add(observed, to: x, forKey: "x")
+        try animator.add(cleared, to: y, forKey: "y")
+        #expect(animator.bareSpringCount == 1, "the cleared copy runs bare, the observed one in a box")
+        for frame in 1 ... 300 { animator.tick(at: Double(frame) / 60) }
+        #expect(animator.animationCount == 0)
+        #expect(stops == ["observed"] && markers == [0.5])
+    }
+
     @Test("only a quiet spring that starts now, of the animator's own value types, runs bare")
     func which() throws {
         let animator = Animator()

@@ -152,7 +152,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func retire() {
         // Only what may hold references is dropped: each assignment destroys
         // the old value through the animation type's generic witness.
-        if state.animation.callbacks.hasAny { state.animation.callbacks = AnimationCallbacks() }
+        if state.animation.observers != nil { state.animation.observers = nil }
         if state.springMethod < 0 { state.animation.kind = .basic(duration: 1, timing: .linear, bezier: .webkit) }
         state.springMethod = -1
         state.springParameters = nil
@@ -327,7 +327,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         state.distance = state.to - state.from
         animator.state.status[index].spring = SpringElement(
             width: width, methodIndex: state.springMethod, components: Value.componentCount,
-            observesReach: state.animation.callbacks.onReachToValue != nil)
+            observesReach: state.animation.observers?.callbacks.onReachToValue != nil)
         finishStart(animator, index: index, element: element)
     }
 
@@ -425,9 +425,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func wantsEvents(_ animator: Animator, _ index: Int) -> Bool {
         // The record's fields one by one: a copy of the record would
         // retain and release its box.
-        animator.state.records[index].nextMarker < state.animation.progressMarkers.count
-            || (!animator.state.status[index].reached && state.animation.callbacks.onReachToValue != nil)
-            || state.animation.callbacks.onApply != nil
+        animator.state.records[index].nextMarker < (state.animation.observers?.progressMarkers.count ?? 0)
+            || (!animator.state.status[index].reached && state.animation.observers?.callbacks.onReachToValue != nil)
+            || state.animation.observers?.callbacks.onApply != nil
             || animator.wantsTracing(index: index)
     }
 
@@ -607,7 +607,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStart(_ animator: Animator, _ handle: AnimationHandle) {
         animator.trace(handle, .start)
-        state.animation.callbacks.onStart?(animator, handle)
+        state.animation.observers?.callbacks.onStart?(animator, handle)
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -616,7 +616,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
     override func fireStop(_ animator: Animator, _ handle: AnimationHandle, finished: Bool) {
         animator.trace(handle, .stop(finished: finished))
-        state.animation.callbacks.onStop?(animator, handle, finished)
+        state.animation.observers?.callbacks.onStop?(animator, handle, finished)
     }
 
     @_specialize(where Value == Double, Stored == Double)
@@ -638,21 +638,21 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func progressAndReached(_ animator: Animator, _ handle: AnimationHandle, progress: Double, value: Stored)
         -> Bool
     {
-        let markers = state.animation.progressMarkers
+        let markers = state.animation.observers?.progressMarkers ?? []
         while let index = animator.liveIndex(handle), animator.state.records[index].nextMarker < markers.count,
             progress >= markers[animator.state.records[index].nextMarker]
         {
             let marker = markers[animator.state.records[index].nextMarker]
             animator.state.records[index].nextMarker += 1
             animator.trace(handle, .marker(marker))
-            state.animation.callbacks.onProgressMarker?(animator, handle, marker)
+            state.animation.observers?.callbacks.onProgressMarker?(animator, handle, marker)
         }
         guard let index = animator.liveIndex(handle) else { return false }
         if case .custom = state.animation.kind { return true }
         if !animator.state.status[index].reached && hasReached(value) {
             animator.state.status[index].reached = true
             animator.trace(handle, .reached)
-            state.animation.callbacks.onReachToValue?(animator, handle)
+            state.animation.observers?.callbacks.onReachToValue?(animator, handle)
         }
         return animator.liveIndex(handle) != nil
     }
@@ -661,7 +661,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func applied(_ animator: Animator, _ handle: AnimationHandle) {
         let written = lane.values[state.slot.index]
         animator.trace(handle, .valueWritten(written.packed))
-        state.animation.callbacks.onApply?(animator, handle, external(written))
+        state.animation.observers?.callbacks.onApply?(animator, handle, external(written))
     }
 
     /// Pop's final frame: progress 1, the exact target written (unless the

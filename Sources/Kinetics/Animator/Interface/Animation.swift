@@ -134,6 +134,26 @@ public struct AnimationCallbacks<Value: AnimatableVector> {
     }
 }
 
+/// An animation's callbacks and progress markers, shared by its copies and
+/// never changed: setting either makes a new one (``Animation/callbacks``).
+@usableFromInline
+final class AnimationObservers<Value: AnimatableVector> {
+    let callbacks: AnimationCallbacks<Value>
+    let progressMarkers: [Double]
+
+    private init(callbacks: AnimationCallbacks<Value>, progressMarkers: [Double]) {
+        self.callbacks = callbacks
+        self.progressMarkers = progressMarkers
+    }
+
+    /// The observers of `callbacks` and `progressMarkers`; nil when there
+    /// are none.
+    static func make(callbacks: AnimationCallbacks<Value>, progressMarkers: [Double]) -> AnimationObservers? {
+        callbacks.hasAny || !progressMarkers.isEmpty
+            ? AnimationObservers(callbacks: callbacks, progressMarkers: progressMarkers) : nil
+    }
+}
+
 /// A description of one animation of a property: what moves it (spring,
 /// decay, basic, keyframes or custom) and Pop's life-cycle settings.
 ///
@@ -200,9 +220,20 @@ public struct Animation<Value: AnimatableVector> {
     /// Remove the animation when it finishes (else it stays, inactive, under its key).
     public var removedOnCompletion = true
     /// Progress values in [0, 1] that fire ``AnimationCallbacks/onProgressMarker``.
-    public var progressMarkers: [Double] = []
+    public var progressMarkers: [Double] {
+        get { observers?.progressMarkers ?? [] }
+        set { observers = AnimationObservers.make(callbacks: callbacks, progressMarkers: newValue) }
+    }
     /// The callbacks.
-    public var callbacks = AnimationCallbacks<Value>()
+    public var callbacks: AnimationCallbacks<Value> {
+        get { observers?.callbacks ?? AnimationCallbacks() }
+        set { observers = AnimationObservers.make(callbacks: newValue, progressMarkers: progressMarkers) }
+    }
+    /// The callbacks and progress markers behind one reference, nil when
+    /// there are none: an animation that nothing observes (most) then
+    /// carries one null reference where five optional closures and an array
+    /// were, and is that much quicker to build, move and destroy.
+    @usableFromInline var observers: AnimationObservers<Value>?
     /// Record this animation's events in the animator's ``Animator/tracer``.
     public var isTraced = false
     /// The identity shared by copies.
@@ -269,7 +300,7 @@ public struct Animation<Value: AnimatableVector> {
     /// plainly: no callbacks, no progress markers, not additive or rounded
     /// (the animation's part of ``ElementFlag/quiet``, with its kind: a
     /// custom step is never quiet).
-    var isUnobserved: Bool { !callbacks.hasAny && progressMarkers.isEmpty && !additive && roundingFactor == 0 }
+    var isUnobserved: Bool { observers == nil && !additive && roundingFactor == 0 }
 
     /// Checks every setting, and returns a spring's parameters and method
     /// (nil for other kinds): matching the kind copies it, over 200 bytes,
@@ -288,7 +319,9 @@ public struct Animation<Value: AnimatableVector> {
         guard repeatCount >= 0 else {
             throw ParameterError(parameter: "repeatCount", value: Double(repeatCount), accepted: "a whole number >= 0")
         }
-        for marker in progressMarkers { try Check.within(marker, 0 ... 1, "progressMarkers") }
+        if let observers {
+            for marker in observers.progressMarkers { try Check.within(marker, 0 ... 1, "progressMarkers") }
+        }
         switch kind {
         case .basic(let duration, _, _):
             try Check.positive(duration, "duration")
