@@ -441,7 +441,37 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         if threshold != firstFrame.base.pointee.threshold {
             firstFrame[0] = SpringGroups.immediatePopFrame(threshold: threshold)
         }
-        advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
+        let bits = common.flags[index]
+        guard bits == ElementFlag.quiet | ElementFlag.unwritten else {
+            advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
+            return
+        }
+        // A quiet spring just started (every add and replacement of one):
+        // what the general path does for an element with no flag but these
+        // two, in its order of operations, without its tests and the
+        // batch's pointers. (The flags' subscript checked the index; the
+        // columns have the same count, and their pointers check in debug
+        // builds.)
+        let f = firstFrame.base
+        let displacements = ColumnPointer(displacement)
+        let velocities = ColumnPointer(velocity)
+        let slopes = ColumnPointer(slope)
+        let d0 = displacements[index]
+        let v0 = velocities[index]
+        let target = ColumnPointer(common.to)[index]
+        let step = f.pointee.step(
+            displacement: d0, velocity: v0, blendsOutput: false, keepsSlope: true, storedSlope: slopes[index])
+        displacements[index] = step.state.displacement
+        velocities[index] = step.state.velocity
+        slopes[index] = step.slope
+        let current = target + step.displacement
+        ColumnPointer(common.flags)[index] = bits & ~ElementFlag.unwritten
+        values[ColumnPointer(common.slot)[index].index] = current
+        if Self.atRest(
+            before: .unwritten, current: current, target: target, velocity: step.velocity, slope: step.slope, f)
+        {
+            common.reportFinished(index, bits: bits, values: values, output: &output)
+        }
     }
 
     /// One element's frame with its group's `frame` (also the immediate

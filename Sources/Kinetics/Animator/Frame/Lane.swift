@@ -40,13 +40,24 @@ final class Lane<V: AnimatableVector> {
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
         let spring = animator.state.status[index].spring
         let element = animator.state.status[index].element.index
+        guard spring.method == SpringMethod.pop.index else {
+            renderFirstGroupFrame(element, method: spring.method, animator: animator, output: &output)
+            return
+        }
         withSprings(spring.method) { batch in
-            if batch.method == .pop {
-                withValues { values in batch.renderFirstPopFrame(element, values: values, output: &output) }
-                return
-            }
+            withValues { values in batch.renderFirstPopFrame(element, values: values, output: &output) }
+        }
+    }
+
+    /// ``renderFirstSpringFrame(_:animator:output:)`` of a method whose
+    /// first frame needs its group's. Out of line: its frame, 256 bytes on
+    /// the stack, would make every `pop` spring's first frame set up that
+    /// much stack and its guard.
+    @inline(never)
+    private func renderFirstGroupFrame(_ element: Int, method: Int, animator: Animator, output: inout FrameOutput) {
+        withSprings(method) { batch in
             let frame = SharedTables.with(animator) { tables in
-                tables.withSpringGroups(spring.method) {
+                tables.withSpringGroups(method) {
                     $0.immediateFrame(batch.group[element], configurations: tables.springs)
                 }
             }
