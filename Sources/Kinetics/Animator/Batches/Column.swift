@@ -56,6 +56,20 @@ final class Column<Element> {
         while count < capacity { appendWithinCapacity(element) }
     }
 
+    /// Makes the column `newCount` copies of `element`, at a capacity of
+    /// exactly `newCount` (a table rebuilt at a new size).
+    func reset(count newCount: Int, to element: Element) {
+        precondition(newCount >= 0, "column size \(newCount) is negative")
+        base.deinitialize(count: count)
+        if newCount != capacity {
+            base.deallocate()
+            buffer.base = .allocate(capacity: newCount)
+            buffer.capacity = newCount
+        }
+        base.initialize(repeating: element, count: newCount)
+        buffer.count = newCount
+    }
+
     /// Makes room for `minimum` elements without allocating again.
     func reserve(_ minimum: Int) {
         if minimum > capacity { grow(to: max(minimum, capacity * 2)) }

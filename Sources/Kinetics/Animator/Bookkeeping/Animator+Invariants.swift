@@ -59,8 +59,9 @@ extension Animator {
 
         // The registry: consistent in itself, and naming live records by their keys.
         problems += registry.violations()
-        for i in registry.entries.indices where registry.contains(RecordIndex(i)) {
-            let entry = registry.entries[i]
+        let entries = registry.allEntries
+        for i in entries.indices where registry.contains(RecordIndex(i)) {
+            let entry = entries[i]
             if i >= state.records.count || !state.status[i].live {
                 problems.append("registry key \(entry.key) names a dead record")
                 continue

@@ -15,7 +15,9 @@
 ///
 /// A class, so that a lookup reads the animator's registry in place: as a
 /// struct stored in the animator, every non-mutating call copied it (a
-/// retain and release of each of its arrays).
+/// retain and release of each of its arrays). Its tables are ``Column``s
+/// held in constants: an add writes five of them, and as arrays each write
+/// checked its array's uniqueness (about 100 instructions an add).
 final class KeyRegistry {
     /// A record's key.
     struct Entry {
@@ -48,26 +50,32 @@ final class KeyRegistry {
     #endif
     private var state = State()
 
+    /// By record index; grown on demand. An entry stays after removal until
+    /// its record registers again (clearing the key would release a string).
+    private let entries = Column<Entry>()
+    private let links = Column<Link>()
+    /// Record indices or none; the count is a power of two.
+    private let buckets: Column<RecordIndex> = {
+        let buckets = Column<RecordIndex>()
+        buckets.reset(count: 16, to: .none)
+        return buckets
+    }()
+    private let lists = Column<KeyList>()
+    private let freeLists = Column<KeyListIndex>()
+
     private struct State {
-        /// By record index; grown on demand. An entry stays after removal until
-        /// its record registers again (clearing the key would release a string).
-        var entries: [Entry] = []
-        var links: [Link] = []
-        /// Record indices or none; the count is a power of two.
-        var buckets = [RecordIndex](repeating: .none, count: 16)
         /// Buckets that are not empty (live or left by removed records).
         var occupied = 0
         /// The number of registered records.
         var count = 0
-        var lists: [KeyList] = []
-        var freeLists: [KeyListIndex] = []
         var listOfTarget: [TargetID: KeyListIndex] = [:]
         /// The target last inserted under and its list (or none), so that
         /// inserting many keys on one target hashes the target once.
         var lastTarget = TargetID(0)
         var lastList = KeyListIndex.none
     }
-    var entries: [Entry] { state.entries }
+    /// The entries, by record index (for the invariant check).
+    var allEntries: [Entry] { (0 ..< entries.count).map { entries[$0] } }
     /// The number of registered records.
     var count: Int { state.count }
 
@@ -86,7 +94,7 @@ final class KeyRegistry {
 
     /// Whether `record` is registered.
     func contains(_ record: RecordIndex) -> Bool {
-        !record.isNone && record.index < state.links.count && !state.links[record.index].list.isNone
+        !record.isNone && record.index < links.count && !links[record.index].list.isNone
     }
 
     /// The hash of `key` on `target` when `record` (any index, none
@@ -96,26 +104,26 @@ final class KeyRegistry {
     func hash(ifRegistered record: RecordIndex, as target: TargetID, _ key: String) -> Int? {
         guard contains(record) else { return nil }
         let entry = record.index
-        guard state.entries[entry].target == target, state.entries[entry].key == key else { return nil }
-        return state.entries[entry].hash
+        guard entries[entry].target == target, entries[entry].key == key else { return nil }
+        return entries[entry].hash
     }
 
     /// Whether `bucket`, holding `record`, belongs to a registered record.
     private func isLive(_ bucket: Int, holding record: RecordIndex) -> Bool {
-        !state.links[record.index].list.isNone && state.links[record.index].bucket.index == bucket
+        !links[record.index].list.isNone && links[record.index].bucket.index == bucket
     }
 
     /// The record registered under `key` on `target`; `hash` is
     /// ``hash(_:_:)`` of them, when the caller has it.
     func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> RecordIndex? {
         let hash = known ?? hash(target, key)
-        let mask = state.buckets.count - 1
+        let mask = buckets.count - 1
         var bucket = hash & mask
         while true {
-            let record = state.buckets[bucket]
+            let record = buckets[bucket]
             if record.isNone { return nil }
             if isLive(bucket, holding: record) {
-                let entry = state.entries[record.index]
+                let entry = entries[record.index]
                 if entry.hash == hash && entry.target == target && entry.key == key { return record }
             }
             bucket = (bucket + 1) & mask
@@ -126,8 +134,8 @@ final class KeyRegistry {
     /// that they grow when the animator's records do (in the same frame),
     /// not in a later one.
     func reserve(_ capacity: Int) {
-        state.entries.reserveCapacity(capacity)
-        state.links.reserveCapacity(capacity)
+        entries.reserve(capacity)
+        links.reserve(capacity)
     }
 
     /// Makes room to register records up to `count` in all, and records
@@ -136,7 +144,7 @@ final class KeyRegistry {
     func reserveKeys(_ count: Int) {
         reserve(count)
         let added = max(0, count - state.count)
-        if (state.occupied + added + 1) * 2 > state.buckets.count { rebuild(room: count) }
+        if (state.occupied + added + 1) * 2 > buckets.count { rebuild(room: count) }
     }
 
     /// Registers `record` under `key` on `target`, last in the target's list;
@@ -145,19 +153,19 @@ final class KeyRegistry {
     /// - Precondition: the key is free on the target and the record is not registered.
     func insert(_ record: RecordIndex, target: TargetID, key: String, hash known: Int? = nil) {
         precondition(!record.isNone && !contains(record), "record \(record) is registered already")
-        while state.links.count <= record.index {
-            state.links.append(Link())
-            state.entries.append(Entry())
+        while links.count <= record.index {
+            links.append(Link())
+            entries.append(Entry())
         }
-        if (state.occupied + 1) * 2 > state.buckets.count { rebuild() }
+        if (state.occupied + 1) * 2 > buckets.count { rebuild() }
         let hash = known ?? hash(target, key)
-        let mask = state.buckets.count - 1
+        let mask = buckets.count - 1
         var bucket = hash & mask
-        while !state.buckets[bucket].isNone && isLive(bucket, holding: state.buckets[bucket]) {
+        while !buckets[bucket].isNone && isLive(bucket, holding: buckets[bucket]) {
             bucket = (bucket + 1) & mask
         }
-        if state.buckets[bucket].isNone { state.occupied += 1 }
-        state.buckets[bucket] = record
+        if buckets[bucket].isNone { state.occupied += 1 }
+        buckets[bucket] = record
         state.count += 1
 
         let list: KeyListIndex
@@ -167,49 +175,45 @@ final class KeyRegistry {
             list = existing
         } else {
             let fresh = KeyList(target: target, head: .none, tail: .none, count: 0)
-            if let reused = state.freeLists.popLast() {
+            if let reused = freeLists.popLast() {
                 list = reused
-                state.lists[list.index] = fresh
+                lists[list.index] = fresh
             } else {
-                list = KeyListIndex(state.lists.count)
-                state.lists.append(fresh)
-                state.freeLists.reserveCapacity(state.lists.capacity)
+                list = KeyListIndex(lists.count)
+                lists.append(fresh)
+                freeLists.reserve(lists.capacity)
             }
             state.listOfTarget[target] = list
         }
         state.lastTarget = target
         state.lastList = list
-        let tail = state.lists[list.index].tail
-        state.entries[record.index] = Entry(target: target, key: key, hash: hash)
-        state.links[record.index] = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
-        if !tail.isNone { state.links[tail.index].next = record } else { state.lists[list.index].head = record }
-        state.lists[list.index].tail = record
-        state.lists[list.index].count += 1
+        let tail = lists[list.index].tail
+        entries[record.index] = Entry(target: target, key: key, hash: hash)
+        links[record.index] = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
+        if !tail.isNone { links[tail.index].next = record } else { lists[list.index].head = record }
+        lists[list.index].tail = record
+        lists[list.index].count += 1
     }
 
     /// Moves registered `record` to the end of its target's list, where
     /// removing and registering it again would put it, without touching the
     /// table (its key stays).
     func moveToEnd(_ record: RecordIndex) {
-        let link = state.links[record.index]
+        let link = links[record.index]
         precondition(!link.list.isNone, "record \(record) is not registered")
         let list = link.list.index
         guard !link.next.isNone else { return }
-        withState { state in
-            state.links.withUnsafeMutableBufferPointer { links in
-                if !link.previous.isNone {
-                    links[link.previous.index].next = link.next
-                } else {
-                    state.lists[list].head = link.next
-                }
-                links[link.next.index].previous = link.previous
-                let tail = state.lists[list].tail
-                links[tail.index].next = record
-                links[record.index].previous = tail
-                links[record.index].next = .none
-                state.lists[list].tail = record
-            }
+        if !link.previous.isNone {
+            links[link.previous.index].next = link.next
+        } else {
+            lists[list].head = link.next
         }
+        links[link.next.index].previous = link.previous
+        let tail = lists[list].tail
+        links[tail.index].next = record
+        links[record.index].previous = tail
+        links[record.index].next = .none
+        lists[list].tail = record
     }
 
     /// Runs `body` on the state, in one access: what it does to one field
@@ -236,33 +240,33 @@ final class KeyRegistry {
     func remove(_ records: UnsafePointer<RecordIndex>, count removing: Int, each body: (Int, RecordIndex) -> Void) {
         withState { state in
             var removed = 0
-            state.links.withUnsafeMutableBufferPointer { links in
-                state.lists.withUnsafeMutableBufferPointer { lists in
-                    for position in 0 ..< removing {
-                        let record = records[position]
-                        body(position, record)
-                        guard record.index < links.count, !links[record.index].list.isNone else { continue }
-                        let link = links[record.index]
-                        let list = link.list.index
-                        if !link.previous.isNone {
-                            links[link.previous.index].next = link.next
-                        } else {
-                            lists[list].head = link.next
-                        }
-                        if !link.next.isNone {
-                            links[link.next.index].previous = link.previous
-                        } else {
-                            lists[list].tail = link.previous
-                        }
-                        lists[list].count -= 1
-                        if lists[list].count == 0 {
-                            Self.freeList(
-                                list, of: lists[list].target, &state.listOfTarget, &state.lastList, &state.freeLists)
-                        }
-                        links[record.index].list = .none
-                        removed += 1
-                    }
+            // A record's links are within the count (checked); the links and
+            // lists they name were made with them.
+            let linkCount = self.links.count
+            let links = ColumnPointer(self.links)
+            let lists = ColumnPointer(self.lists)
+            for position in 0 ..< removing {
+                let record = records[position]
+                body(position, record)
+                guard record.index < linkCount, !links[record.index].list.isNone else { continue }
+                let link = links[record.index]
+                let list = link.list.index
+                if !link.previous.isNone {
+                    links[link.previous.index].next = link.next
+                } else {
+                    lists[list].head = link.next
                 }
+                if !link.next.isNone {
+                    links[link.next.index].previous = link.previous
+                } else {
+                    lists[list].tail = link.previous
+                }
+                lists[list].count -= 1
+                if lists[list].count == 0 {
+                    Self.freeList(list, of: lists[list].target, &state.listOfTarget, &state.lastList, freeLists)
+                }
+                links[record.index].list = .none
+                removed += 1
             }
             state.count -= removed
         }
@@ -275,7 +279,7 @@ final class KeyRegistry {
     @inline(never)
     private static func freeList(
         _ list: Int, of target: TargetID, _ listOfTarget: inout [TargetID: KeyListIndex],
-        _ lastList: inout KeyListIndex, _ freeLists: inout [KeyListIndex]
+        _ lastList: inout KeyListIndex, _ freeLists: Column<KeyListIndex>
     ) {
         listOfTarget[target] = nil
         if lastList == KeyListIndex(list) { lastList = .none }
@@ -286,11 +290,11 @@ final class KeyRegistry {
     func keys(on target: TargetID) -> [String] {
         guard let list = state.listOfTarget[target] else { return [] }
         var keys: [String] = []
-        keys.reserveCapacity(state.lists[list.index].count)
-        var record = state.lists[list.index].head
+        keys.reserveCapacity(lists[list.index].count)
+        var record = lists[list.index].head
         while !record.isNone {
-            keys.append(state.entries[record.index].key)
-            record = state.links[record.index].next
+            keys.append(entries[record.index].key)
+            record = links[record.index].next
         }
         return keys
     }
@@ -309,13 +313,13 @@ final class KeyRegistry {
     private func rebuild(room: Int = 0) {
         var capacity = 16
         while capacity < (max(state.count, room) + 1) * 4 { capacity *= 2 }
-        state.buckets = [RecordIndex](repeating: .none, count: capacity)
+        buckets.reset(count: capacity, to: .none)
         let mask = capacity - 1
-        for record in state.links.indices where !state.links[record].list.isNone {
-            var bucket = state.entries[record].hash & mask
-            while !state.buckets[bucket].isNone { bucket = (bucket + 1) & mask }
-            state.buckets[bucket] = RecordIndex(record)
-            state.links[record].bucket = BucketIndex(bucket)
+        for record in 0 ..< links.count where !links[record].list.isNone {
+            var bucket = entries[record].hash & mask
+            while !buckets[bucket].isNone { bucket = (bucket + 1) & mask }
+            buckets[bucket] = RecordIndex(record)
+            links[record].bucket = BucketIndex(bucket)
         }
         state.occupied = state.count
     }
@@ -323,30 +327,30 @@ final class KeyRegistry {
     /// Every way the table and the lists disagree, as sentences (a test hook).
     func violations() -> [String] {
         var problems: [String] = []
-        for record in state.links.indices where !state.links[record].list.isNone {
-            let entry = state.entries[record]
+        for record in 0 ..< links.count where !links[record].list.isNone {
+            let entry = entries[record]
             if find(entry.target, entry.key) != RecordIndex(record) {
                 problems.append("key \(entry.key) does not find record \(record)")
             }
             if entry.hash != hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
         }
-        let inTable = state.buckets.indices.filter {
-            !state.buckets[$0].isNone && isLive($0, holding: state.buckets[$0])
+        let inTable = (0 ..< buckets.count).filter {
+            !buckets[$0].isNone && isLive($0, holding: buckets[$0])
         }.count
         if inTable != state.count { problems.append("\(inTable) live buckets, count \(state.count)") }
-        if state.occupied < state.count || state.occupied > state.buckets.count {
-            problems.append("occupied \(state.occupied) of \(state.buckets.count)")
+        if state.occupied < state.count || state.occupied > buckets.count {
+            problems.append("occupied \(state.occupied) of \(buckets.count)")
         }
         var listed = 0
         for (target, list) in state.listOfTarget {
-            let keyList = state.lists[list.index]
+            let keyList = lists[list.index]
             if keyList.target != target { problems.append("list \(list) belongs to \(keyList.target), not \(target)") }
             var record = keyList.head
             var previous = RecordIndex.none
             var length = 0
             while !record.isNone && length <= state.count {
-                let link = state.links[record.index]
-                if link.list != list || state.entries[record.index].target != target || link.previous != previous {
+                let link = links[record.index]
+                if link.list != list || entries[record.index].target != target || link.previous != previous {
                     problems.append("record \(record) is misplaced in the list of \(target)")
                 }
                 previous = record
