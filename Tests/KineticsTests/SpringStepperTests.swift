@@ -53,7 +53,7 @@ struct SpringStepperTests {
 
     @Test("pop uses Pop's step, the float 0.001f widened to double")
     func popStep() {
-        #expect(SpringMethod.popStep == 0.0010000000474974513)
+        #expect(SpringMethod.popStep == 0.0010000000474974513 && SpringMethod.popStep == Double(Float(0.001)))
     }
 
     @Test("pop loses part of a step every frame: it depends on the frame rate")

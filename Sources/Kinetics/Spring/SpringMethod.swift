@@ -25,8 +25,10 @@ public enum SpringMethod: String, CaseIterable, Sendable, Codable {
 
 extension SpringMethod {
     /// Pop's step: the single-precision literal `0.001f` widened to double,
-    /// exactly 0.0010000000474974513 s.
-    public static let popStep = Double(Float(0.001))
+    /// exactly 0.0010000000474974513 s. (Written as that float's bits, a
+    /// constant: as `Double(Float(0.001))` it was computed on first use, and
+    /// every read went through the lazy initialiser, a call each add.)
+    public static let popStep = 0x1.0624dep-10
 
     /// The step of the `fixed` grid and the largest step of `rk4`: 1 ms.
     public static let gridStep = 0.001
