@@ -74,17 +74,23 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// Makes element `element` a spring at `value` with `velocity` in
     /// `group`, as ``appendState`` makes a new one.
+    ///
+    /// One bounds check for the columns it writes (they have the same
+    /// count), then their pointers, which check in debug builds.
     func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex) {
+        precondition(
+            UInt(bitPattern: element) < UInt(bitPattern: displacement.count),
+            "spring element \(element) out of 0..<\(displacement.count)")
         tailGrouping.reserve(group: index.index)
-        displacement[element] = value - target
-        velocity[element] = initial
-        group[element] = index
+        ColumnPointer(displacement)[element] = value - target
+        ColumnPointer(velocity)[element] = initial
+        ColumnPointer(group)[element] = index
         switch method {
         case .pop:
-            slope[element] = .zero
+            ColumnPointer(slope)[element] = .zero
         case .fixed:
-            outputValue[element] = value
-            outputVelocity[element] = initial
+            ColumnPointer(outputValue)[element] = value
+            ColumnPointer(outputVelocity)[element] = initial
         case .rk4, .analytic:
             break
         }
