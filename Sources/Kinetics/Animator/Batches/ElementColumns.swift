@@ -53,10 +53,13 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
 
     var count: Int { owner.count }
 
+    /// Appends an element with these settings, its flags those the settings
+    /// imply and `extra`.
     func append(
         owner handle: AnimationHandle, slot index: PropertySlot, from start: V, to end: V, clamp mode: ClampMode,
-        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
+        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool, flags extra: UInt8 = 0
     ) {
+        // Each column gets the element's value once, as ``restart`` writes it.
         owner.append(handle)
         // Room for every element to finish in one frame without allocating.
         quietlyFinished.reserve(owner.capacity)
@@ -65,14 +68,30 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         to.append(end)
         previous.append(.unwritten)
         threshold.append(rest)
-        flags.append(0)
+        flags.append(
+            Self.flags(clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
+                | extra)
         // Room for the two stop bytes (``markEnd()``).
         flags.reserve(flags.count + 2)
-        roundingScale.append(0)
+        roundingScale.append(Self.roundingScale(roundingFactor))
         clamp.append(mode)
-        restart(
-            count - 1, owner: handle, from: start, to: end, clamp: mode, roundingFactor: roundingFactor,
-            additive: additive, threshold: rest, wantsEvents: wantsEvents)
+    }
+
+    /// The flags an element's settings imply.
+    @inline(__always)
+    private static func flags(clamp mode: ClampMode, roundingFactor: Double, additive: Bool, wantsEvents: Bool) -> UInt8
+    {
+        var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
+        if !mode.isEmpty { bits |= ElementFlag.clamps }
+        if roundingFactor != 0 { bits |= ElementFlag.rounds }
+        if additive { bits |= ElementFlag.additive }
+        return bits
+    }
+
+    /// What a value is multiplied by before rounding (0: not rounded).
+    @inline(__always)
+    private static func roundingScale(_ roundingFactor: Double) -> Double {
+        roundingFactor == 0 ? 0 : 1 / roundingFactor
     }
 
     /// Makes room for `count` elements: appending up to that many, and
@@ -98,12 +117,9 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         ColumnPointer(to)[index] = end
         ColumnPointer(previous)[index] = .unwritten
         ColumnPointer(threshold)[index] = rest
-        var bits: UInt8 = wantsEvents ? ElementFlag.wantsEvents : 0
-        if !mode.isEmpty { bits |= ElementFlag.clamps }
-        if roundingFactor != 0 { bits |= ElementFlag.rounds }
-        if additive { bits |= ElementFlag.additive }
-        ColumnPointer(flags)[index] = bits
-        ColumnPointer(roundingScale)[index] = roundingFactor == 0 ? 0 : 1 / roundingFactor
+        ColumnPointer(flags)[index] = Self.flags(
+            clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
+        ColumnPointer(roundingScale)[index] = Self.roundingScale(roundingFactor)
         ColumnPointer(clamp)[index] = mode
     }
 

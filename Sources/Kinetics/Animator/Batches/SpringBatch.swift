@@ -46,8 +46,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex, slot: PropertySlot) {
         groupedCount = min(groupedCount, displacement.count)
         tailGrouping.reserve(elements: displacement.count - groupedCount + 1, slot: slot.index)
-        displacement.append(.zero)
-        velocity.append(.zero)
+        tailGrouping.reserve(group: index.index)
+        // Each column gets the spring's value once, as ``restartState`` writes it.
+        displacement.append(value - target)
+        velocity.append(initial)
         group.append(index)
         switch method {
         case .pop:
@@ -58,7 +60,6 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         case .rk4, .analytic:
             break
         }
-        restartState(displacement.count - 1, value: value, to: target, velocity: initial, group: index)
     }
 
     /// Makes room for `count` springs in all, writing properties of slots
@@ -107,8 +108,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let element = common.count
         common.append(
             owner: owner, slot: slot, from: start.from, to: start.to, clamp: clamp, roundingFactor: roundingFactor,
-            additive: additive, threshold: start.threshold, wantsEvents: wantsEvents)
-        common.flags[element] |= flags
+            additive: additive, threshold: start.threshold, wantsEvents: wantsEvents, flags: flags)
         return ElementIndex(element)
     }
 

@@ -95,9 +95,9 @@ package final class BatchSet {
             kind: kind, points: V.componentCount != 1, index: ElementIndex(common.count))
         common.append(
             owner: AnimationHandle(record: id, generation: 0), slot: slot, from: from, to: to, clamp: [],
-            roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false)
-        // Nothing here observes an end: every element finishes quietly.
-        common.setFlag(common.count - 1, ElementFlag.quiet, true)
+            roundingFactor: 0, additive: false, threshold: threshold, wantsEvents: false,
+            // Nothing here observes an end: every element finishes quietly.
+            flags: ElementFlag.quiet)
     }
 
     private func lane<V: AnimatableVector>(_ type: V.Type) -> Lane<V> {
