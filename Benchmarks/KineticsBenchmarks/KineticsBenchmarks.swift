@@ -34,6 +34,9 @@ let benchmarks: @Sendable () -> Void = {
         for mix in [BenchMix.spring, .mixed] {
             completion(engine, mix, 10_000)
         }
+        // A tenth more springs added in one frame, their room reserved
+        // ahead: each iteration builds the workload afresh, as above.
+        burst(engine, 10_000)
     }
 
     // The fast bezier as the animator evaluates it: the curve's table.
@@ -127,5 +130,24 @@ func completion(_ engine: BenchEngine, _ mix: BenchMix, _ count: Int) {
         running.frame()
         benchmark.stopMeasurement()
         precondition(running.running == 0, "every animation finishes in the completing frame")
+    }
+}
+
+/// The frame that adds a tenth more springs to `count` running ones (the
+/// burst scenario, whose engines reserve the room ahead), one per iteration.
+func burst(_ engine: BenchEngine, _ count: Int) {
+    let configuration = BenchConfiguration(engine: engine, animations: count, mix: .spring, scenario: .burst)
+    // The adding frame, found once on one animation (the burst adds one).
+    let probe = BenchScene(
+        BenchConfiguration(engine: engine, animations: 1, mix: .spring, scenario: .burst), frames: 600)
+    while probe.running == 1 { probe.frame() }
+    let adding = probe.framesRun - 1
+    Benchmark("\(engine.rawValue).burst.spring.\(count)", configuration: .init(maxIterations: 20)) { benchmark in
+        let running = BenchScene(configuration, frames: adding + 1)
+        for _ in 0 ..< adding { running.frame() }
+        benchmark.startMeasurement()
+        running.frame()
+        benchmark.stopMeasurement()
+        precondition(running.running > count, "the burst frame adds springs")
     }
 }
