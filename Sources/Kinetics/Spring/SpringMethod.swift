@@ -79,8 +79,16 @@ extension SpringMethod {
     /// Pop and does not check.
     ///
     /// - Throws: ``ParameterError`` for `method`, with the growth per step as its value.
+    @inline(__always)
     public func checkStable(for spring: SpringParameters) throws(ParameterError) {
         if isSurelyStable(spring) { return }
+        try checkGrowth(for: spring)
+    }
+
+    /// ``checkStable(for:)`` past the cheap test: out of line, so that the
+    /// test alone is inlined into every add.
+    @inline(never)
+    private func checkGrowth(for spring: SpringParameters) throws(ParameterError) {
         let growth = growthPerStep(for: spring)
         guard growth <= 1 else {
             throw ParameterError(

@@ -24,13 +24,15 @@ public struct ParameterError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Checks shared by the parameter types.
+/// Checks shared by the parameter types. Each is written as two ordered
+/// comparisons (NaN fails every one), not with `isFinite`, which tests the
+/// bits: an add runs four of them.
 @usableFromInline
 enum Check {
     /// `value` must be finite and strictly positive.
     @usableFromInline
     static func positive(_ value: Double, _ name: String) throws(ParameterError) {
-        guard value.isFinite, value > 0 else {
+        guard value > 0 && value < .infinity else {
             throw ParameterError(parameter: name, value: value, accepted: "a finite number > 0")
         }
     }
@@ -38,7 +40,7 @@ enum Check {
     /// `value` must be finite and not negative.
     @usableFromInline
     static func nonNegative(_ value: Double, _ name: String) throws(ParameterError) {
-        guard value.isFinite, value >= 0 else {
+        guard value >= 0 && value < .infinity else {
             throw ParameterError(parameter: name, value: value, accepted: "a finite number >= 0")
         }
     }
@@ -46,7 +48,7 @@ enum Check {
     /// `value` must be finite.
     @usableFromInline
     static func finite(_ value: Double, _ name: String) throws(ParameterError) {
-        guard value.isFinite else {
+        guard value > -.infinity && value < .infinity else {
             throw ParameterError(parameter: name, value: value, accepted: "a finite number")
         }
     }
