@@ -116,9 +116,12 @@ final class SpringGroups {
             MemoryLayout<Frame>.stride == Frame.stride,
             "a spring group's frame is \(MemoryLayout<Frame>.stride) bytes, not \(Frame.stride)")
         self.method = method
+        clocked = method == .pop || method == .fixed
     }
 
-    private var clocked: Bool { method == .pop || method == .fixed }
+    /// Whether groups move on with their clocks (`pop`, `fixed`). Stored:
+    /// computed, it was a call in every acquire.
+    private let clocked: Bool
 
     /// The group for the given settings and clock, counting one more user.
     func acquire(
@@ -167,7 +170,7 @@ final class SpringGroups {
         _ index: GroupIndex, _ parameters: SpringParameters, threshold: Double, configurations: SpringConfigurations
     ) -> GroupIndex {
         if admits(index, parameters, threshold: threshold) { return index }
-        release(index, configurations: configurations)
+        release(index, count: 1, configurations: configurations)
         return acquire(parameters, threshold: threshold, configurations: configurations)
     }
 
