@@ -34,7 +34,7 @@ struct InternalCheckTests {
                 let x = animator.property("x", of: animator.makeTarget(), initial: 0.0)
                 guard let handle = try? animator.add(Animation<Double>.basic(duration: 1, to: 1), to: x) else { return }
                 // The record is marked dead while its element still runs.
-                animator.state.status[handle.record.index].generation &+= 1
+                animator.status[handle.record.index].generation &+= 1
                 _ = animator.pause(handle)
             }
         }

@@ -137,12 +137,12 @@ struct QuietCompletionTests {
             b.tick(at: time)
             for index in stride(from: frame % 5, to: 300, by: 5) {
                 let before = a.animation(forKey: "k\(index)", on: target)
-                let element = before.map { a.state.status[$0.record.index].element }
+                let element = before.map { a.status[$0.record.index].element }
                 let handleA = try replace(a, index, frame: frame, observed: false)
                 let handleB = try replace(b, index, frame: frame, observed: true)
                 #expect(handleA == handleB, "frame \(frame), key \(index)")
                 if let before, let handleA, handleA.record == before.record,
-                    a.state.status[before.record.index].element == element,
+                    a.status[before.record.index].element == element,
                     element != ElementIndex.none
                 {
                     inPlace += 1

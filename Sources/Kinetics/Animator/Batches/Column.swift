@@ -140,14 +140,18 @@ final class Column<Element> {
         base[destination] = base[source]
     }
 
+    /// Element `index`, in place: a field written through it is written
+    /// where it lives, with no copy of the element (an element holding a
+    /// reference is not retained and released for it). The index is checked
+    /// in every build; the address is valid until the column next grows.
     subscript(index: Int) -> Element {
-        get {
-            precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
-            return base[index]
+        unsafeAddress {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "column index \(index) out of 0..<\(count)")
+            return UnsafePointer(base + index)
         }
-        set {
-            precondition(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
-            base[index] = newValue
+        unsafeMutableAddress {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "column index \(index) out of 0..<\(count)")
+            return base + index
         }
     }
 }

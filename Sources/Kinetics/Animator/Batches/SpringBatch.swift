@@ -163,15 +163,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
 
     /// A new target: the state moves with it, so value and velocity do not
     /// jump, and the run starts again from the current value (Pop's `from`,
-    /// for progress and clamping). `armsEvents` makes the element report
-    /// frame events again (its reached-to-value callback waits for the new
-    /// target).
+    /// for progress and clamping).
     ///
     /// One bounds check for the three columns it writes (a batch's columns
     /// have its count), then their pointers, which check in debug builds:
     /// each column's own subscript would check again.
     @inline(__always)
-    func retarget(_ index: Int, to target: V, armsEvents: Bool = false) {
+    func retarget(_ index: Int, to target: V) {
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "spring element \(index) out of 0..<\(count)")
         let to = ColumnPointer(common.to)
         let from = ColumnPointer(common.from)
@@ -183,7 +181,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         displacements[index] = displacement + (old - target)
         to[index] = target
         from[index] = current
-        if armsEvents { common.flags[index] |= ElementFlag.wantsEvents }
+    }
+
+    /// Makes element `index` report frame events again (after a retarget:
+    /// its reached-to-value callback or a tracer waits for the new target).
+    func armEvents(_ index: Int) {
+        common.flags[index] |= ElementFlag.wantsEvents
     }
 
     /// The batch's columns as raw pointers, read once per frame so that the

@@ -216,7 +216,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// The element's index in its batch, if it has one.
     private func element(_ animator: Animator, _ handle: AnimationHandle) -> Int? {
         guard state.installed, let index = animator.liveIndex(handle) else { return nil }
-        return animator.state.status[index].element.index
+        return animator.status[index].element.index
     }
 
     // MARK: Start and removal
@@ -325,7 +325,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             }
         }
         state.distance = state.to - state.from
-        animator.state.status[index].spring = SpringElement(
+        animator.status[index].spring = SpringElement(
             width: width, methodIndex: state.springMethod, components: Value.componentCount,
             observesReach: state.animation.observers?.callbacks.onReachToValue != nil)
         finishStart(animator, index: index, element: element)
@@ -334,9 +334,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// What every start ends with: the record's element, its reach and
     /// markers reset, and the box installed.
     private func finishStart(_ animator: Animator, index: Int, element: ElementIndex) {
-        animator.state.status[index].element = element
-        animator.state.status[index].reached = false
-        animator.state.records[index].nextMarker = 0
+        animator.status[index].element = element
+        animator.status[index].reached = false
+        animator.records[index].nextMarker = 0
         state.installed = true
     }
 
@@ -360,7 +360,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         with animation: borrowing Animation<Value>, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int
     ) {
-        let element = animator.state.status[index].element.index
+        let element = animator.status[index].element.index
         let start = SpringStart(animation, current: withLane { $0.values[state.slot.index] }) {
             animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
         }
@@ -412,9 +412,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// no tracer, no group; not additive, rounded or custom; the last run,
     /// removed on completion.
     private func isQuiet(_ animator: Animator, _ index: Int) -> Bool {
-        guard state.animation.isUnobserved, animator.state.records[index].life.endsWithThisRun,
+        guard state.animation.isUnobserved, animator.records[index].life.endsWithThisRun,
             animator.state.tracer == nil,
-            animator.state.places[index].parent == nil
+            animator.places[index].parent == nil
         else { return false }
         if state.springMethod < 0, case .custom = state.animation.kind { return false }
         return true
@@ -425,8 +425,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     private func wantsEvents(_ animator: Animator, _ index: Int) -> Bool {
         // The record's fields one by one: a copy of the record would
         // retain and release its box.
-        animator.state.records[index].nextMarker < (state.animation.observers?.progressMarkers.count ?? 0)
-            || (!animator.state.status[index].reached && state.animation.observers?.callbacks.onReachToValue != nil)
+        animator.records[index].nextMarker < (state.animation.observers?.progressMarkers.count ?? 0)
+            || (!animator.status[index].reached && state.animation.observers?.callbacks.onReachToValue != nil)
             || state.animation.observers?.callbacks.onApply != nil
             || animator.wantsTracing(index: index)
     }
@@ -489,7 +489,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         switch state.animation.kind {
         case .spring(_, let method):
             readSpringEnds(element)
-            animator.state.status[index].spring = .none
+            animator.status[index].spring = .none
             moved = lane.springs[method.index].remove(at: element)
             if state.parked == nil {
                 animator.shared.springGroups[method.index].release(
@@ -503,9 +503,9 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         case .custom: moved = lane.customs.remove(at: element)
         }
         if let moved, let movedIndex = animator.liveIndex(moved) {
-            animator.state.status[movedIndex].element = ElementIndex(element)
+            animator.status[movedIndex].element = ElementIndex(element)
         }
-        animator.state.status[index].element = .none
+        animator.status[index].element = .none
         state.installed = false
     }
 
@@ -639,18 +639,18 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         -> Bool
     {
         let markers = state.animation.observers?.progressMarkers ?? []
-        while let index = animator.liveIndex(handle), animator.state.records[index].nextMarker < markers.count,
-            progress >= markers[animator.state.records[index].nextMarker]
+        while let index = animator.liveIndex(handle), animator.records[index].nextMarker < markers.count,
+            progress >= markers[animator.records[index].nextMarker]
         {
-            let marker = markers[animator.state.records[index].nextMarker]
-            animator.state.records[index].nextMarker += 1
+            let marker = markers[animator.records[index].nextMarker]
+            animator.records[index].nextMarker += 1
             animator.trace(handle, .marker(marker))
             state.animation.observers?.callbacks.onProgressMarker?(animator, handle, marker)
         }
         guard let index = animator.liveIndex(handle) else { return false }
         if case .custom = state.animation.kind { return true }
-        if !animator.state.status[index].reached && hasReached(value) {
-            animator.state.status[index].reached = true
+        if !animator.status[index].reached && hasReached(value) {
+            animator.status[index].reached = true
             animator.trace(handle, .reached)
             state.animation.observers?.callbacks.onReachToValue?(animator, handle)
         }
@@ -700,7 +700,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
-        if animator.state.records[handle.record.index].life.autoreverses {
+        if animator.records[handle.record.index].life.autoreverses {
             (state.from, state.to) = (state.to, state.from)
             state.reversed.toggle()
             if case .decay = state.animation.kind { state.startVelocity = state.startVelocity * -1.0 }

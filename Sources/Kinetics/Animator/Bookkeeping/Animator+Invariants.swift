@@ -19,7 +19,7 @@ extension Animator {
                 state.operationsToNextCheck -= 1
                 return
             }
-            state.operationsToNextCheck = state.records.count / Self.checkedRecordsPerOperation
+            state.operationsToNextCheck = records.count / Self.checkedRecordsPerOperation
             let problems = invariantViolations()
             precondition(problems.isEmpty, "after \(operation): " + problems.joined(separator: "; "))
         #endif
@@ -42,18 +42,18 @@ extension Animator {
     /// and that every waiting record is queued to start.
     package func invariantViolations() -> [String] {
         var problems: [String] = []
-        var isFree = [Bool](repeating: false, count: state.records.count)
+        var isFree = [Bool](repeating: false, count: records.count)
         for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
             let i = Int(index.raw)
-            guard i >= 0 && i < state.records.count else {
+            guard i >= 0 && i < records.count else {
                 problems.append("free record \(i) out of range")
                 continue
             }
             if isFree[i] { problems.append("record \(i) is free twice") }
             isFree[i] = true
-            if state.status[i].live { problems.append("free record \(i) is live") }
+            if status[i].live { problems.append("free record \(i) is live") }
         }
-        for i in state.records.indices where !isFree[i] && !state.status[i].live {
+        for i in 0 ..< records.count where !isFree[i] && !status[i].live {
             problems.append("record \(i) is neither live nor free")
         }
 
@@ -62,11 +62,11 @@ extension Animator {
         let entries = registry.allEntries
         for i in entries.indices where registry.contains(RecordIndex(i)) {
             let entry = entries[i]
-            if i >= state.records.count || !state.status[i].live {
+            if i >= records.count || !status[i].live {
                 problems.append("registry key \(entry.key) names a dead record")
                 continue
             }
-            if state.places[i].key != entry.key || state.places[i].target != entry.target {
+            if places[i].key != entry.key || places[i].target != entry.target {
                 problems.append("registry key \(entry.key) and record \(i) disagree")
             }
         }
@@ -79,7 +79,7 @@ extension Animator {
         }
 
         // Batch elements and their owners.
-        var owned = [Bool](repeating: false, count: state.records.count)
+        var owned = [Bool](repeating: false, count: records.count)
         func checkColumns<V>(_ columns: [ElementColumns<V>]) {
             for common in columns {
                 for element in 0 ..< common.count {
@@ -90,11 +90,11 @@ extension Animator {
                     }
                     if owned[i] { problems.append("record \(i) owns two elements") }
                     owned[i] = true
-                    if state.status[i].element != ElementIndex(element) {
-                        problems.append("record \(i) points at element \(state.status[i].element), owns \(element)")
+                    if status[i].element != ElementIndex(element) {
+                        problems.append("record \(i) points at element \(status[i].element), owns \(element)")
                     }
-                    if state.status[i].phase != .running && state.status[i].phase != .paused {
-                        problems.append("record \(i) owns an element while \(state.status[i].phase)")
+                    if status[i].phase != .running && status[i].phase != .paused {
+                        problems.append("record \(i) owns an element while \(status[i].phase)")
                     }
                 }
             }
@@ -102,17 +102,17 @@ extension Animator {
         checkColumns(lane1.allColumns)
         checkColumns(lane2.allColumns)
         checkColumns(lane4.allColumns)
-        for i in state.records.indices
-        where state.status[i].live && state.records[i].box?.hasElement == true && !owned[i] {
+        for i in 0 ..< records.count
+        where status[i].live && records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
         // A bare spring (no box) runs in the element it owns: not paused
         // (pausing gives it a box), neither rounded nor additive.
-        for i in state.records.indices where state.status[i].live && state.records[i].box == nil {
-            if state.status[i].spring == .none || !owned[i] || state.status[i].phase != .running {
+        for i in 0 ..< records.count where status[i].live && records[i].box == nil {
+            if status[i].spring == .none || !owned[i] || status[i].phase != .running {
                 problems.append("record \(i) has no box, and is not a running spring in a batch")
             } else {
-                let flags = elementFlags(state.status[i].spring, state.status[i].element.index)
+                let flags = elementFlags(status[i].spring, status[i].element.index)
                 if flags & (ElementFlag.paused | ElementFlag.rounds | ElementFlag.additive) != 0 {
                     problems.append("record \(i) has no box, and its spring is observed (flags \(flags))")
                 }
@@ -136,7 +136,7 @@ extension Animator {
                         }
                     }
                     guard let i = liveIndex(batch.common.owner[element]) else { continue }
-                    let spring = state.status[i].spring
+                    let spring = status[i].spring
                     if spring.width != width || spring.method != batch.method.index {
                         problems.append(
                             "record \(i) is a \(batch.method) spring of lane \(width), its status says \(spring)")
@@ -147,7 +147,7 @@ extension Animator {
         checkSprings(lane1, width: 1)
         checkSprings(lane2, width: 2)
         checkSprings(lane4, width: 4)
-        let located = state.records.indices.count { state.status[$0].live && state.status[$0].spring != .none }
+        let located = (0 ..< records.count).count { status[$0].live && status[$0].spring != .none }
         if located != springs {
             problems.append("\(located) records are located in spring batches, which hold \(springs) elements")
         }
@@ -155,14 +155,14 @@ extension Animator {
         // The shared tables: each entry's users are the animations (and, for
         // configurations and timing functions, the groups and tracks) that hold it.
         var usage = TableUsage()
-        for i in state.records.indices where state.status[i].live {
-            if let box = state.records[i].box {
+        for i in 0 ..< records.count where status[i].live {
+            if let box = records[i].box {
                 box.countEntries(&usage)
-            } else if state.status[i].spring != .none {
+            } else if status[i].spring != .none {
                 // A bare spring holds its element's group.
-                let spring = state.status[i].spring
+                let spring = status[i].spring
                 TableUsage.count(
-                    elementGroup(spring, state.status[i].element.index), in: &usage.springGroups[spring.method])
+                    elementGroup(spring, status[i].element.index), in: &usage.springGroups[spring.method])
             }
         }
         var configurations: [Int] = []
@@ -178,8 +178,8 @@ extension Animator {
 
         // Waiting records are queued.
         let queued = Set(state.waiting)
-        for i in state.records.indices where state.status[i].live && state.status[i].phase == .waiting {
-            if !queued.contains(AnimationHandle(record: RecordIndex(i), generation: state.status[i].generation)) {
+        for i in 0 ..< records.count where status[i].live && status[i].phase == .waiting {
+            if !queued.contains(AnimationHandle(record: RecordIndex(i), generation: status[i].generation)) {
                 problems.append("waiting record \(i) is not queued")
             }
         }

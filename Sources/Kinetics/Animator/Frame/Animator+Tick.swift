@@ -39,7 +39,7 @@ extension Animator {
         var index = 0
         while index < outputs.output.events.count {
             let handle = outputs.output.events[index]
-            if let record = liveIndex(handle), state.status[record].phase == .running, let box = box(record) {
+            if let record = liveIndex(handle), status[record].phase == .running, let box = box(record) {
                 box.frameEvents(self, handle)
             }
             index += 1
@@ -69,29 +69,28 @@ extension Animator {
         let quiet = outputs.output.quiet
         let moved = outputs.output.moved
         guard quiet.count > 0 || moved.count > 0 else { return }
-        state.status.withUnsafeMutableBufferPointer { status in
-            for position in 0 ..< moved.count {
-                status[moved.base[position].owner.record.index].element = moved.base[position].element
-            }
-            // One pass over the list: each record leaves the registry, its
-            // status is set and it joins the free list.
-            freeRecords.append(count: quiet.count) { free in
-                registry.remove(quiet.base, count: quiet.count) { position, index in
-                    status[index.index].live = false
-                    status[index.index].phase = .finished
-                    status[index.index].element = .none
-                    free[position] = index
-                }
+        let statuses = ColumnPointer(status)
+        for position in 0 ..< moved.count {
+            statuses[moved.base[position].owner.record.index].element = moved.base[position].element
+        }
+        // One pass over the list: each record leaves the registry, its
+        // status is set and it joins the free list.
+        freeRecords.append(count: quiet.count) { free in
+            registry.remove(quiet.base, count: quiet.count) { position, index in
+                statuses[index.index].live = false
+                statuses[index.index].phase = .finished
+                statuses[index.index].element = .none
+                free[position] = index
             }
         }
     }
 
     /// Every running element's owner, for the 30 s shutdown.
     func collectRunning(into list: inout [AnimationHandle]) {
-        for index in state.records.indices where state.status[index].live && state.status[index].phase == .running {
+        for index in 0 ..< records.count where status[index].live && status[index].phase == .running {
             // A bare spring runs in its element.
-            if state.records[index].box?.hasElement ?? (state.status[index].spring != .none) {
-                list.append(AnimationHandle(record: RecordIndex(index), generation: state.status[index].generation))
+            if records[index].box?.hasElement ?? (status[index].spring != .none) {
+                list.append(AnimationHandle(record: RecordIndex(index), generation: status[index].generation))
             }
         }
     }
@@ -102,8 +101,8 @@ extension Animator {
         var due: [AnimationHandle] = []
         swap(&due, &state.waiting)
         for handle in due {
-            guard let index = liveIndex(handle), state.status[index].phase == .waiting else { continue }
-            if state.records[index].life.beginTime <= time {
+            guard let index = liveIndex(handle), status[index].phase == .waiting else { continue }
+            if records[index].life.beginTime <= time {
                 start(handle, at: time)
             } else {
                 state.waiting.append(handle)
@@ -114,7 +113,7 @@ extension Animator {
     /// Starts `handle` now if its begin time has come, else queues it.
     func startIfDue(_ handle: AnimationHandle, at time: Double) {
         guard let index = liveIndex(handle) else { return }
-        if state.records[index].life.beginTime <= time {
+        if records[index].life.beginTime <= time {
             start(handle, at: time)
         } else {
             state.waiting.append(handle)
@@ -123,12 +122,12 @@ extension Animator {
 
     /// Starts a waiting animation: start event, first frame written at once.
     func start(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), let box = state.records[index].box else { return }
-        state.status[index].phase = .running
-        state.records[index].startTime = time
+        guard let index = liveIndex(handle), let box = records[index].box else { return }
+        status[index].phase = .running
+        records[index].startTime = time
         withCallbacks {
             box.fireStart(self, handle)
-            guard liveIndex(handle) != nil, state.status[index].phase == .running else { return }
+            guard liveIndex(handle) != nil, status[index].phase == .running else { return }
             box.start(self, handle, time: time)
             render(handle, at: time)
         }
@@ -148,12 +147,12 @@ extension Animator {
         guard let index = liveIndex(handle) else { return }
         // A spring's element from its lane, without its box (which renders
         // the other kinds).
-        let spring = state.status[index].spring
+        let spring = status[index].spring
         if spring != .none {
             renderFirstFrame(handle, at: time) { renderFirstSpringFrame(index, width: spring.width, &$0) }
             return
         }
-        guard let box = state.records[index].box, box.hasElement else { return }
+        guard let box = records[index].box, box.hasElement else { return }
         renderFirstFrame(handle, at: time) { output in
             box.renderFirstFrame(self, handle, context: FrameContext(time: time, dt: 0), output: &output)
         }
@@ -211,7 +210,7 @@ extension Animator {
         var position = 0
         while position < outputs.immediateOutputs[depth].events.count {
             let event = outputs.immediateOutputs[depth].events[position]
-            if let record = liveIndex(event), state.status[record].phase == .running {
+            if let record = liveIndex(event), status[record].phase == .running {
                 box(record)?.frameEvents(self, event)
             }
             position += 1
@@ -225,31 +224,31 @@ extension Animator {
 
     /// A running animation finished: final value, then a repeat or a stop.
     func complete(_ handle: AnimationHandle, at time: Double) {
-        guard let index = liveIndex(handle), state.status[index].phase == .running else { return }
+        guard let index = liveIndex(handle), status[index].phase == .running else { return }
         // A bare spring ends without a box while nothing observes it.
-        if state.records[index].box == nil && state.tracer == nil {
+        if records[index].box == nil && state.tracer == nil {
             endBare(handle, index: index, finished: true)
             return
         }
         guard let box = box(index) else { return }
         box.finalFrame(self, handle)
-        guard let index = liveIndex(handle), state.status[index].phase == .running else { return }
-        state.records[index].life.repeatRemaining -= 1
-        if state.records[index].life.repeatForever || state.records[index].life.repeatRemaining > 0 {
+        guard let index = liveIndex(handle), status[index].phase == .running else { return }
+        records[index].life.repeatRemaining -= 1
+        if records[index].life.repeatForever || records[index].life.repeatRemaining > 0 {
             trace(handle, .repeated)
             box.repeatRun(self, handle, time: time)
             return
         }
         box.removeElement(self, handle)
-        state.status[index].phase = .finished
+        status[index].phase = .finished
         // As Pop does: out of the registry first, then the stop event, so a
         // stop callback may add a new animation under the same key.
-        let parent = state.places[index].parent
-        let removing = state.records[index].life.removedOnCompletion || parent != nil
+        let parent = places[index].parent
+        let removing = records[index].life.removedOnCompletion || parent != nil
         if removing { unregister(index) }
         withCallbacks { box.fireStop(self, handle, finished: true) }
         if removing { free(handle) }
-        if let parent, let parentIndex = liveIndex(parent), let group = state.records[parentIndex].box as? GroupBox {
+        if let parent, let parentIndex = liveIndex(parent), let group = records[parentIndex].box as? GroupBox {
             group.childFinished(self, parent, time: time)
         }
     }
@@ -258,7 +257,7 @@ extension Animator {
     @inline(__always)
     func trace(_ handle: AnimationHandle, _ kind: TraceEvent.Kind) {
         guard let tracer = state.tracer, let index = liveIndex(handle),
-            tracer.traceAll || state.records[index].life.traced
+            tracer.traceAll || records[index].life.traced
         else {
             return
         }
@@ -269,8 +268,8 @@ extension Animator {
     /// The key events of record `index` report: its registry key, or a
     /// group child's property name.
     func eventKey(_ index: Int) -> String {
-        let key = state.places[index].key
-        return key.isEmpty ? (state.records[index].box?.propertyName(self) ?? "") : key
+        let key = places[index].key
+        return key.isEmpty ? (records[index].box?.propertyName(self) ?? "") : key
     }
 
     /// Whether per-frame events of `handle` should be produced.
@@ -291,6 +290,6 @@ extension Animator {
     /// Whether per-frame events of live record `index` should be produced.
     func wantsTracing(index: Int) -> Bool {
         guard let tracer = state.tracer else { return false }
-        return tracer.traceAll || state.records[index].life.traced
+        return tracer.traceAll || records[index].life.traced
     }
 }

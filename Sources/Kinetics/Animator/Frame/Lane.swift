@@ -38,8 +38,8 @@ final class Lane<V: AnimatableVector> {
     /// which its element keeps (``SpringBatch/renderFirstPopFrame(_:values:output:)``):
     /// a new spring's first frame is part of every add and every replacement.
     func renderFirstSpringFrame(_ index: Int, animator: Animator, output: inout FrameOutput) {
-        let spring = animator.state.status[index].spring
-        let element = animator.state.status[index].element.index
+        let spring = animator.status[index].spring
+        let element = animator.status[index].element.index
         guard spring.method == SpringMethod.pop.index else {
             renderFirstGroupFrame(element, method: spring.method, animator: animator, output: &output)
             return

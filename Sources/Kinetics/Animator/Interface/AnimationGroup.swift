@@ -125,7 +125,7 @@ final class GroupBox: AnimationBox {
         life.beginTime = time + life.beginTime
         life.removedOnCompletion = true
         let childHandle = animator.makeRecord(
-            box: child.makeBox(animator), id: child.id, target: animator.state.places[index].target, key: "",
+            box: child.makeBox(animator), id: child.id, target: animator.places[index].target, key: "",
             life: life,
             parent: handle, time: time)
         running.append(childHandle)
@@ -138,7 +138,7 @@ final class GroupBox: AnimationBox {
         if group.mode == .sequence && nextChild < group.children.count {
             startNextChild(animator, handle, time: time)
         } else if running.isEmpty, let index = animator.liveIndex(handle),
-            animator.state.status[index].phase == .running
+            animator.status[index].phase == .running
         {
             animator.complete(handle, at: time)
         }

@@ -186,7 +186,7 @@ extension Animator {
         let lookup = lookup ?? KeyLookup(registry, target, key)
         let hash = lookup.hash
         if let existing = lookup.existing {
-            if state.records[existing.index].id == id { return (registeredHandle(existing), false) }
+            if records[existing.index].id == id { return (registeredHandle(existing), false) }
             let registered = state.registrations
             cancel(registeredHandle(existing))
             // The replaced animation's stop callback may have added another
@@ -206,10 +206,10 @@ extension Animator {
     /// Makes room for records `0 ..< capacity` in the records and in what
     /// grows with them.
     func reserveRecords(_ capacity: Int) {
-        state.records.reserveCapacity(capacity)
-        let capacity = state.records.capacity
-        state.status.reserveCapacity(capacity)
-        state.places.reserveCapacity(capacity)
+        records.reserve(capacity)
+        let capacity = records.capacity
+        status.reserve(capacity)
+        places.reserve(capacity)
         outputs.output.reserveQuiet(capacity)
         freeRecords.reserve(capacity)
         registry.reserve(capacity)
@@ -224,25 +224,25 @@ extension Animator {
         if let reused = freeRecords.popLast() {
             index = reused
         } else {
-            index = RecordIndex(state.records.count)
-            let capacity = state.records.capacity
-            state.records.append(AnimationRecord())
-            state.status.append(RecordStatus())
-            state.places.append(RecordPlace())
+            index = RecordIndex(records.count)
+            let capacity = records.capacity
+            records.append(AnimationRecord())
+            status.append(RecordStatus())
+            places.append(RecordPlace())
             // What grows with the records grows when they do (each call
             // retains and releases the columns it reaches).
-            if state.records.capacity != capacity { reserveRecords(state.records.capacity) }
+            if records.capacity != capacity { reserveRecords(records.capacity) }
         }
         state.nextSequence += 1
         // A quietly finished animation left its box here.
-        if let left = state.records[index.index].box {
+        if let left = records[index.index].box {
             left.forgetRun()
             if left.isReusable { state.retiredBoxes.append(left) }
         }
-        let generation = state.status[index.index].generation &+ 1
-        state.status[index.index] = RecordStatus(generation: generation, live: true)
-        state.records[index.index].reuse(id: id, life: life, box: box)
-        state.places[index.index] = RecordPlace(key: key, target: target, parent: parent)
+        let generation = status[index.index].generation &+ 1
+        status[index.index] = RecordStatus(generation: generation, live: true)
+        records[index.index].reuse(id: id, life: life, box: box)
+        places[index.index] = RecordPlace(key: key, target: target, parent: parent)
         return AnimationHandle(record: index, generation: generation)
     }
 }

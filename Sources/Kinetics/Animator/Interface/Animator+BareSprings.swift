@@ -47,12 +47,12 @@ extension Animator {
         // The stop callback of an animation this one replaced may have set
         // a tracer, which observes it: then it has a box, as any other.
         guard state.tracer == nil else {
-            state.records[index].box = makePropertyBox(animation, property: property)
+            records[index].box = makePropertyBox(animation, property: property)
             startIfDue(handle, at: time)
             return handle
         }
-        state.status[index].phase = .running
-        state.records[index].startTime = time
+        status[index].phase = .running
+        records[index].startTime = time
         // No start event is due: nothing observes it.
         // (Switches on the width, as ``makePropertyBox``, for the animation.)
         switch Self.width(of: Value.self) {
@@ -87,10 +87,10 @@ extension Animator {
                 owner: handle, slot: slot, start, group: group, clamp: clamp, roundingFactor: 0, additive: false,
                 wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
         }
-        state.status[index].spring = SpringElement(
+        status[index].spring = SpringElement(
             width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
         // (Its status is new: not reached.)
-        state.status[index].element = element
+        status[index].element = element
     }
 
     /// Restarts the quiet bare spring of record `index` as `animation`, a
@@ -102,8 +102,8 @@ extension Animator {
         _ animation: borrowing Animation<Value>, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
         _ handle: AnimationHandle, index: Int
     ) {
-        let method = state.status[index].spring.method
-        let element = state.status[index].element.index
+        let method = status[index].spring.method
+        let element = status[index].element.index
         lane.withSprings(method) { batch in
             let slot = batch.common.slot[element]
             let start = SpringStart<Stored>(animation, current: lane.values[slot.index]) {
@@ -122,33 +122,33 @@ extension Animator {
 
     /// The number of springs running bare, for tests. O(n).
     package var bareSpringCount: Int {
-        state.records.indices.count { state.status[$0].live && state.records[$0].box == nil }
+        (0 ..< records.count).count { status[$0].live && records[$0].box == nil }
     }
 
     /// Ends bare spring record `index` (`handle`), which nothing observes
     /// (no tracer), without a box: as its completion (`finished`: its exact
     /// target written) or its cancellation would, with no event to fire.
     func endBare(_ handle: AnimationHandle, index: Int, finished: Bool) {
-        let spring = state.status[index].spring
-        let element = state.status[index].element.index
+        let spring = status[index].spring
+        let element = status[index].element.index
         let moved = onLane(
             width: spring.width,
             RemoveSpring(element: element, method: spring.method, writingTarget: finished, tables: shared))
-        if let moved, let movedIndex = liveIndex(moved) { state.status[movedIndex].element = ElementIndex(element) }
-        state.status[index].spring = .none
-        state.status[index].element = .none
-        state.status[index].phase = .finished
+        if let moved, let movedIndex = liveIndex(moved) { status[movedIndex].element = ElementIndex(element) }
+        status[index].spring = .none
+        status[index].element = .none
+        status[index].phase = .finished
         free(handle)
     }
 
     /// The box of live record `index`: a bare spring's is made now, from its
     /// element, and kept (``runsBare(_:life:)``); nil for a dead record.
     func box(_ index: Int) -> AnimationBox? {
-        if let box = state.records[index].box { return box }
-        guard state.status[index].live, state.status[index].spring != .none else { return nil }
-        let spring = state.status[index].spring
+        if let box = records[index].box { return box }
+        guard status[index].live, status[index].spring != .none else { return nil }
+        let spring = status[index].spring
         let box = onLane(width: spring.width, MakeBox(animator: self, index: index, spring: spring))
-        state.records[index].box = box
+        records[index].box = box
         return box
     }
 
@@ -186,8 +186,8 @@ extension Animator {
     fileprivate func makeBox<Value: AnimatableVector, Stored: AnimatableVector>(
         _ type: Value.Type, lane: Lane<Stored>, width: Int, index: Int
     ) -> AnimationBox {
-        let method = state.status[index].spring.method
-        let element = state.status[index].element.index
+        let method = status[index].spring.method
+        let element = status[index].element.index
         let (slot, from, to, threshold, clamp, group) = lane.withSprings(method) { batch in
             let common = batch.common
             return (

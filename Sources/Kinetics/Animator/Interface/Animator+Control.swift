@@ -7,9 +7,9 @@ extension Animator {
     @discardableResult
     public func pause(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "pause") }
-        guard let (index, box) = changeable(handle), state.status[index].phase == .running else { return false }
-        state.status[index].phase = .paused
-        state.records[index].pausedAt = time
+        guard let (index, box) = changeable(handle), status[index].phase == .running else { return false }
+        status[index].phase = .paused
+        records[index].pausedAt = time
         box.setPaused(self, handle, true)
         return true
     }
@@ -18,9 +18,9 @@ extension Animator {
     @discardableResult
     public func resume(_ handle: AnimationHandle) -> Bool {
         defer { checkInternally(after: "resume") }
-        guard let (index, box) = changeable(handle), state.status[index].phase == .paused else { return false }
-        state.status[index].phase = .running
-        box.shiftStart(self, handle, by: time - state.records[index].pausedAt)
+        guard let (index, box) = changeable(handle), status[index].phase == .paused else { return false }
+        status[index].phase = .running
+        box.shiftStart(self, handle, by: time - records[index].pausedAt)
         box.setPaused(self, handle, false)
         return true
     }
@@ -43,38 +43,47 @@ extension Animator {
         defer { checkInternally(after: "retarget") }
         precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
         guard let index = liveIndex(handle), isFinite else { return false }
-        let status = state.status[index]
-        let spring = status.spring
+        let record = status[index]
+        let spring = record.spring
         guard spring != .none else { return false }
-        // What a retarget of an observed spring does besides, out of line.
-        let arms =
-            status.reached || spring.observesReach || state.tracer != nil
-            ? observeRetarget(index, handle, spring, reached: status.reached) : false
-        let element = status.element.index
-        onLane(width: spring.width, RetargetSpring(method: spring.method, element: element, target: target, arms: arms))
+        onLane(
+            width: spring.width, RetargetSpring(method: spring.method, element: record.element.index, target: target))
+        // What a retarget of an observed spring does besides, out of line
+        // and after the write, so that the common path makes no call before it.
+        if record.reached || spring.observesReach || state.tracer != nil {
+            observeRetarget(index, handle, spring, reached: record.reached)
+        }
         return true
     }
 
-    /// For ``retargetSpring(_:to:isFinite:)``: clears the reached flag and
-    /// says whether the element reports frame events again (a
-    /// reached-to-value callback or a tracer waits for the new target).
+    /// For ``retargetSpring(_:to:isFinite:)``: clears the reached flag and,
+    /// when a reached-to-value callback or a tracer waits for the new
+    /// target, makes the element report frame events again.
     @inline(never)
-    private func observeRetarget(_ index: Int, _ handle: AnimationHandle, _ spring: SpringElement, reached: Bool)
-        -> Bool
-    {
-        if reached { state.status[index].reached = false }
-        return spring.observesReach || wantsTracing(handle)
+    private func observeRetarget(_ index: Int, _ handle: AnimationHandle, _ spring: SpringElement, reached: Bool) {
+        if reached { status[index].reached = false }
+        if spring.observesReach || wantsTracing(handle) {
+            onLane(width: spring.width, ArmEvents(method: spring.method, element: status[index].element.index))
+        }
     }
 
     private struct RetargetSpring: LaneOperation {
         let method: Int
         let element: Int
         let target: SIMD4<Double>
-        let arms: Bool
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
-            lane.withSprings(method) { $0.retarget(element, to: V(packed: target), armsEvents: arms) }
+            lane.withSprings(method) { $0.retarget(element, to: V(packed: target)) }
+        }
+    }
+
+    private struct ArmEvents: LaneOperation {
+        let method: Int
+        let element: Int
+
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
+            lane.withSprings(method) { $0.armEvents(element) }
         }
     }
 

@@ -37,20 +37,20 @@ extension Animator {
     /// finished and kept → no event (it already stopped once).
     func cancel(_ handle: AnimationHandle) {
         // A bare spring ends without a box while nothing observes it.
-        if let index = liveIndex(handle), state.records[index].box == nil, state.tracer == nil {
+        if let index = liveIndex(handle), records[index].box == nil, state.tracer == nil {
             precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
             endBare(handle, index: index, finished: false)
             return
         }
         guard let (index, box) = changeable(handle) else { return }
-        let recordPhase = state.status[index].phase
+        let recordPhase = status[index].phase
         if recordPhase == .running || recordPhase == .paused { box.removeElement(self, handle) }
         box.cancelChildren(self, handle)
         // A child's stop callback may have removed this animation already,
         // and its record may hold a new animation now.
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        state.status[index].phase = .finished
+        status[index].phase = .finished
         withCallbacks {
             switch recordPhase {
             case .waiting:
@@ -70,10 +70,10 @@ extension Animator {
     func free(_ handle: AnimationHandle) {
         guard let index = liveIndex(handle) else { return }
         unregister(index)
-        state.status[index].live = false
-        if let box = state.records[index].box, box.isReusable { state.retiredBoxes.append(box) }
+        status[index].live = false
+        if let box = records[index].box, box.isReusable { state.retiredBoxes.append(box) }
         if state.phase == .idle && state.retiredBoxes.count > 1_024 { recycleRetiredBoxes() }
-        state.records[index].box = nil
+        records[index].box = nil
         freeRecords.append(handle.record)
     }
 
@@ -83,8 +83,8 @@ extension Animator {
         guard state.phase == .idle else { return nil }
         // The record the next animation gets may hold a box of this type,
         // left by a quietly finished animation.
-        if let next = freeRecords.last, let left = state.records[next.index].box as? Box {
-            state.records[next.index].box = nil
+        if let next = freeRecords.last, let left = records[next.index].box as? Box {
+            records[next.index].box = nil
             left.forgetRun()
             return left
         }
@@ -102,8 +102,8 @@ extension Animator {
     private func releaseLeftBoxes() {
         for position in 0 ..< freeRecords.count {
             let index = freeRecords[position].index
-            guard let left = state.records[index].box else { continue }
-            state.records[index].box = nil
+            guard let left = records[index].box else { continue }
+            records[index].box = nil
             left.forgetRun()
             if left.isReusable { state.retiredBoxes.append(left) }
         }
@@ -132,8 +132,8 @@ extension Animator {
     func liveIndex(_ handle: AnimationHandle) -> Int? {
         let index = handle.record.index
         // One unsigned comparison for both ends.
-        guard UInt(bitPattern: index) < UInt(bitPattern: state.status.count), state.status[index].live,
-            state.status[index].generation == handle.generation
+        guard UInt(bitPattern: index) < UInt(bitPattern: status.count), status[index].live,
+            status[index].generation == handle.generation
         else { return nil }
         return index
     }

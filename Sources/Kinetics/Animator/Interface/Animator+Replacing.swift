@@ -26,21 +26,21 @@ extension Animator {
             life.endsWithThisRun
         else { return nil }
         let index = existing.index
-        let running = state.status[index].spring
-        guard state.status[index].phase == .running, running != .none, running.method == method.index,
-            state.records[index].id != animation.id
+        let running = status[index].spring
+        guard status[index].phase == .running, running != .none, running.method == method.index,
+            records[index].id != animation.id
         else { return nil }
-        let element = state.status[index].element.index
+        let element = status[index].element.index
         // A key names an animation on a target, not on a property: the
         // running spring may animate another property, or values of
         // another type. A bare spring's element says both (its value type
         // is the animator's own for its lane and components); a box knows
         // its own. (Neither test binds the box: that would retain it.)
         let sameProperty =
-            state.records[index].box == nil
+            records[index].box == nil
             ? Self.isOwnValueType(Value.self) && running.width == Self.width(of: Value.self)
                 && running.hasThreeComponents == (Value.componentCount == 3) && elementSlot(running, element) == slot
-            : state.records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
+            : records[index].box?.slot(ifValueType: ObjectIdentifier(Value.self)) == slot
         guard sameProperty else { return nil }
         return elementFlags(running, element) & ElementFlag.quiet != 0 ? index : nil
     }
@@ -53,19 +53,19 @@ extension Animator {
     func replaceInPlace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
     ) -> AnimationHandle {
-        let generation = state.status[index].generation &+ 1
-        state.status[index].generation = generation
-        state.status[index].reached = false
+        let generation = status[index].generation &+ 1
+        status[index].generation = generation
+        status[index].reached = false
         let handle = AnimationHandle(record: RecordIndex(index), generation: generation)
-        state.records[index].restart(id: animation.id, life: life, at: time)
+        records[index].restart(id: animation.id, life: life, at: time)
         registry.moveToEnd(RecordIndex(index))
         state.registrations &+= 1
         state.nextSequence += 1
-        if state.records[index].box != nil {
+        if records[index].box != nil {
             // Not retained: the record keeps the box, and restarting a quiet
             // spring neither frees a record nor calls out. (Switches on the
             // width, as ``makePropertyBox``, for the animation borrowed.)
-            Unmanaged.passUnretained(state.records[index].box!)._withUnsafeGuaranteedRef { box in
+            Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
                 switch Self.width(of: Value.self) {
                 case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
                 case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)

@@ -85,6 +85,16 @@ public final class Animator {
     let lane2 = Lane<SIMD2<Double>>()
     let lane4 = Lane<SIMD4<Double>>()
     let shared = SharedTables()
+    /// The animations' records, in columns held in constants: written in
+    /// place, with no uniqueness check (a Swift array's every write has
+    /// one) and no retain of the column (a column in ``state`` would be
+    /// retained around each access), and grown together
+    /// (``makeRecord(box:id:target:key:life:parent:time:)``).
+    let records = Column<AnimationRecord>()
+    /// The records' hot fields, by the same index.
+    let status = Column<RecordStatus>()
+    /// The records' keys, targets and parents, by the same index.
+    let places = Column<RecordPlace>()
     let freeRecords = Column<RecordIndex>()
     /// The keys of registered records, per target in the order added.
     let registry = KeyRegistry()
@@ -112,11 +122,6 @@ public final class Animator {
             /// Operations to go before the next internal check: see ``checkInternally(after:)``.
             var operationsToNextCheck = 0
         #endif
-        var records: [AnimationRecord] = []
-        /// The records' hot fields, by the same index.
-        var status: [RecordStatus] = []
-        /// The records' keys, targets and parents, by the same index.
-        var places: [RecordPlace] = []
         /// Boxes of freed animations, by type, for new animations to reuse (so
         /// that adding an animation allocates nothing once the animator has
         /// grown), and those freed since the last safe point.
@@ -273,7 +278,7 @@ public final class Animator {
 
     /// The handle of registered record `index` (registered records are live).
     func registeredHandle(_ index: RecordIndex) -> AnimationHandle {
-        AnimationHandle(record: index, generation: state.status[index.index].generation)
+        AnimationHandle(record: index, generation: status[index.index].generation)
     }
 
     /// The keys in use on `target`, in the order they were added.
@@ -298,12 +303,12 @@ public final class Animator {
 
     /// The phase of `handle`, or nil if it was removed.
     public func phase(of handle: AnimationHandle) -> Phase? {
-        liveIndex(handle).map { state.status[$0].phase }
+        liveIndex(handle).map { status[$0].phase }
     }
 
     /// The number of animations (waiting, running, paused or finished and
     /// kept), group children included.
-    public var animationCount: Int { state.records.count - freeRecords.count }
+    public var animationCount: Int { records.count - freeRecords.count }
 
     /// The current velocity of a running spring or decay, in units per second.
     public func velocity<Value: AnimatableVector>(of handle: AnimationHandle, as type: Value.Type = Value.self)
@@ -311,12 +316,12 @@ public final class Animator {
     {
         guard let index = liveIndex(handle) else { return nil }
         // A spring's from its element (a bare spring has no box to ask).
-        let spring = state.status[index].spring
+        let spring = status[index].spring
         if spring != .none {
-            let element = state.status[index].element.index
+            let element = status[index].element.index
             return Value(packed: onLane(width: spring.width, SpringVelocity(method: spring.method, element: element)))
         }
-        guard let box = state.records[index].box else { return nil }
+        guard let box = records[index].box else { return nil }
         return box.velocity(self, handle).map { Value(packed: $0) }
     }
 
