@@ -34,11 +34,13 @@ final class Column<Element> {
         base.deallocate()
     }
 
-    /// Appends, doubling the capacity when full.
+    /// Appends, doubling the capacity when full. (The counts below use
+    /// wrapping arithmetic: a count is within the capacity, so it cannot
+    /// overflow, and the check would cost an instruction a column.)
     func append(_ element: Element) {
         if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)
-        buffer.count += 1
+        buffer.count &+= 1
     }
 
     /// Stores `element` at slot `index` of a ``CountedSlots`` table:
@@ -102,7 +104,7 @@ final class Column<Element> {
     func appendWithinCapacity(_ element: Element) {
         assert(count < capacity, "appendWithinCapacity on a full column (capacity \(capacity))")
         (base + count).initialize(to: element)
-        buffer.count += 1
+        buffer.count &+= 1
     }
 
     /// The last element, if any.
@@ -111,7 +113,7 @@ final class Column<Element> {
     /// Removes and returns the last element, if any.
     func popLast() -> Element? {
         guard count > 0 else { return nil }
-        buffer.count -= 1
+        buffer.count &-= 1
         return (base + count).move()
     }
 

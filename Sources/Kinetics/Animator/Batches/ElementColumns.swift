@@ -45,7 +45,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// whole value).
     let previous = Column<V>()
     let threshold = Column<Double>()
-    let flags = Column<UInt8>()
+    /// With room for two more than the other columns (``markEnd()``).
+    let flags = Column<UInt8>(capacity: 18)
     let roundingScale = Column<Double>()
     let clamp = Column<ClampMode>()
     /// The quiet elements that finished in this tick's advance, ascending.
@@ -59,22 +60,23 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         owner handle: AnimationHandle, slot index: PropertySlot, from start: V, to end: V, clamp mode: ClampMode,
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool, flags extra: UInt8 = 0
     ) {
+        // The columns grow together (``reserve(_:)``, which also makes room
+        // for every element to finish in one frame and for the flags' two
+        // stop bytes): room in the owners' column is room in each, which
+        // debug builds check column by column.
+        if count == owner.capacity { reserve(Swift.max(16, 2 * count)) }
         // Each column gets the element's value once, as ``restart`` writes it.
-        owner.append(handle)
-        // Room for every element to finish in one frame without allocating.
-        quietlyFinished.reserve(owner.capacity)
-        slot.append(index)
-        from.append(start)
-        to.append(end)
-        previous.append(.unwritten)
-        threshold.append(rest)
-        flags.append(
+        owner.appendWithinCapacity(handle)
+        slot.appendWithinCapacity(index)
+        from.appendWithinCapacity(start)
+        to.appendWithinCapacity(end)
+        previous.appendWithinCapacity(.unwritten)
+        threshold.appendWithinCapacity(rest)
+        flags.appendWithinCapacity(
             Self.flags(clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
                 | extra)
-        // Room for the two stop bytes (``markEnd()``).
-        flags.reserve(flags.count + 2)
-        roundingScale.append(Self.roundingScale(roundingFactor))
-        clamp.append(mode)
+        roundingScale.appendWithinCapacity(Self.roundingScale(roundingFactor))
+        clamp.appendWithinCapacity(mode)
     }
 
     /// The flags an element's settings imply.
@@ -98,8 +100,11 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// finishing them all in one frame, allocates nothing.
     func reserve(_ count: Int) {
         reserveColumns(count)
-        quietlyFinished.reserve(count)
-        flags.reserve(count + 2)
+        // The columns grew alike; what ``append`` relies on, for any count
+        // up to theirs: room for every element to finish in one frame, and
+        // for the flags' two stop bytes past the last element.
+        quietlyFinished.reserve(owner.capacity)
+        flags.reserve(owner.capacity + 2)
     }
 
     /// Makes element `index` (its slot kept) a new run, as ``append`` would

@@ -47,16 +47,19 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         groupedCount = min(groupedCount, displacement.count)
         tailGrouping.reserve(elements: displacement.count - groupedCount + 1, slot: slot.index)
         tailGrouping.reserve(group: index.index)
+        // The columns grow together, as the common ones do
+        // (``ElementColumns/append``).
+        if displacement.count == displacement.capacity { reserveColumns(Swift.max(16, 2 * displacement.count)) }
         // Each column gets the spring's value once, as ``restartState`` writes it.
-        displacement.append(value - target)
-        velocity.append(initial)
-        group.append(index)
+        displacement.appendWithinCapacity(value - target)
+        velocity.appendWithinCapacity(initial)
+        group.appendWithinCapacity(index)
         switch method {
         case .pop:
-            slope.append(.zero)
+            slope.appendWithinCapacity(.zero)
         case .fixed:
-            outputValue.append(value)
-            outputVelocity.append(initial)
+            outputValue.appendWithinCapacity(value)
+            outputVelocity.appendWithinCapacity(initial)
         case .rk4, .analytic:
             break
         }

@@ -153,7 +153,9 @@ final class KeyRegistry {
     /// - Precondition: the key is free on the target and the record is not registered.
     func insert(_ record: RecordIndex, target: TargetID, key: String, hash known: Int? = nil) {
         precondition(!record.isNone && !contains(record), "record \(record) is registered already")
-        while links.count <= record.index {
+        // A record past the end (a new one, the common case: it is the
+        // count) has its entry and link appended below, written once.
+        while links.count < record.index {
             links.append(Link())
             entries.append(Entry())
         }
@@ -188,8 +190,17 @@ final class KeyRegistry {
         state.lastTarget = target
         state.lastList = list
         let tail = lists[list.index].tail
-        entries[record.index] = Entry(target: target, key: key, hash: hash)
-        links[record.index] = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
+        let entry = Entry(target: target, key: key, hash: hash)
+        let link = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
+        if record.index == links.count {
+            // The two grow together (``reserve(_:)``).
+            if links.count == links.capacity { reserve(Swift.max(16, 2 * links.count)) }
+            entries.appendWithinCapacity(entry)
+            links.appendWithinCapacity(link)
+        } else {
+            entries[record.index] = entry
+            links[record.index] = link
+        }
         if !tail.isNone { links[tail.index].next = record } else { lists[list.index].head = record }
         lists[list.index].tail = record
         lists[list.index].count += 1

@@ -225,13 +225,12 @@ extension Animator {
             index = reused
         } else {
             index = RecordIndex(records.count)
-            let capacity = records.capacity
-            records.append(AnimationRecord())
-            status.append(RecordStatus())
-            places.append(RecordPlace())
-            // What grows with the records grows when they do (each call
-            // retains and releases the columns it reaches).
-            if records.capacity != capacity { reserveRecords(records.capacity) }
+            // What grows with the records grows when they do
+            // (``reserveRecords(_:)``): room in the records is room in each.
+            if records.count == records.capacity { reserveRecords(Swift.max(16, 2 * records.count)) }
+            records.appendWithinCapacity(AnimationRecord())
+            status.appendWithinCapacity(RecordStatus())
+            places.appendWithinCapacity(RecordPlace())
         }
         state.nextSequence += 1
         // A quietly finished animation left its box here.
