@@ -42,7 +42,7 @@ extension Animator {
     func retargetSpring(_ handle: AnimationHandle, to target: SIMD4<Double>, isFinite: Bool) -> Bool {
         defer { checkInternally(after: "retarget") }
         precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
-        guard let index = liveIndex(handle), isFinite else { return false }
+        guard isFinite, let index = liveIndex(handle) else { return false }
         let record = status[index]
         let spring = record.spring
         guard spring != .none else { return false }
