@@ -169,10 +169,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// for progress and clamping).
     ///
     /// One bounds check for the three columns it writes (a batch's columns
-    /// have its count), then their pointers, which check in debug builds:
-    /// each column's own subscript would check again.
+    /// have its count: the displacements' is the one at hand), then their
+    /// pointers, which check in debug builds: each column's own subscript
+    /// would check again.
     @inline(__always)
     func retarget(_ index: Int, to target: V) {
+        let count = displacement.count
         precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "spring element \(index) out of 0..<\(count)")
         let to = ColumnPointer(common.to)
         let from = ColumnPointer(common.from)
