@@ -25,7 +25,12 @@ struct CountedSlots<Table> {
             return index
         }
         users.append(1)
-        free.reserveCapacity(users.capacity)
+        // Room in the free list for every slot. Tested against the count:
+        // an array's capacity is what its allocation holds, so the users'
+        // (8-byte) and the free list's (4-byte) differ after equal requests,
+        // by an amount that can depend on the block's address, and asking
+        // for the users' capacity then reallocated a list that had room.
+        if free.capacity < users.count { free.reserveCapacity(users.capacity) }
         return Index(users.count - 1)
     }
 
