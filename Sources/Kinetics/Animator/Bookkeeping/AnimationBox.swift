@@ -236,7 +236,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @inline(never)
     private func startBody(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         guard let index = animator.liveIndex(handle) else { return }
-        let current = withLane { $0.values[state.slot.index] }
+        let current = withLane { $0[slot: state.slot] }
         if !state.resolved {
             state.from = state.animation.from.map(convert) ?? current
             state.to = state.animation.to.map(convert) ?? current
@@ -361,7 +361,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
         _ handle: AnimationHandle, index: Int
     ) {
         let element = animator.status[index].element.index
-        let start = SpringStart(animation, current: withLane { $0.values[state.slot.index] }) {
+        let start = SpringStart(animation, current: withLane { $0[slot: state.slot] }) {
             animator.propertyInfo(width: width, slot: state.slot).kind.defaultThreshold
         }
         state.from = start.from
@@ -558,8 +558,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 lane.basics.value(element, at: animator.time, timings: timings),
                 lane.basics.progress(element, at: animator.time, timings: timings)
             )
-        case .keyframes: return (lane.values[state.slot.index], lane.keyframes.progress(element, at: animator.time))
-        case .custom: value = lane.values[state.slot.index]
+        case .keyframes: return (lane[slot: state.slot], lane.keyframes.progress(element, at: animator.time))
+        case .custom: value = lane[slot: state.slot]
         }
         return (value, Self.distanceProgress(value, from: state.from, to: state.to))
     }
@@ -659,7 +659,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
 
     /// The value-written trace event and the apply callback.
     private func applied(_ animator: Animator, _ handle: AnimationHandle) {
-        let written = lane.values[state.slot.index]
+        let written = lane[slot: state.slot]
         animator.trace(handle, .valueWritten(written.packed))
         state.animation.observers?.callbacks.onApply?(animator, handle, external(written))
     }
@@ -682,7 +682,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             let out = common.rounded(element, state.to)
             if common.flags[element] & ElementFlag.additive != 0 {
                 if !common.previous[element].isFirstWrite && out == common.previous[element] { return }
-            } else if lane.values[state.slot.index] == out {
+            } else if lane[slot: state.slot] == out {
                 return
             }
             lane.withValues { _ = common.writeSpecial(element, state.to, into: $0) }

@@ -55,10 +55,10 @@ package final class BatchSet {
     }
 
     /// The value of scalar property `slot`.
-    package func value(_ slot: PropertySlot) -> Double { scalars.values[slot.index] }
+    package func value(_ slot: PropertySlot) -> Double { scalars[slot: slot] }
 
     /// The value of point property `slot`.
-    package func point(_ slot: PropertySlot) -> SIMD2<Double> { points.values[slot.index] }
+    package func point(_ slot: PropertySlot) -> SIMD2<Double> { points[slot: slot] }
 
     private func newID() -> RecordIndex {
         if let id = state.freeIDs.popLast() { return id }

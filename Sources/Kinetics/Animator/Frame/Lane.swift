@@ -4,11 +4,11 @@
 /// also holds 3-vectors); each lane is contiguous storage of its own type, so
 /// a frame of scalar springs touches only scalars.
 final class Lane<V: AnimatableVector> {
-    /// The property values, by slot.
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    var values: [V] = []
+    /// The property values, by slot: read and written through
+    /// ``subscript(_:)``, which checks the slot, or ``withValues(_:)``.
+    /// A column, not an array: an array held by a class checks that it is
+    /// not shared before each write, and pays a closure to lend a pointer.
+    let values = Column<V>()
     /// By slot: the record last added to the property under a key given by
     /// the caller (none yet: `.none`), so that adding under that key again can
     /// find what runs there without hashing the key. Only a hint: the
@@ -93,46 +93,44 @@ final class Lane<V: AnimatableVector> {
     /// The loops over batches count indices rather than iterate the arrays:
     /// an unspecialised `IndexingIterator` (debug builds) allocates.
     func advance(_ context: FrameContext, shared: SharedTables, output: inout FrameOutput) {
-        values.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let pointer = ColumnPointer(base, capacity: buffer.count)
-            var index = 0
-            while index < springs.count {
-                let batch = springs[index]
-                if batch.count > 0 {
-                    batch.advance(shared.springGroups[index], values: pointer, output: &output)
-                    if batch.common.quietlyFinished.count > 0 {
-                        batch.finishQuietly(shared.springGroups[index], configurations: shared.springs, output: &output)
-                    }
-                }
-                index += 1
-            }
-            index = 0
-            while index < decays.count {
-                let batch = decays[index]
-                if batch.count > 0 {
-                    batch.advance(context, configurations: shared.decays, values: pointer, output: &output)
-                    if batch.common.quietlyFinished.count > 0 {
-                        batch.finishQuietly(shared.decays, output: &output)
-                    }
-                }
-                index += 1
-            }
-            if basics.count > 0 {
-                basics.advance(context, timings: shared.timings, values: pointer, output: &output)
-                if basics.common.quietlyFinished.count > 0 {
-                    basics.finishQuietly(shared.timings, output: &output)
+        guard values.count > 0 else { return }
+        let pointer = ColumnPointer(values.base, capacity: values.count)
+        var index = 0
+        while index < springs.count {
+            let batch = springs[index]
+            if batch.count > 0 {
+                batch.advance(shared.springGroups[index], values: pointer, output: &output)
+                if batch.common.quietlyFinished.count > 0 {
+                    batch.finishQuietly(shared.springGroups[index], configurations: shared.springs, output: &output)
                 }
             }
-            if keyframes.count > 0 {
-                keyframes.advance(context, timings: shared.timings, tracks: tracks, values: pointer, output: &output)
-                if keyframes.common.quietlyFinished.count > 0 {
-                    keyframes.finishQuietly(tracks, timings: shared.timings, output: &output)
-                }
-            }
-            // Custom animations are never quiet: their steps are closures.
-            if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
+            index += 1
         }
+        index = 0
+        while index < decays.count {
+            let batch = decays[index]
+            if batch.count > 0 {
+                batch.advance(context, configurations: shared.decays, values: pointer, output: &output)
+                if batch.common.quietlyFinished.count > 0 {
+                    batch.finishQuietly(shared.decays, output: &output)
+                }
+            }
+            index += 1
+        }
+        if basics.count > 0 {
+            basics.advance(context, timings: shared.timings, values: pointer, output: &output)
+            if basics.common.quietlyFinished.count > 0 {
+                basics.finishQuietly(shared.timings, output: &output)
+            }
+        }
+        if keyframes.count > 0 {
+            keyframes.advance(context, timings: shared.timings, tracks: tracks, values: pointer, output: &output)
+            if keyframes.common.quietlyFinished.count > 0 {
+                keyframes.finishQuietly(tracks, timings: shared.timings, output: &output)
+            }
+        }
+        // Custom animations are never quiet: their steps are closures.
+        if customs.count > 0 { customs.advance(context, values: pointer, output: &output) }
     }
 
     /// Appends a property of value `value`; returns its slot.
@@ -142,9 +140,31 @@ final class Lane<V: AnimatableVector> {
         return PropertySlot(values.count - 1)
     }
 
-    /// Runs `body` with a pointer to the values.
+    /// The value of the property in `slot`, which must be one of the lane's.
+    @inline(__always)
+    subscript(slot slot: PropertySlot) -> V {
+        get {
+            checkSlot(slot)
+            return values.base[slot.index]
+        }
+        set {
+            checkSlot(slot)
+            values.base[slot.index] = newValue
+        }
+    }
+
+    @inline(__always)
+    private func checkSlot(_ slot: PropertySlot) {
+        precondition(
+            UInt(bitPattern: slot.index) < UInt(bitPattern: values.count),
+            "property slot \(slot.index) out of 0..<\(values.count)")
+    }
+
+    /// Runs `body` with a pointer to the values (which checks its indices
+    /// in debug builds).
+    @inline(__always)
     func withValues<Result>(_ body: (ColumnPointer<V>) -> Result) -> Result {
-        values.withUnsafeMutableBufferPointer { body(ColumnPointer($0.baseAddress!, capacity: $0.count)) }
+        body(ColumnPointer(values.base, capacity: values.count))
     }
 
     /// The number of animations in the lane's batches.

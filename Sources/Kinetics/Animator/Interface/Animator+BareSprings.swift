@@ -72,7 +72,7 @@ extension Animator {
         _ animation: borrowing Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
         slot: PropertySlot, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
     ) {
-        let start = SpringStart<Stored>(animation, current: lane.values[slot.index]) {
+        let start = SpringStart<Stored>(animation, current: lane[slot: slot]) {
             propertyInfo(width: width, slot: slot).kind.defaultThreshold
         }
         let method = spring.method.index

@@ -247,7 +247,7 @@ public final class Animator {
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> SIMD4<Double> {
-            lane.values[slot.index].packed
+            lane[slot: slot].packed
         }
     }
 
@@ -257,7 +257,7 @@ public final class Animator {
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) {
-            lane.values[slot.index] = V(packed: value)
+            lane[slot: slot] = V(packed: value)
         }
     }
 
