@@ -91,6 +91,28 @@ struct ScalarPathTests {
                     handles[index] = try start(index)
                 }
             }
+            if sharedGroups && frame == 20 {
+                // Springs moved to other groups in place: paused (a paused
+                // spring gives its group back and joins one when resumed)
+                // and given new settings. Pairs in a row find a group's
+                // frame only where a group starts, so each of these must
+                // start one, and the spring after it too.
+                for index in stride(from: 1, to: 200, by: 11) {
+                    _ = animator.pause(handles[index].scalar)
+                    _ = animator.pause(handles[index].point)
+                }
+                for index in stride(from: 2, to: 200, by: 13) {
+                    let parameters = Self.shared[(index + 1) % 3]
+                    _ = animator.setSpringParameters(handles[index].scalar, parameters)
+                    _ = animator.setSpringParameters(handles[index].point, parameters)
+                }
+            }
+            if sharedGroups && frame == 25 {
+                for index in stride(from: 1, to: 200, by: 11) {
+                    _ = animator.resume(handles[index].scalar)
+                    _ = animator.resume(handles[index].point)
+                }
+            }
             if frame == 30 {
                 // A retarget moves the state with the target, on both paths alike.
                 for (index, handle) in handles.enumerated() where index % 4 == 0 {
@@ -124,7 +146,7 @@ struct ScalarPathTests {
     /// The runs of one group among the scalar springs of `method`.
     private func groupRuns(_ animator: Animator, _ method: SpringMethod) -> Int {
         let batch = animator.lane1.springs[method.index]
-        return (0 ..< batch.count).count { $0 == 0 || batch.group[$0] != batch.group[$0 - 1] }
+        return (0 ..< batch.count).count { $0 == 0 || batch.group($0) != batch.group($0 - 1) }
     }
 
     @Test("two springs on one property added in one tick in other groups: the one added last writes last")

@@ -223,6 +223,9 @@ struct ColumnPointer<Element> {
 /// does to every column of a batch.
 protocol ColumnOperation {
     func apply<Element>(to column: Column<Element>)
+    /// The first element it writes, whose neighbours may change with it
+    /// (`Int.max` when it writes none).
+    var firstChanged: Int { get }
 }
 
 /// Parallel columns, one element per animation, listed once (in
@@ -262,6 +265,7 @@ extension ColumnList {
 
 private struct Reserve: ColumnOperation {
     let count: Int
+    var firstChanged: Int { .max }
 
     func apply<Element>(to column: Column<Element>) { column.reserve(count) }
 }
@@ -269,6 +273,7 @@ private struct Reserve: ColumnOperation {
 private struct CopyElement: ColumnOperation {
     let source: Int
     let destination: Int
+    var firstChanged: Int { destination }
 
     @inline(__always)
     func apply<Element>(to column: Column<Element>) { column.copy(from: source, to: destination) }
@@ -276,6 +281,7 @@ private struct CopyElement: ColumnOperation {
 
 private struct Truncate: ColumnOperation {
     let count: Int
+    var firstChanged: Int { .max }
 
     @inline(__always)
     func apply<Element>(to column: Column<Element>) { column.truncate(to: count) }
@@ -283,6 +289,7 @@ private struct Truncate: ColumnOperation {
 
 private struct RemoveSwapping: ColumnOperation {
     let index: Int
+    var firstChanged: Int { index }
 
     @inline(__always)
     func apply<Element>(to column: Column<Element>) { column.removeSwapping(at: index) }

@@ -23,9 +23,21 @@ enum ElementFlag {
     /// end of the tick's advance (``ElementColumns/finishQuietly``). The
     /// only flag the straight paths ignore.
     static let quiet: UInt8 = 64
+    /// A spring whose group is not the previous element's (the first
+    /// spring of a batch has it): the pair loop of ``SpringBatch`` finds a
+    /// group's frame only at such a spring. Kept by the spring batch (where
+    /// a spring changes groups, and at a tick's advance for springs moved);
+    /// every other test of the flags ignores it, and other batches never
+    /// set it.
+    static let groupStart: UInt8 = 128
+    /// The flags a straight path lets through: ``quiet`` and ``groupStart``.
+    static let straight: UInt8 = quiet | groupStart
     /// ``quiet`` in both bytes of two elements' flags read as one
-    /// (``ElementColumns/Pointers/twoFlags(_:)``).
+    /// (``ElementColumns/Pointers/twoFlags(_:)``): two straight elements
+    /// of the group of the element before them.
     static let twoQuiet = UInt16(quiet) &* 0x0101
+    /// Two straight elements of one group, which the first may start.
+    static let twoStraightInOneGroup = twoQuiet | UInt16(groupStart)
     /// Past the last element (``ElementColumns/markEnd()``): not a flag of
     /// any element.
     static let stop: UInt8 = 0xFF
@@ -122,8 +134,11 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         ColumnPointer(to)[index] = end
         ColumnPointer(previous)[index] = .unwritten
         ColumnPointer(threshold)[index] = rest
-        ColumnPointer(flags)[index] = Self.flags(
-            clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
+        let flags = ColumnPointer(flags)
+        // The group start stays: it is the spring batch's to change.
+        flags[index] =
+            Self.flags(clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
+            | flags[index] & ElementFlag.groupStart
         ColumnPointer(roundingScale)[index] = Self.roundingScale(roundingFactor)
         ColumnPointer(clamp)[index] = mode
     }

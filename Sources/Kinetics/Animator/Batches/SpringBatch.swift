@@ -13,7 +13,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// are their velocities (the straight path's pairs).
     let displacement = Column<V>()
     let velocity = Column<V>()
-    let group = Column<GroupIndex>()
+    /// Each spring's group: read through ``group(_:)``, written through
+    /// ``setGroup(_:to:)`` (and the state's start and restart), which keep
+    /// the springs' ``ElementFlag/groupStart`` set where it must be.
+    private let group = Column<GroupIndex>()
     /// `pop`: the last step's velocity slope, for Pop's rest test in a frame
     /// that takes no step.
     let slope = Column<V>()
@@ -30,6 +33,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The springs from here on were appended since the last tick's
     /// advance, which groups them (``groupNewSprings(output:)``).
     private var groupedCount = 0
+    /// The springs from here on may have a wrong ``ElementFlag/groupStart``
+    /// (an operation on the columns moved springs); the next tick's advance
+    /// sets theirs (``markGroupStarts()``).
+    private var groupStartsStale = 0
     /// Its scratch holds a tail of the widest column: the values, or the
     /// owners (8 bytes).
     private let tailGrouping = TailGrouping(
@@ -88,7 +95,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         tailGrouping.reserve(group: index.index)
         ColumnPointer(displacement)[element] = value - target
         ColumnPointer(velocity)[element] = initial
-        ColumnPointer(group)[element] = index
+        let groups = ColumnPointer(group)
+        if groups[element] != index {
+            groups[element] = index
+            markGroupStarts(around: element)
+        }
         switch method {
         case .pop:
             ColumnPointer(slope)[element] = .zero
@@ -129,8 +140,20 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
     }
 
+    /// The group of element `element`.
+    @inline(__always)
+    func group(_ element: Int) -> GroupIndex { group[element] }
+
+    /// Moves element `element` to group `index` (its state unchanged).
+    func setGroup(_ element: Int, to index: GroupIndex) {
+        group[element] = index
+        markGroupStarts(around: element)
+    }
+
     /// The columns this spring's method uses (the others stay empty).
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
+        // Each operation that moves the batch's springs moves its groups.
+        groupStartsStale = Swift.min(groupStartsStale, operation.firstChanged)
         operation.apply(to: displacement)
         operation.apply(to: velocity)
         operation.apply(to: group)
@@ -232,6 +255,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// target) and a clamp resets (it moves the state to the bound).
     func advance(_ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput) {
         groupNewSprings(output: &output)
+        markGroupStarts()
         // One loop per method, so that the method's tests are constants in it.
         switch method {
         // Pop stores every slope; it reads the stored one only in a frame
@@ -253,6 +277,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     private func groupNewSprings(output: inout FrameOutput) {
         let start = min(groupedCount, count)
         groupedCount = count
+        groupStartsStale = min(groupStartsStale, start)
         guard
             let permutation = tailGrouping.order(
                 start: start, count: count - start, group: ColumnPointer(group), slot: ColumnPointer(common.slot))
@@ -262,6 +287,57 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let owners = ColumnPointer(common.owner)
         for place in 0 ..< permutation.count where Int(permutation.order[place]) != place {
             output.moved.append(MovedElement(owner: owners[start + place], element: ElementIndex(start + place)))
+        }
+    }
+
+    /// Sets ``ElementFlag/groupStart`` on the springs from
+    /// ``groupStartsStale`` on: on each whose group is not the previous
+    /// spring's, off on the others.
+    private func markGroupStarts() {
+        let end = count
+        var element = groupStartsStale
+        groupStartsStale = Int.max
+        guard element < end else { return }
+        let flags = ColumnPointer(common.flags)
+        let groups = ColumnPointer(group)
+        if element == 0 {
+            flags[0] |= ElementFlag.groupStart
+            element = 1
+        }
+        var previous = groups[element &- 1]
+        while element < end {
+            let next = groups[element]
+            flags[element] = flags[element] & ~ElementFlag.groupStart | (next != previous ? ElementFlag.groupStart : 0)
+            previous = next
+            element &+= 1
+        }
+    }
+
+    /// Sets ``ElementFlag/groupStart`` of element `element` and of the
+    /// next, after the first's group changed.
+    @inline(__always)
+    private func markGroupStarts(around element: Int) {
+        let end = count
+        precondition(UInt(bitPattern: element) < UInt(bitPattern: end), "spring element \(element) out of 0..<\(end)")
+        let flags = common.flags.base
+        let groups = group.base
+        let joined = groups[element]
+        let starts = element == 0 || groups[element &- 1] != joined
+        flags[element] = flags[element] & ~ElementFlag.groupStart | (starts ? ElementFlag.groupStart : 0)
+        let next = element &+ 1
+        if next < end {
+            flags[next] = flags[next] & ~ElementFlag.groupStart | (groups[next] != joined ? ElementFlag.groupStart : 0)
+        }
+    }
+
+    /// Whether each spring has ``ElementFlag/groupStart`` exactly when its
+    /// group is not the previous spring's, as far as the next advance will
+    /// not set it again (a test of the bookkeeping,
+    /// ``Animator/invariantViolations()``).
+    var groupStartsAreMarked: Bool {
+        (0 ..< Swift.min(groupStartsStale, groupedCount, count)).allSatisfy { element in
+            let starts = element == 0 || group[element] != group[element - 1]
+            return (common.flags[element] & ElementFlag.groupStart != 0) == starts
         }
     }
 
@@ -277,7 +353,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             let q = SpringBatch<Double>.Pointers(scalars)
             scalars.advanceInRuns(
                 frames, q, values: scalarValues, output: &output,
-                pair: { SpringBatch<Double>.pairStep($0, frames, q, values: scalarValues, path) },
+                pair: { SpringBatch<Double>.pairStep($0, $1, q, values: scalarValues, path) },
                 step: { scalars.straightStep($0, q, frames, values: scalarValues, path) })
             return
         }
@@ -287,9 +363,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 
     /// Advances every unpaused element in runs of straight elements: a run
-    /// ends at an element with a flag other than quiet, which takes the
-    /// general path, or at one that `step` (which advances an element on the
-    /// straight path) finds at rest; the run resumes after it. With `pair`
+    /// ends at an element with a flag other than quiet and group start
+    /// (``ElementFlag/straight``), which takes the general path, or at one
+    /// that `step` (which advances an element on the straight path) finds
+    /// at rest; the run resumes after it. With `pair`
     /// (scalar springs), two neighbouring straight elements of one group
     /// are advanced together where `pair` can (see ``run``).
     ///
@@ -299,7 +376,8 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     @inline(__always)
     private func advanceInRuns(
         _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
-        output: inout FrameOutput, pair: ((Int) -> Bool)?, step: (Int) -> Bool
+        output: inout FrameOutput, pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?,
+        step: (Int) -> Bool
     ) {
         let end = count
         // A stop byte past the last element ends the last run (``run``).
@@ -309,12 +387,12 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         var afterRest = false
         while true {
             let atRest: Bool
-            (index, atRest) = run(from: index, p, afterRest: afterRest, pair: pair, step: step)
+            (index, atRest) = run(from: index, p, frames, afterRest: afterRest, pair: pair, step: step)
             afterRest = atRest
             guard index < end else { return }
             let bits = p.common.flags[index]
             if atRest {
-                if bits != 0 {
+                if bits & ElementFlag.quiet != 0 {
                     // Quiet, the one flag a run lets through; a tick's
                     // advance collects quiet elements (its precondition).
                     common.noteQuietFinish(
@@ -330,12 +408,14 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 
     /// Advances elements `start`, `start + 1`, … with `step` until one has
-    /// a flag other than quiet (returned not advanced) or `step` finds it at
-    /// rest (returned advanced, `atRest`); ``count`` when none does.
+    /// a flag other than quiet and group start (returned not advanced) or
+    /// `step` finds it at rest (returned advanced, `atRest`); ``count`` when
+    /// none does.
     ///
     /// With `pair`, an element and the next, both straight and of one
-    /// group, are first given to `pair`, which advances both unless either
-    /// is near its target; then it writes nothing, and `step` takes the
+    /// group, are first given to `pair` with their group's frame (of the
+    /// `frames` by group index), which advances both unless either is near
+    /// its target; then it writes nothing, and `step` takes the
     /// next ``nearRun`` elements one at a time, as it does from `start`
     /// when `afterRest`: springs near their targets come in crowds (a batch
     /// added together ends together), and each pair tried among them would
@@ -344,28 +424,37 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The loop tests no bound: the two stop bytes from ``count``
     /// (``ElementColumns/markEnd()``) have every flag set, so the flag test
     /// ends the last run there (and a pair's test reads at most the second).
+    /// Pairs in a row are of one group until one starts a group
+    /// (``ElementFlag/groupStart``): the frame is found again only there.
     @inline(__always)
     private func run(
-        from start: Int, _ p: Pointers, afterRest: Bool, pair: ((Int) -> Bool)?, step: (Int) -> Bool
+        from start: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, afterRest: Bool,
+        pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?, step: (Int) -> Bool
     ) -> (index: Int, atRest: Bool) {
         var index = start
         var alone = pair == nil ? Int.max : afterRest ? Self.nearRun : 0
         while true {
             while alone > 0 {
-                if p.common.flags[index] & ~ElementFlag.quiet != 0 { return (index, false) }
+                if p.common.flags[index] & ~ElementFlag.straight != 0 { return (index, false) }
                 if step(index) { return (index, true) }
                 index &+= 1
                 alone &-= 1
             }
             guard let pair else { continue }
-            while p.common.twoFlags(index) & ~ElementFlag.twoQuiet == 0 && p.group[index] == p.group[index &+ 1] {
-                guard pair(index) else { break }
-                index &+= 2
+            var two = p.common.twoFlags(index)
+            if two & ~ElementFlag.twoStraightInOneGroup == 0 {
+                var frame = frames + p.group[index].index
+                while pair(index, frame) {
+                    index &+= 2
+                    two = p.common.twoFlags(index)
+                    if two & ~ElementFlag.twoQuiet != 0 {
+                        guard two & ~ElementFlag.twoStraightInOneGroup == 0 else { break }
+                        frame = frames + p.group[index].index
+                    }
+                }
             }
             // Not a pair (the next element alone), or a pair near its targets.
-            alone =
-                p.common.twoFlags(index) & ~ElementFlag.twoQuiet == 0 && p.group[index] == p.group[index &+ 1]
-                ? Self.nearRun : 1
+            alone = two & ~ElementFlag.twoStraightInOneGroup == 0 ? Self.nearRun : 1
         }
     }
 
@@ -456,7 +545,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             firstFrame[0] = SpringGroups.immediatePopFrame(threshold: threshold)
         }
         let bits = common.flags[index]
-        guard bits == ElementFlag.quiet | ElementFlag.unwritten else {
+        // Two tests of the byte in memory, where one masked copy would take
+        // three instructions: an add's spring starts no group yet (its tail
+        // is grouped at the next tick), a replacement's may.
+        let started = ElementFlag.quiet | ElementFlag.unwritten
+        guard bits == started || bits == started | ElementFlag.groupStart else {
             advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
             return
         }
@@ -479,7 +572,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         velocities[index] = step.state.velocity
         slopes[index] = step.slope
         let current = target + step.displacement
-        ColumnPointer(common.flags)[index] = bits & ~ElementFlag.unwritten
+        ColumnPointer(common.flags)[index] &= ~ElementFlag.unwritten
         values[ColumnPointer(common.slot)[index].index] = current
         if Self.atRest(
             before: .unwritten, current: current, target: target, velocity: step.velocity, slope: step.slope, f)
@@ -637,11 +730,10 @@ extension SpringBatch where V == Double {
     /// by side and springs of groups of their own.
     @inline(__always)
     fileprivate static func pairStep<Path: StraightPath>(
-        _ index: Int, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
+        _ index: Int, _ f: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
         values: ColumnPointer<Double>, _ path: Path.Type
     ) -> Bool {
         typealias Pair = SIMD2<Double>
-        let f = frames + p.group[index].index
         let d = p.displacement.pair(index)
         let v = p.velocity.pair(index)
         let nextD = d * f.pointee.pairDD + v * f.pointee.pairDV

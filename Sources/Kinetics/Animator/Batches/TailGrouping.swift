@@ -151,6 +151,7 @@ final class TailGrouping {
         let order: UnsafeMutablePointer<Int32>
         let scratch: UnsafeMutableRawPointer
         let largestStride: Int
+        var firstChanged: Int { start }
 
         func apply<Element>(to column: Column<Element>) {
             let stride = MemoryLayout<Element>.stride

@@ -730,7 +730,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             state.group = groups.acquire(
                 resumed.parameters, threshold: state.threshold, clock: resumed.clock, grid: resumed.grid,
                 configurations: animator.shared.springs)
-            lane.springs[method.index].group[element] = state.group
+            lane.springs[method.index].setGroup(element, to: state.group)
             state.parked = nil
         }
     }
@@ -773,7 +773,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             configurations: animator.shared.springs)
         groups.release(state.group, configurations: animator.shared.springs)
         state.group = next
-        lane.springs[method.index].group[element] = next
+        lane.springs[method.index].setGroup(element, to: next)
         return true
     }
 

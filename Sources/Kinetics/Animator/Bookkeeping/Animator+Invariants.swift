@@ -124,11 +124,14 @@ extension Animator {
         func checkSprings<V>(_ lane: Lane<V>, width: Int) {
             for batch in lane.springs {
                 springs += batch.count
+                if !batch.groupStartsAreMarked {
+                    problems.append("the \(batch.method) springs of lane \(width) have a group start marked wrong")
+                }
                 for element in 0 ..< batch.count {
                     // A new spring's first frame takes its group's threshold from its
                     // element. (A paused spring has given its group back.)
                     if batch.common.flags[element] & ElementFlag.paused == 0 {
-                        let threshold = shared.springGroups[batch.method.index].threshold(batch.group[element])
+                        let threshold = shared.springGroups[batch.method.index].threshold(batch.group(element))
                         if batch.common.threshold[element] != threshold {
                             problems.append(
                                 "element \(element) of the \(batch.method) springs of lane \(width) has threshold \(batch.common.threshold[element]), its group \(threshold)"

@@ -212,7 +212,7 @@ package final class BatchSet {
         case .spring(let method):
             return lane.withSprings(method.index) { batch in
                 shared.withSpringGroups(method.index) {
-                    $0.release(batch.group[index], configurations: shared.springs)
+                    $0.release(batch.group(index), configurations: shared.springs)
                 }
                 return batch.remove(at: index)
             }
@@ -284,8 +284,11 @@ package final class BatchSet {
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
                 // displacement, velocity, group; pop adds the slope, fixed
-                // the blended output.
-                let own = common - 8 - value + 2 * value + 4
+                // the blended output. Scalar springs stepped in pairs (all
+                // but fixed ones) read a group only where one starts
+                // (``ElementFlag/groupStart``): not per spring.
+                let group = V.componentCount == 1 && method != .fixed ? 0 : 4
+                let own = common - 8 - value + 2 * value + group
                 switch method {
                 case .pop: return own + value
                 case .fixed: return own + 2 * value

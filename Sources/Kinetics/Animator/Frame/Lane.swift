@@ -58,7 +58,7 @@ final class Lane<V: AnimatableVector> {
         withSprings(method) { batch in
             let frame = SharedTables.with(animator) { tables in
                 tables.withSpringGroups(method) {
-                    $0.immediateFrame(batch.group[element], configurations: tables.springs)
+                    $0.immediateFrame(batch.group(element), configurations: tables.springs)
                 }
             }
             withValues { values in batch.advanceOne(element, frame: frame, values: values, output: &output) }
@@ -81,8 +81,8 @@ final class Lane<V: AnimatableVector> {
     /// the owner of the element moved into its place, if any.
     func removeSpring(_ element: Int, method: Int, writingTarget: Bool, tables: SharedTables) -> AnimationHandle? {
         withSprings(method) { batch in
-            if writingTarget { values[batch.common.slot[element].index] = batch.common.to[element] }
-            tables.withSpringGroups(method) { $0.release(batch.group[element], configurations: tables.springs) }
+            if writingTarget { self[slot: batch.common.slot[element]] = batch.common.to[element] }
+            tables.withSpringGroups(method) { $0.release(batch.group(element), configurations: tables.springs) }
             return batch.remove(at: element)
         }
     }

@@ -106,13 +106,13 @@ extension Animator {
         let element = status[index].element.index
         lane.withSprings(method) { batch in
             let slot = batch.common.slot[element]
-            let start = SpringStart<Stored>(animation, current: lane.values[slot.index]) {
+            let start = SpringStart<Stored>(animation, current: lane[slot: slot]) {
                 propertyInfo(width: width, slot: slot).kind.defaultThreshold
             }
             let group = SharedTables.with(self) { tables in
                 tables.withSpringGroups(method) {
                     $0.rejoin(
-                        batch.group[element], parameters, threshold: start.threshold,
+                        batch.group(element), parameters, threshold: start.threshold,
                         configurations: tables.springs)
                 }
             }
@@ -192,7 +192,7 @@ extension Animator {
             let common = batch.common
             return (
                 common.slot[element], common.from[element], common.to[element], common.threshold[element],
-                common.clamp[element], batch.group[element]
+                common.clamp[element], batch.group(element)
             )
         }
         var animation = Animation<Value>.spring(
@@ -253,7 +253,7 @@ extension Animator {
 
         @inline(__always)
         func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> GroupIndex {
-            lane.withSprings(method) { $0.group[element] }
+            lane.withSprings(method) { $0.group(element) }
         }
     }
 }
