@@ -132,15 +132,32 @@ struct RecordStatus {
     var generation: UInt32 = 0
     var live = false
     var phase = Animator.Phase.waiting
-    /// Where the animation's spring element is, while it has one.
-    var spring = SpringElement.none
-    /// Whether this run has reached its to-value (reported once; a retarget
-    /// arms it again). Here rather than in the record: every retarget reads
-    /// it, and the status is the record's part retargets touch. (Before
+    /// ``spring``'s byte (bits 0–7) and ``reached`` (bit 8) in one field,
+    /// so that a retarget tests in one instruction whether it has more to
+    /// do than write the target (``retargetIsObserved``). (Before
     /// `element`, in what was padding: the status stays 12 bytes.)
-    var reached = false
+    var springAndReached: UInt16 = 0
     /// The element's index in its batch, or -1.
     var element = ElementIndex.none
+
+    /// Where the animation's spring element is, while it has one.
+    var spring: SpringElement {
+        get { SpringElement(bits: UInt8(truncatingIfNeeded: springAndReached)) }
+        set { springAndReached = springAndReached & 0xFF00 | UInt16(newValue.bits) }
+    }
+
+    /// Whether this run has reached its to-value (reported once; a retarget
+    /// arms it again). Here rather than in the record: every retarget reads
+    /// it, and the status is the record's part retargets touch.
+    var reached: Bool {
+        get { springAndReached & 0x100 != 0 }
+        set { springAndReached = springAndReached & 0xFF | (newValue ? 0x100 : 0) }
+    }
+
+    /// Whether a retarget must do more than write the target: the run has
+    /// reached its to-value (a new target arms it again), or its spring has
+    /// a reached-to-value callback (``SpringElement/observesReach``).
+    var retargetIsObserved: Bool { springAndReached & 0x180 != 0 }
 }
 
 /// The batch of a spring's element, in one byte of ``RecordStatus``, so that

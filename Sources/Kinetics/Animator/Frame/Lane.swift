@@ -15,6 +15,7 @@ final class Lane<V: AnimatableVector> {
     /// record may have ended, or run under another key since
     /// (``KeyLookup/init(_:_:_:hint:)`` checks it).
     let keyedRecords = Column<RecordIndex>()
+    /// One batch per method, in the order of ``SpringMethod/index``.
     let springs: [SpringBatch<V>] = SpringMethod.allCases.map { SpringBatch(method: $0) }
     let decays: [DecayBatch<V>] = DecayMethod.allCases.map { DecayBatch(method: $0) }
     let basics = BasicBatch<V>()
@@ -26,9 +27,24 @@ final class Lane<V: AnimatableVector> {
     /// Runs `body` on the spring batch of method index `method`, borrowed
     /// without a retain (the lane holds its batches for its whole life): an
     /// atomic retain and release would cost a retarget more than its work.
+    ///
+    /// The index is checked against the number of methods, a constant,
+    /// which `springs` (a constant) has one batch each of: where `method`
+    /// comes from ``SpringElement/method`` (two bits), the compiler drops
+    /// the check, as it could not drop one against the array's count.
     @inline(__always)
     func withSprings<Result>(_ method: Int, _ body: (SpringBatch<V>) -> Result) -> Result {
-        Unmanaged.passUnretained(springs[method])._withUnsafeGuaranteedRef(body)
+        precondition(UInt(bitPattern: method) < UInt(Self.springMethods), "spring method index \(method) out of 0..<4")
+        return springs.withUnsafeBufferPointer {
+            Unmanaged.passUnretained($0[method])._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    /// How many spring batches a lane has: one per method.
+    private static var springMethods: Int { 4 }
+
+    init() {
+        precondition(springs.count == Self.springMethods, "a lane has \(Self.springMethods) spring batches")
     }
 
     /// Renders the first frame (length 0) of record `index`'s spring element

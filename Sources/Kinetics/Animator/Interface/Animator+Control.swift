@@ -49,22 +49,27 @@ extension Animator {
         onLane(
             width: spring.width, RetargetSpring(method: spring.method, element: record.element.index, target: target))
         // What a retarget of an observed spring does besides, out of line
-        // and after the write, so that the common path makes no call before it.
-        if record.reached || spring.observesReach || state.tracer != nil {
-            observeRetarget(index, handle, spring, reached: record.reached)
+        // and after the write, so that the common path makes no call before
+        // it; its last call, so that the common path saves no register.
+        if record.retargetIsObserved || state.tracer != nil {
+            return observeRetarget(index, handle, spring, reached: record.reached)
         }
         return true
     }
 
     /// For ``retargetSpring(_:to:isFinite:)``: clears the reached flag and,
     /// when a reached-to-value callback or a tracer waits for the new
-    /// target, makes the element report frame events again.
+    /// target, makes the element report frame events again. Returns true
+    /// (the retarget's result).
     @inline(never)
-    private func observeRetarget(_ index: Int, _ handle: AnimationHandle, _ spring: SpringElement, reached: Bool) {
+    private func observeRetarget(_ index: Int, _ handle: AnimationHandle, _ spring: SpringElement, reached: Bool)
+        -> Bool
+    {
         if reached { status[index].reached = false }
         if spring.observesReach || wantsTracing(handle) {
             onLane(width: spring.width, ArmEvents(method: spring.method, element: status[index].element.index))
         }
+        return true
     }
 
     private struct RetargetSpring: LaneOperation {
