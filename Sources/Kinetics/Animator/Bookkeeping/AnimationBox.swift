@@ -463,7 +463,13 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                     element, context: context, timings: tables.timings, tracks: lane.tracks, values: values,
                     output: &output)
             case .custom:
+                // The step is the caller's code, run while the frame holds a
+                // pointer to the values: as in a tick's advance, it cannot
+                // change the animator (a new property could move them).
+                let phase = animator.state.phase
+                animator.state.phase = .advancing
                 lane.customs.advanceElement(element, context: context, values: values, output: &output)
+                animator.state.phase = phase
             }
         }
     }

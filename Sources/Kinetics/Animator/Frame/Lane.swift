@@ -5,7 +5,9 @@
 /// a frame of scalar springs touches only scalars.
 final class Lane<V: AnimatableVector> {
     /// The property values, by slot: read and written through
-    /// ``subscript(_:)``, which checks the slot, or ``withValues(_:)``.
+    /// ``subscript(slot:)``, which checks the slot, or ``withValues(_:)``.
+    /// Appended to only between frames (``Animator/property(_:of:initial:kind:)``):
+    /// a frame writes through a pointer to them.
     /// A column, not an array: an array held by a class checks that it is
     /// not shared before each write, and pays a closure to lend a pointer.
     let values = Column<V>()

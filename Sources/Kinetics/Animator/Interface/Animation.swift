@@ -283,6 +283,11 @@ public struct Animation<Value: AnimatableVector> {
     }
 
     /// A custom animation: `step` is called every frame and returns true when done.
+    ///
+    /// `step` runs inside the frame (its first, when the animation is
+    /// added, and each tick's): it must not change the animator (add,
+    /// remove, retarget, or make a new property), which stops the process;
+    /// the animation's callbacks, called after the frame, may.
     @inlinable
     public static func custom(_ step: @escaping (inout CustomFrame<Value>) -> Bool) -> Animation {
         Animation(.custom(step))

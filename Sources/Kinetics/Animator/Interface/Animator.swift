@@ -179,7 +179,9 @@ public final class Animator {
     /// `kind` sets the default rest threshold of animations of the property
     /// (Pop's per-property defaults).
     ///
-    /// - Precondition: an existing property has the same number of components.
+    /// - Precondition: an existing property has the same number of
+    ///   components; a new one is not made while animations advance (from a
+    ///   custom animation's step), when the frame writes the values in place.
     public func property<Value: AnimatableVector>(
         _ name: String, of target: TargetID, initial: Value, kind: PropertyKind = .generic
     ) -> PropertyHandle<Value> {
@@ -190,6 +192,9 @@ public final class Animator {
                 "property \(name) has \(info.components) components, not \(Value.componentCount)")
             return PropertyHandle(target: target, slot: info.slot)
         }
+        // The advance holds a pointer to the lane's values; a new property
+        // could move them.
+        precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
         let width = Self.width(of: Value.self)
         let slot = onLane(width: width, AppendProperty(initial: initial.packed))
         let info = PropertyInfo(
