@@ -44,6 +44,14 @@ func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
     ]
 }
 
+/// swift-docc-plugin, for `swift package generate-documentation`; not in
+/// the test command's build (KINETICS_OPTIMIZED_TESTS), where compiling its
+/// two plugins took about 7 of the fresh build's seconds and nothing uses
+/// them.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["KINETICS_OPTIMIZED_TESTS"] != nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+
 /// A test target with the package's settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
@@ -70,9 +78,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
-    ],
+    ] + documentationPlugin,
     targets: [
         // MARK: - The library
 
