@@ -136,9 +136,7 @@ package final class BatchSet {
         threshold: Double
     ) -> RecordIndex {
         let id = newID()
-        let group = shared.withSpringGroups(method.index) {
-            $0.acquire(parameters, threshold: threshold, configurations: shared.springs)
-        }
+        let group = shared.acquireSpringGroup(method: method.index, parameters, threshold: threshold)
         lane(V.self).withSprings(method.index) { batch in
             batch.appendState(value: from, to: to, velocity: velocity, group: group, slot: slot)
             appendCommon(
@@ -211,9 +209,7 @@ package final class BatchSet {
         switch kind {
         case .spring(let method):
             return lane.withSprings(method.index) { batch in
-                shared.withSpringGroups(method.index) {
-                    $0.release(batch.group(index), configurations: shared.springs)
-                }
+                shared.releaseSpringGroup(method: method.index, batch.group(index))
                 return batch.remove(at: index)
             }
         case .decay(let method):

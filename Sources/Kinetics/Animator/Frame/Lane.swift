@@ -100,7 +100,7 @@ final class Lane<V: AnimatableVector> {
     func removeSpring(_ element: Int, method: Int, writingTarget: Bool, tables: SharedTables) -> AnimationHandle? {
         withSprings(method) { batch in
             if writingTarget { self[slot: batch.common.slot[element]] = batch.common.to[element] }
-            tables.withSpringGroups(method) { $0.release(batch.group(element), configurations: tables.springs) }
+            tables.releaseSpringGroup(method: method, batch.group(element))
             return batch.remove(at: element)
         }
     }

@@ -76,11 +76,7 @@ extension Animator {
             propertyInfo(width: width, slot: slot).kind.defaultThreshold
         }
         let method = spring.method.index
-        let group = SharedTables.with(self) { tables in
-            tables.withSpringGroups(method) {
-                $0.acquire(spring.parameters, threshold: start.threshold, configurations: tables.springs)
-            }
-        }
+        let group = shared.acquireSpringGroup(method: method, spring.parameters, threshold: start.threshold)
         let clamp = animation.clamp
         let element = lane.withSprings(method) { batch in
             batch.appendSpring(
@@ -109,13 +105,8 @@ extension Animator {
             let start = SpringStart<Stored>(animation, current: lane[slot: slot]) {
                 propertyInfo(width: width, slot: slot).kind.defaultThreshold
             }
-            let group = SharedTables.with(self) { tables in
-                tables.withSpringGroups(method) {
-                    $0.rejoin(
-                        batch.group(element), parameters, threshold: start.threshold,
-                        configurations: tables.springs)
-                }
-            }
+            let group = shared.rejoinSpringGroup(
+                method: method, batch.group(element), parameters, threshold: start.threshold)
             batch.restartQuiet(element, owner: handle, start, group: group, clamp: animation.clamp)
         }
     }

@@ -9,8 +9,9 @@
 struct CountedSlots<Table> {
     typealias Index = TableIndex<Table>
 
-    /// The users of each slot; 0 for one that is free or idle.
-    private(set) var users: [Int] = []
+    /// The users of each slot; 0 for one that is free or idle. A column:
+    /// an array's writes would each check that it is not shared.
+    let users = Column<Int>()
     /// The slots to reuse, the last first.
     private(set) var free: [Index] = []
 
@@ -39,7 +40,7 @@ struct CountedSlots<Table> {
 
     /// Makes room for `capacity` slots in all.
     mutating func reserve(_ capacity: Int) {
-        users.reserveCapacity(capacity)
+        users.reserve(capacity)
         free.reserveCapacity(capacity)
     }
 
@@ -65,7 +66,7 @@ struct CountedSlots<Table> {
                 problems.append("\(name) slot \(index) is free with \(users[index.index]) users")
             }
         }
-        for index in users.indices {
+        for index in 0 ..< users.count {
             let counted = index < expected.count ? expected[index] : 0
             if users[index] != counted {
                 problems.append("\(name) slot \(index) counts \(users[index]) users, \(counted) hold it")
@@ -107,6 +108,7 @@ struct SharedSlots<Key: Hashable, Table> {
 
     /// ``retain(_:)``, looking first among the keys found lately under
     /// `quickHash` (any cheap function of the key: equal keys, equal hashes).
+    @inline(__always)
     mutating func retain(_ key: Key, quickHash: Int) -> Index? {
         let line = quickHash & (Self.recentLines - 1)
         let cached = recent[line]

@@ -21,6 +21,34 @@ final class SharedTables {
         Unmanaged.passUnretained(springGroups[method])._withUnsafeGuaranteedRef(body)
     }
 
+    // The spring groups' three calls a start, a restart and a removal make,
+    // on the groups of method index `method`. Out of line and not generic:
+    // borrowed through closures in the generic code that calls them, the
+    // groups cost some 45 instructions of closure contexts a call (their
+    // arguments copied in, a thunk, a partial application), and read from
+    // the array directly, a retain and a release.
+
+    /// ``SpringGroups/acquire(_:threshold:clock:grid:configurations:)`` (a
+    /// group starting now).
+    @inline(never)
+    func acquireSpringGroup(method: Int, _ parameters: SpringParameters, threshold: Double) -> GroupIndex {
+        withSpringGroups(method) { $0.acquire(parameters, threshold: threshold, configurations: springs) }
+    }
+
+    /// ``SpringGroups/rejoin(_:_:threshold:configurations:)``.
+    @inline(never)
+    func rejoinSpringGroup(
+        method: Int, _ index: GroupIndex, _ parameters: SpringParameters, threshold: Double
+    ) -> GroupIndex {
+        withSpringGroups(method) { $0.rejoin(index, parameters, threshold: threshold, configurations: springs) }
+    }
+
+    /// ``SpringGroups/release(_:count:configurations:)`` of one user.
+    @inline(never)
+    func releaseSpringGroup(method: Int, _ index: GroupIndex) {
+        withSpringGroups(method) { $0.release(index, configurations: springs) }
+    }
+
     /// Computes this tick's matrices and factors for a frame of `dt`.
     func prepare(dt: Double) {
         springs.prepare(dt: dt)

@@ -132,6 +132,17 @@ final class SpringGroups {
             parameters: parameters, threshold: threshold, clock: clocked ? clock.bitPattern : 0,
             grid: clocked ? grid : 0)
         if let index = state.slots.retain(key, quickHash: key.quickHash) { return index }
+        return insert(key, parameters, threshold: threshold, clock: clock, grid: grid, configurations: configurations)
+    }
+
+    /// A new group for `key`, with one user. Out of line: it builds a group
+    /// and a frame (over 300 bytes on the stack), which would make every
+    /// acquisition set up that frame.
+    @inline(never)
+    private func insert(
+        _ key: Key, _ parameters: SpringParameters, threshold: Double, clock: Double, grid: Int,
+        configurations: SpringConfigurations
+    ) -> GroupIndex {
         let group = Group(
             parameters: parameters, configuration: configurations.acquire(parameters, method), threshold: threshold,
             clock: clock, grid: grid)
@@ -170,7 +181,7 @@ final class SpringGroups {
         _ index: GroupIndex, _ parameters: SpringParameters, threshold: Double, configurations: SpringConfigurations
     ) -> GroupIndex {
         if admits(index, parameters, threshold: threshold) { return index }
-        release(index, count: 1, configurations: configurations)
+        if state.slots.release(index) { recycle(index, configurations: configurations) }
         return acquire(parameters, threshold: threshold, configurations: configurations)
     }
 
@@ -181,6 +192,12 @@ final class SpringGroups {
     @inline(never)
     func release(_ index: GroupIndex, count users: Int = 1, configurations: SpringConfigurations) {
         guard state.slots.release(index, count: users) else { return }
+        recycle(index, configurations: configurations)
+    }
+
+    /// Recycles group `index`, which has no users left.
+    @inline(never)
+    private func recycle(_ index: GroupIndex, configurations: SpringConfigurations) {
         configurations.release(state.groups[index.index].configuration)
         state.slots.recycle(index)
     }
