@@ -212,8 +212,12 @@ final class KeyRegistry {
     func moveToEnd(_ record: RecordIndex) {
         let link = links[record.index]
         precondition(!link.list.isNone, "record \(record) is not registered")
-        let list = link.list.index
         guard !link.next.isNone else { return }
+        // The record's index is checked; the links and list its link names
+        // were made with it (as in ``remove(_:count:each:)``).
+        let links = ColumnPointer(self.links)
+        let lists = ColumnPointer(self.lists)
+        let list = link.list.index
         if !link.previous.isNone {
             links[link.previous.index].next = link.next
         } else {
