@@ -27,7 +27,34 @@ struct LifeCycle {
     var beginTime: Double
     /// Pop's internal count of runs left: `repeatCount`, doubled when autoreversing.
     var repeatRemaining: Int
-    var repeatForever, autoreverses, removedOnCompletion, traced: Bool
+    /// The four switches, a bit each: as four `Bool`s, each record's
+    /// restart unpacked and stored them one by one (12 instructions, on
+    /// every add and replacement); as one byte, one store.
+    private var switches: UInt8
+
+    private static var repeatsForever: UInt8 { 1 }
+    private static var reverses: UInt8 { 2 }
+    private static var removed: UInt8 { 4 }
+    private static var isTraced: UInt8 { 8 }
+
+    var repeatForever: Bool {
+        get { switches & Self.repeatsForever != 0 }
+        set { set(Self.repeatsForever, newValue) }
+    }
+    var autoreverses: Bool {
+        get { switches & Self.reverses != 0 }
+        set { set(Self.reverses, newValue) }
+    }
+    var removedOnCompletion: Bool {
+        get { switches & Self.removed != 0 }
+        set { set(Self.removed, newValue) }
+    }
+    var traced: Bool {
+        get { switches & Self.isTraced != 0 }
+        set { set(Self.isTraced, newValue) }
+    }
+
+    private mutating func set(_ bit: UInt8, _ on: Bool) { switches = on ? switches | bit : switches & ~bit }
 
     /// One run from time 0, removed on completion: a free record's (made
     /// without an animation, whose creation and copy cost far more).
@@ -35,39 +62,36 @@ struct LifeCycle {
         beginTime: 0, repeatRemaining: 0, repeatForever: false, autoreverses: false, removedOnCompletion: true,
         traced: false)
 
+    @inline(__always)
     init(
         beginTime: Double, repeatRemaining: Int, repeatForever: Bool, autoreverses: Bool, removedOnCompletion: Bool,
         traced: Bool
     ) {
         self.beginTime = beginTime
         self.repeatRemaining = repeatRemaining
-        self.repeatForever = repeatForever
-        self.autoreverses = autoreverses
-        self.removedOnCompletion = removedOnCompletion
-        self.traced = traced
+        switches =
+            (repeatForever ? Self.repeatsForever : 0) | (autoreverses ? Self.reverses : 0)
+            | (removedOnCompletion ? Self.removed : 0) | (traced ? Self.isTraced : 0)
     }
 
     /// Whether the run under way is the last and the animation then goes
     /// (the life cycle's part of ``ElementFlag/quiet``).
     var endsWithThisRun: Bool { removedOnCompletion && !repeatForever && repeatRemaining <= 1 }
 
+    @inline(__always)
     init<Value>(_ animation: borrowing Animation<Value>) {
-        beginTime = animation.beginTime
-        autoreverses = animation.autoreverses
         let count = max(animation.repeatCount, animation.autoreverses ? 1 : 0)
-        repeatRemaining = animation.autoreverses ? min(count, Int.max / 2) * 2 : count
-        repeatForever = animation.repeatForever
-        removedOnCompletion = animation.removedOnCompletion
-        traced = animation.isTraced
+        self.init(
+            beginTime: animation.beginTime,
+            repeatRemaining: animation.autoreverses ? min(count, Int.max / 2) * 2 : count,
+            repeatForever: animation.repeatForever, autoreverses: animation.autoreverses,
+            removedOnCompletion: animation.removedOnCompletion, traced: animation.isTraced)
     }
 
     init(_ group: AnimationGroup) {
-        beginTime = group.beginTime
-        autoreverses = false
-        repeatRemaining = group.repeatCount
-        repeatForever = group.repeatForever
-        removedOnCompletion = group.removedOnCompletion
-        traced = group.isTraced
+        self.init(
+            beginTime: group.beginTime, repeatRemaining: group.repeatCount, repeatForever: group.repeatForever,
+            autoreverses: false, removedOnCompletion: group.removedOnCompletion, traced: group.isTraced)
     }
 }
 
