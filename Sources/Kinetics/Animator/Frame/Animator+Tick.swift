@@ -165,6 +165,13 @@ extension Animator {
     /// replacement more than the frame itself.
     func renderQuietSpring(_ handle: AnimationHandle, index: Int, width: Int) {
         renderFirstSpringFrame(index, width: width, &outputs.quietOutput)
+        completeIfAtRest(handle)
+    }
+
+    /// Completes quiet spring `handle` if its first frame, just rendered
+    /// into the quiet output, found it at rest.
+    @inline(__always)
+    func completeIfAtRest(_ handle: AnimationHandle) {
         assert(outputs.quietOutput.events.isEmpty, "a quiet spring reported an event")
         guard !outputs.quietOutput.finished.isEmpty else { return }
         // Emptied before completing, which may call out and render more.

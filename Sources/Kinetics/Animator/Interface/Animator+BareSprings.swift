@@ -60,14 +60,16 @@ extension Animator {
         case 2: startBare(animation, spring, slot: property.slot, lane: lane2, width: 2, handle, index: index)
         default: startBare(animation, spring, slot: property.slot, lane: lane4, width: 4, handle, index: index)
         }
-        // The first frame may finish it, and a completion calls out.
-        withCallbacks { renderQuietSpring(handle, index: index, width: Self.width(of: Value.self)) }
+        // The first frame (rendered with the start) may finish it, and a
+        // completion calls out.
+        withCallbacks { completeIfAtRest(handle) }
         return handle
     }
 
     /// Starts bare spring `animation` of record `index` (`handle`) on `slot`
     /// of `lane`: joins its group and appends its element, quiet, as its box
-    /// would.
+    /// would; then renders its first frame into the quiet output
+    /// (``renderFirstQuietFrame(_:lane:method:element:index:)``).
     private func startBare<Value: AnimatableVector, Stored: AnimatableVector>(
         _ animation: borrowing Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
         slot: PropertySlot, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
@@ -87,13 +89,33 @@ extension Animator {
             width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
         // (Its status is new: not reached.)
         status[index].element = element
+        lane.withSprings(method) {
+            renderFirstQuietFrame($0, lane: lane, method: method, element: element.index, index: index)
+        }
+    }
+
+    /// Renders the first frame of quiet spring element `element` of
+    /// `batch` (method index `method`, record `index`) into the quiet
+    /// output, as ``renderQuietSpring(_:index:width:)`` would, but in the
+    /// batch at hand: the lane's dispatch, through the record's status,
+    /// cost every add and replacement some 30 instructions.
+    @inline(__always)
+    private func renderFirstQuietFrame<Stored: AnimatableVector>(
+        _ batch: SpringBatch<Stored>, lane: Lane<Stored>, method: Int, element: Int, index: Int
+    ) {
+        if method == SpringMethod.pop.index {
+            lane.withValues { batch.renderFirstPopFrame(element, values: $0, output: &outputs.quietOutput) }
+        } else {
+            lane.renderFirstSpringFrame(index, animator: self, output: &outputs.quietOutput)
+        }
     }
 
     /// Restarts the quiet bare spring of record `index` as `animation`, a
     /// quiet spring with `parameters` on the same property (its handle
     /// `handle`), in its element: what its box's
     /// ``PropertyAnimationBox/restartQuietSpring(with:parameters:_:_:index:)``
-    /// does, with no box to keep.
+    /// does, with no box to keep; then renders its first frame into the
+    /// quiet output (``renderFirstQuietFrame(_:lane:method:element:index:)``).
     func restartBare<Value: AnimatableVector, Stored: AnimatableVector>(
         _ animation: borrowing Animation<Value>, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
         _ handle: AnimationHandle, index: Int
@@ -108,6 +130,7 @@ extension Animator {
             let group = shared.rejoinSpringGroup(
                 method: method, batch.group(element), parameters, threshold: start.threshold)
             batch.restartQuiet(element, owner: handle, start, group: group, clamp: animation.clamp)
+            renderFirstQuietFrame(batch, lane: lane, method: method, element: element, index: index)
         }
     }
 

@@ -72,14 +72,16 @@ extension Animator {
                 default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
                 }
             }
+            renderQuietSpring(handle, index: index, width: Self.width(of: Value.self))
         } else {
+            // Its first frame rendered with the restart, in the batch at hand.
             switch Self.width(of: Value.self) {
             case 1: restartBare(animation, parameters: parameters, lane: lane1, width: 1, handle, index: index)
             case 2: restartBare(animation, parameters: parameters, lane: lane2, width: 2, handle, index: index)
             default: restartBare(animation, parameters: parameters, lane: lane4, width: 4, handle, index: index)
             }
+            completeIfAtRest(handle)
         }
-        renderQuietSpring(handle, index: index, width: Self.width(of: Value.self))
         return handle
     }
 
