@@ -120,13 +120,14 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     }
 
     /// Makes element `index` (its slot kept) a new run, as ``append`` would
-    /// make a new element.
+    /// make a new element, with `extra` flags set beyond those the settings
+    /// imply.
     ///
     /// One bounds check for every column (they have the same count), then
     /// their pointers, which check in debug builds.
     func restart(
         _ index: Int, owner handle: AnimationHandle, from start: V, to end: V, clamp mode: ClampMode,
-        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool
+        roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool, flags extra: UInt8
     ) {
         precondition(index >= 0 && index < count, "element \(index) out of 0..<\(count)")
         ColumnPointer(owner)[index] = handle
@@ -138,7 +139,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         // The group start stays: it is the spring batch's to change.
         flags[index] =
             Self.flags(clamp: mode, roundingFactor: roundingFactor, additive: additive, wantsEvents: wantsEvents)
-            | flags[index] & ElementFlag.groupStart
+            | extra | flags[index] & ElementFlag.groupStart
         ColumnPointer(roundingScale)[index] = Self.roundingScale(roundingFactor)
         ColumnPointer(clamp)[index] = mode
     }

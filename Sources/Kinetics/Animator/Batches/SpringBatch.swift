@@ -136,8 +136,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         restartState(element, value: start.from, to: start.to, velocity: start.velocity, group: index)
         common.restart(
             element, owner: owner, from: start.from, to: start.to, clamp: clamp, roundingFactor: 0, additive: false,
-            threshold: start.threshold, wantsEvents: false)
-        common.flags[element] |= ElementFlag.unwritten | ElementFlag.quiet
+            threshold: start.threshold, wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
     }
 
     /// The group of element `element`.

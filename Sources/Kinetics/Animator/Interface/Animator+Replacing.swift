@@ -53,6 +53,14 @@ extension Animator {
     func replaceInPlace<Value: AnimatableVector>(
         _ animation: borrowing Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
     ) -> AnimationHandle {
+        // One check of the index for the record and its status (the
+        // columns have the same count); then their pointers, which check in
+        // debug builds.
+        precondition(
+            UInt(bitPattern: index) < UInt(bitPattern: status.count) && status.count == records.count,
+            "record \(index) out of 0..<\(status.count)")
+        let status = ColumnPointer(self.status)
+        let records = ColumnPointer(self.records)
         let generation = status[index].generation &+ 1
         status[index].generation = generation
         status[index].reached = false
