@@ -123,13 +123,15 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// make a new element, with `extra` flags set beyond those the settings
     /// imply.
     ///
-    /// One bounds check for every column (they have the same count), then
-    /// their pointers, which check in debug builds.
+    /// The caller checks the index against a column of the batch (a spring
+    /// batch's restart, against its state's, which have this count); the
+    /// columns are written through their pointers, which check in debug
+    /// builds, as does the index here.
     func restart(
         _ index: Int, owner handle: AnimationHandle, from start: V, to end: V, clamp mode: ClampMode,
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool, flags extra: UInt8
     ) {
-        precondition(index >= 0 && index < count, "element \(index) out of 0..<\(count)")
+        assert(index >= 0 && index < count, "element \(index) out of 0..<\(count)")
         ColumnPointer(owner)[index] = handle
         ColumnPointer(from)[index] = start
         ColumnPointer(to)[index] = end

@@ -313,11 +313,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     }
 
     /// Sets ``ElementFlag/groupStart`` of element `element` and of the
-    /// next, after the first's group changed.
+    /// next, after the first's group changed. Its callers have checked the
+    /// index against a column of the batch (they all have its count); debug
+    /// builds check it again.
     @inline(__always)
     private func markGroupStarts(around element: Int) {
         let end = count
-        precondition(UInt(bitPattern: element) < UInt(bitPattern: end), "spring element \(element) out of 0..<\(end)")
+        assert(UInt(bitPattern: element) < UInt(bitPattern: end), "spring element \(element) out of 0..<\(end)")
         let flags = common.flags.base
         let groups = group.base
         let joined = groups[element]
@@ -327,6 +329,19 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         if next < end {
             flags[next] = flags[next] & ~ElementFlag.groupStart | (groups[next] != joined ? ElementFlag.groupStart : 0)
         }
+    }
+
+    /// Whether the state's columns hold as many springs as the common
+    /// ones (a test of the bookkeeping: a restart checks an index against
+    /// one column and writes the others through their pointers).
+    var columnsHaveOneCount: Bool {
+        var counts = [displacement.count, velocity.count, group.count]
+        switch method {
+        case .pop: counts.append(slope.count)
+        case .fixed: counts += [outputValue.count, outputVelocity.count]
+        case .rk4, .analytic: break
+        }
+        return counts.allSatisfy { $0 == common.count }
     }
 
     /// Whether each spring has ``ElementFlag/groupStart`` exactly when its

@@ -127,6 +127,9 @@ extension Animator {
                 if !batch.groupStartsAreMarked {
                     problems.append("the \(batch.method) springs of lane \(width) have a group start marked wrong")
                 }
+                if !batch.columnsHaveOneCount {
+                    problems.append("the \(batch.method) springs of lane \(width) have columns of different counts")
+                }
                 for element in 0 ..< batch.count {
                     // A new spring's first frame takes its group's threshold from its
                     // element. (A paused spring has given its group back.)

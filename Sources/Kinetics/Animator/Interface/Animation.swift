@@ -313,6 +313,7 @@ public struct Animation<Value: AnimatableVector> {
     ///
     /// - Throws: ``ParameterError`` naming the setting.
     @discardableResult
+    @inline(__always)
     func validate() throws(ParameterError) -> (parameters: SpringParameters, method: SpringMethod)? {
         // One by one: an array of them would allocate on every add.
         try Self.checkFinite(packedFrom, "from")
