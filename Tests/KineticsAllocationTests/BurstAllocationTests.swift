@@ -15,11 +15,24 @@ struct BurstAllocationTests {
     static let running = sanitized ? 100 : 1_500
     static let added = sanitized ? 100 : 1_000
 
+    /// How the burst's springs are keyed.
+    enum Keys: CaseIterable {
+        /// ``AnimationKey``s made before the burst.
+        case madeOnce
+        /// Strings.
+        case strings
+        /// None: the animator names each (`animation-N`); the adds before
+        /// the burst take N past 100,000, where such a name outgrows a
+        /// string's inline room.
+        case none
+    }
+
     /// An animator running `running` springs of `Value` and `method` in
     /// four settings, with `running + added` properties, after a few ticks;
-    /// room for them all reserved when `reserving`.
+    /// room for them all reserved when `reserving`; with `numbering`, after
+    /// 100,000 adds and removals.
     static func animator<Value: AnimatableVector>(
-        _ type: Value.Type, method: SpringMethod, reserving: Bool
+        _ type: Value.Type, method: SpringMethod, reserving: Bool, numbering: Bool = false
     ) throws -> (Animator, [PropertyHandle<Value>]) {
         let animator = Animator()
         animator.checksInternally = false  // they allocate
@@ -29,6 +42,11 @@ struct BurstAllocationTests {
         }
         for index in 0 ..< running {
             try animator.add(spring(index, method: method), to: properties[index], forKey: "a\(index)")
+        }
+        if numbering {
+            for _ in 0 ..< 100_000 {
+                animator.remove(try animator.add(spring(0, method: method), to: properties[running]))
+            }
         }
         for frame in 1 ... 3 { animator.tick(at: Double(frame) / 60) }
         if reserving { try animator.reserveCapacity(running + added, springsOf: Value.self, method: method) }
@@ -44,27 +62,28 @@ struct BurstAllocationTests {
         return animation
     }
 
-    /// The allocations of the frame that adds the burst (under keys made
-    /// once, or strings) and ticks, after a run that warms the runtime's
-    /// lazy state on another animator.
+    /// The allocations of the frame that adds the burst (under `keys`) and
+    /// ticks, after a run that warms the runtime's lazy state on another
+    /// animator.
     static func burstAllocations<Value: AnimatableVector>(
-        _ type: Value.Type, method: SpringMethod, reserving: Bool, keysMadeOnce: Bool
+        _ type: Value.Type, method: SpringMethod, reserving: Bool, keys keying: Keys
     ) throws -> Int {
         let keys = (running ..< running + added).map { AnimationKey("a\($0)") }
         func burst(_ animator: Animator, _ properties: [PropertyHandle<Value>]) throws {
             for index in running ..< running + added {
                 let animation: Animation<Value> = try spring(index, method: method)
-                if keysMadeOnce {
-                    try animator.add(animation, to: properties[index], forKey: keys[index - running])
-                } else {
-                    try animator.add(animation, to: properties[index], forKey: "a\(index)")
+                switch keying {
+                case .madeOnce: try animator.add(animation, to: properties[index], forKey: keys[index - running])
+                case .strings: try animator.add(animation, to: properties[index], forKey: "a\(index)")
+                case .none: try animator.add(animation, to: properties[index])
                 }
             }
             animator.tick(at: 4.0 / 60)
         }
         let (warm, warmProperties) = try animator(Value.self, method: method, reserving: true)
         try burst(warm, warmProperties)
-        let (animator, properties) = try animator(Value.self, method: method, reserving: reserving)
+        let (animator, properties) = try animator(
+            Value.self, method: method, reserving: reserving, numbering: keying == .none)
         var thrown: (any Error)?
         let allocations = AllocationCounter.count {
             do { try burst(animator, properties) } catch { thrown = error }
@@ -75,22 +94,20 @@ struct BurstAllocationTests {
     }
 
     @Test(
-        "with room reserved, a frame that adds springs (keys made once or strings) allocates nothing",
-        arguments: SpringMethod.allCases, [false, true])
-    func reserved(method: SpringMethod, keysMadeOnce: Bool) throws {
+        "with room reserved, a frame that adds springs (keys made once, strings or none) allocates nothing",
+        arguments: SpringMethod.allCases, Keys.allCases)
+    func reserved(method: SpringMethod, keys: Keys) throws {
         guard !sanitized else { return }
-        let scalars = try Self.burstAllocations(
-            Double.self, method: method, reserving: true, keysMadeOnce: keysMadeOnce)
-        #expect(scalars == 0, "\(method), scalar springs: \(scalars) allocations")
-        let points = try Self.burstAllocations(
-            SIMD2<Double>.self, method: method, reserving: true, keysMadeOnce: keysMadeOnce)
-        #expect(points == 0, "\(method), point springs: \(points) allocations")
+        let scalars = try Self.burstAllocations(Double.self, method: method, reserving: true, keys: keys)
+        #expect(scalars == 0, "\(method), \(keys), scalar springs: \(scalars) allocations")
+        let points = try Self.burstAllocations(SIMD2<Double>.self, method: method, reserving: true, keys: keys)
+        #expect(points == 0, "\(method), \(keys), point springs: \(points) allocations")
     }
 
     @Test("without room reserved, the same frame allocates (the count above can fail)")
     func unreserved() throws {
         guard !sanitized else { return }
-        let allocations = try Self.burstAllocations(Double.self, method: .pop, reserving: false, keysMadeOnce: true)
+        let allocations = try Self.burstAllocations(Double.self, method: .pop, reserving: false, keys: .madeOnce)
         #expect(allocations > 0)
     }
 

@@ -280,8 +280,17 @@ struct KeyRegistryTests {
         }
         for step in 0 ..< 20_000 {
             let target = UInt64(next(5))
-            let key = "key-\(next(80))"
+            // Some keys are the names the animator gives animations added
+            // without one (``GeneratedKey``), registered as strings or as
+            // their numbers: either is found as either.
+            let number = UInt64(next(80))
+            let generated = next(2) == 0
+            let key = generated ? "animation-\(number)" : "key-\(number)"
             let name = "\(target)/\(key)"
+            if generated {
+                let hash = registry.hash(TargetID(target), generated: number)
+                #expect(registry.find(TargetID(target), generated: number, hash: hash) == reference[name])
+            }
             if let record = reference[name] {
                 #expect(registry.find(TargetID(target), key) == record)
                 if next(3) > 0 {
@@ -293,7 +302,12 @@ struct KeyRegistryTests {
             } else {
                 #expect(registry.find(TargetID(target), key) == nil)
                 guard let record = freeRecords.popLast() else { continue }
-                registry.insert(record, target: TargetID(target), key: key)
+                if generated && next(2) == 0 {
+                    let hash = registry.hash(TargetID(target), generated: number)
+                    registry.insert(record, target: TargetID(target), generated: number, hash: hash)
+                } else {
+                    registry.insert(record, target: TargetID(target), key: key)
+                }
                 reference[name] = record
                 order[target, default: []].append(key)
             }

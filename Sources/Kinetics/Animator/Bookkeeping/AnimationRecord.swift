@@ -260,11 +260,9 @@ struct AnimationRecord {
     }
 }
 
-/// Where an animation is registered: its key on its target (empty for a
-/// group's child) and the group it is a child of. By record index, beside
-/// the records.
+/// Where an animation runs: its target and the group it is a child of (its
+/// key is the registry's). By record index, beside the records.
 struct RecordPlace {
-    var key = ""
     var target = TargetID(0)
     var parent: AnimationHandle?
 }

@@ -63,11 +63,11 @@ extension Animator {
         for i in entries.indices where registry.contains(RecordIndex(i)) {
             let entry = entries[i]
             if i >= records.count || !status[i].live {
-                problems.append("registry key \(entry.key) names a dead record")
+                problems.append("registry key \(entry.name) names a dead record")
                 continue
             }
-            if places[i].key != entry.key || places[i].target != entry.target {
-                problems.append("registry key \(entry.key) and record \(i) disagree")
+            if places[i].target != entry.target || places[i].parent != nil {
+                problems.append("registry key \(entry.name) and record \(i) disagree")
             }
         }
         // Every property has its keyed-record hint (a number; any is safe).

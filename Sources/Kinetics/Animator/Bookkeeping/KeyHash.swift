@@ -52,6 +52,14 @@ struct KeyHash: Sendable {
         return (ascii ?? nil) ?? scalarsPrefix(key)
     }
 
+    /// The ``Prefix`` of the key whose bytes are `bytes`, all ASCII (the
+    /// same as ``prefix(_:)`` of that key as a string).
+    @inline(__always)
+    func prefix(ascii bytes: UnsafeRawBufferPointer) -> Prefix {
+        guard let state = asciiState(bytes) else { preconditionFailure("the key's bytes are not ASCII") }
+        return Prefix(state: state, count: bytes.count)
+    }
+
     /// The hash of a key on `target`, from the key's ``Prefix``.
     @inline(__always)
     func callAsFunction(_ target: TargetID, _ prefix: Prefix) -> Int {

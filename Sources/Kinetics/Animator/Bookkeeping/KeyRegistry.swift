@@ -19,11 +19,28 @@
 /// held in constants: an add writes five of them, and as arrays each write
 /// checked its array's uniqueness (about 100 instructions an add).
 final class KeyRegistry {
-    /// A record's key.
+    /// A record's key: a caller's string, or the number of the name the
+    /// animator gave it (``GeneratedKey``), plus one, with an empty string.
     struct Entry {
         var target = TargetID(0)
         var key = ""
         var hash = 0
+        var generated: UInt64 = 0
+
+        /// The key, as a string.
+        var name: String { generated == 0 ? key : GeneratedKey.name(generated &- 1) }
+
+        /// Whether the key is `key`.
+        @inline(__always)
+        func isKey(_ key: String) -> Bool {
+            generated == 0 ? self.key == key : GeneratedKey.name(generated &- 1, is: key)
+        }
+
+        /// Whether the key is the name the animator gives its add number `number`.
+        @inline(__always)
+        func isGenerated(_ number: UInt64) -> Bool {
+            generated == 0 ? GeneratedKey.name(number, is: key) : generated == number &+ 1
+        }
     }
 
     /// A record's place: its bucket and its neighbours in its target's
@@ -84,6 +101,12 @@ final class KeyRegistry {
     /// The hash of `key` on `target` (``KeyHash``).
     func hash(_ target: TargetID, _ key: String) -> Int { keyHash(target, key) }
 
+    /// The hash on `target` of the name the animator gives its add number
+    /// `number` (``GeneratedKey``): the hash of that name as a string.
+    func hash(_ target: TargetID, generated number: UInt64) -> Int {
+        GeneratedKey.withName(number) { keyHash(target, keyHash.prefix(ascii: $0)) }
+    }
+
     /// The hash of `key` on `target`, from `prefix` (the key's
     /// ``KeyHash/Prefix``) when the caller has it: the same number.
     @inline(__always)
@@ -99,12 +122,16 @@ final class KeyRegistry {
 
     /// The hash of `key` on `target` when `record` (any index, none
     /// included) is registered under them, which is then what
-    /// ``find(_:_:hash:)`` returns; nil otherwise.
+    /// ``find(_:_:hash:)`` returns; nil otherwise, and for a record under a
+    /// name the animator gave it (``GeneratedKey``), which `key` may still
+    /// be: ``find(_:_:hash:)`` tells.
     @inline(__always)
     func hash(ifRegistered record: RecordIndex, as target: TargetID, _ key: String) -> Int? {
         guard contains(record) else { return nil }
         let entry = record.index
-        guard entries[entry].target == target, entries[entry].key == key else { return nil }
+        guard entries[entry].target == target, entries[entry].key == key, entries[entry].generated == 0 else {
+            return nil
+        }
         return entries[entry].hash
     }
 
@@ -116,7 +143,19 @@ final class KeyRegistry {
     /// The record registered under `key` on `target`; `hash` is
     /// ``hash(_:_:)`` of them, when the caller has it.
     func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> RecordIndex? {
-        let hash = known ?? hash(target, key)
+        find(target, hash: known ?? hash(target, key)) { $0.isKey(key) }
+    }
+
+    /// The record registered under the name the animator gives its add
+    /// number `number` on `target`; `hash` is ``hash(_:generated:)`` of them.
+    func find(_ target: TargetID, generated number: UInt64, hash: Int) -> RecordIndex? {
+        find(target, hash: hash) { $0.isGenerated(number) }
+    }
+
+    /// The record whose entry has `hash` and `target` and whose key
+    /// `matches`.
+    @inline(__always)
+    private func find(_ target: TargetID, hash: Int, matches: (Entry) -> Bool) -> RecordIndex? {
         let mask = buckets.count - 1
         var bucket = hash & mask
         while true {
@@ -124,7 +163,7 @@ final class KeyRegistry {
             if record.isNone { return nil }
             if isLive(bucket, holding: record) {
                 let entry = entries[record.index]
-                if entry.hash == hash && entry.target == target && entry.key == key { return record }
+                if entry.hash == hash && entry.target == target && matches(entry) { return record }
             }
             bucket = (bucket + 1) & mask
         }
@@ -152,6 +191,21 @@ final class KeyRegistry {
     ///
     /// - Precondition: the key is free on the target and the record is not registered.
     func insert(_ record: RecordIndex, target: TargetID, key: String, hash known: Int? = nil) {
+        insert(record, target: target, key: key, generated: 0, hash: known ?? hash(target, key))
+    }
+
+    /// Registers `record` under the name the animator gives its add number
+    /// `number` on `target`, as ``insert(_:target:key:hash:)``; `hash` as for
+    /// ``find(_:generated:hash:)``.
+    ///
+    /// - Precondition: `number` is below `UInt64.max` (the animator's count
+    ///   of adds stops the process before it gets there).
+    func insert(_ record: RecordIndex, target: TargetID, generated number: UInt64, hash: Int) {
+        precondition(number < UInt64.max, "add number \(number) is past the last")
+        insert(record, target: target, key: "", generated: number &+ 1, hash: hash)
+    }
+
+    private func insert(_ record: RecordIndex, target: TargetID, key: String, generated: UInt64, hash: Int) {
         precondition(!record.isNone && !contains(record), "record \(record) is registered already")
         // A record past the end (a new one, the common case: it is the
         // count) has its entry and link appended below, written once.
@@ -160,7 +214,6 @@ final class KeyRegistry {
             entries.append(Entry())
         }
         if (state.occupied + 1) * 2 > buckets.count { rebuild() }
-        let hash = known ?? hash(target, key)
         let mask = buckets.count - 1
         var bucket = hash & mask
         while !buckets[bucket].isNone && isLive(bucket, holding: buckets[bucket]) {
@@ -190,7 +243,7 @@ final class KeyRegistry {
         state.lastTarget = target
         state.lastList = list
         let tail = lists[list.index].tail
-        let entry = Entry(target: target, key: key, hash: hash)
+        let entry = Entry(target: target, key: key, hash: hash, generated: generated)
         let link = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
         if record.index == links.count {
             // The two grow together (``reserve(_:)``).
@@ -308,10 +361,16 @@ final class KeyRegistry {
         keys.reserveCapacity(lists[list.index].count)
         var record = lists[list.index].head
         while !record.isNone {
-            keys.append(entries[record.index].key)
+            keys.append(entries[record.index].name)
             record = links[record.index].next
         }
         return keys
+    }
+
+    /// The key `record` was last registered under (the empty string for
+    /// one never registered).
+    func key(of record: RecordIndex) -> String {
+        record.index < entries.count ? entries[record.index].name : ""
     }
 
     /// The targets with at least one key.
@@ -344,10 +403,15 @@ final class KeyRegistry {
         var problems: [String] = []
         for record in 0 ..< links.count where !links[record].list.isNone {
             let entry = entries[record]
-            if find(entry.target, entry.key) != RecordIndex(record) {
-                problems.append("key \(entry.key) does not find record \(record)")
+            if find(entry.target, entry.name) != RecordIndex(record) {
+                problems.append("key \(entry.name) does not find record \(record)")
             }
-            if entry.hash != hash(entry.target, entry.key) { problems.append("record \(record) has a stale hash") }
+            if entry.generated != 0
+                && find(entry.target, generated: entry.generated - 1, hash: entry.hash) != RecordIndex(record)
+            {
+                problems.append("the number of key \(entry.name) does not find record \(record)")
+            }
+            if entry.hash != hash(entry.target, entry.name) { problems.append("record \(record) has a stale hash") }
         }
         let inTable = (0 ..< buckets.count).filter {
             !buckets[$0].isNone && isLive($0, holding: buckets[$0])

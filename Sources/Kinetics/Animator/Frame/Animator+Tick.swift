@@ -273,9 +273,9 @@ extension Animator {
     }
 
     /// The key events of record `index` report: its registry key, or a
-    /// group child's property name.
+    /// group child's property name (and an animation's under the key "").
     func eventKey(_ index: Int) -> String {
-        let key = places[index].key
+        let key = places[index].parent == nil ? registry.key(of: RecordIndex(index)) : ""
         return key.isEmpty ? (records[index].box?.propertyName(self) ?? "") : key
     }
 

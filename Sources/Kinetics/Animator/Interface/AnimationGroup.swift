@@ -125,8 +125,7 @@ final class GroupBox: AnimationBox {
         life.beginTime = time + life.beginTime
         life.removedOnCompletion = true
         let childHandle = animator.makeRecord(
-            box: child.makeBox(animator), id: child.id, target: animator.places[index].target, key: "",
-            life: life,
+            box: child.makeBox(animator), id: child.id, target: animator.places[index].target, life: life,
             parent: handle, time: time)
         running.append(childHandle)
         animator.startIfDue(childHandle, at: time)

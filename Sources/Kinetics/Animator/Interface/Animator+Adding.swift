@@ -1,8 +1,15 @@
 // Adding animations: boxes (reused from pools), records and keys.
 
 extension Animator {
-    /// Adds `animation` of `property` under `key` (nil: a unique key) and
-    /// renders its first frame at once when its begin time has come.
+    /// Adds `animation` of `property` under `key` and renders its first
+    /// frame at once when its begin time has come.
+    ///
+    /// Without a key, the animation runs under `animation-N`, N the count of
+    /// animations this animator made before it (a group's children count):
+    /// ``keys(on:)`` lists that name, and
+    /// finding, removing or adding under it work as under any key. (The
+    /// animator keeps the number and makes the string only when asked for
+    /// it, so such an add makes no string.)
     ///
     /// Adding under a key the target already uses stops (cancels) and
     /// replaces the animation there, and any animation that its stop
@@ -182,8 +189,10 @@ extension Animator {
         _ box: AnimationBox?, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, lookup: KeyLookup?
     ) -> (handle: AnimationHandle, isNew: Bool) {
         precondition(state.phase != .advancing, "the animator cannot be changed while animations advance")
-        let key = key ?? "animation-\(state.nextSequence)"
-        let lookup = lookup ?? KeyLookup(registry, target, key)
+        // Without a key, the animation runs under the name of its add's
+        // number (``GeneratedKey``), which the registry keeps as the number.
+        let number = state.nextSequence
+        let lookup = lookup ?? KeyLookup(registry, target, key, generated: number)
         let hash = lookup.hash
         if let existing = lookup.existing {
             if records[existing.index].id == id { return (registeredHandle(existing), false) }
@@ -194,11 +203,21 @@ extension Animator {
             // caller, replaces that too. (Looked up again only if anything
             // was added: a lookup hashes the key.)
             if state.registrations != registered {
-                while let again = registry.find(target, key, hash: hash) { cancel(registeredHandle(again)) }
+                while let again =
+                    if let key { registry.find(target, key, hash: hash) } else {
+                        registry.find(target, generated: number, hash: hash)
+                    }
+                {
+                    cancel(registeredHandle(again))
+                }
             }
         }
-        let handle = makeRecord(box: box, id: id, target: target, key: key, life: life, parent: nil, time: time)
-        registry.insert(handle.record, target: target, key: key, hash: hash)
+        let handle = makeRecord(box: box, id: id, target: target, life: life, parent: nil, time: time)
+        if let key {
+            registry.insert(handle.record, target: target, key: key, hash: hash)
+        } else {
+            registry.insert(handle.record, target: target, generated: number, hash: hash)
+        }
         state.registrations &+= 1
         return (handle, true)
     }
@@ -217,8 +236,7 @@ extension Animator {
 
     /// Creates a record for `box`, waiting to start at its begin time.
     func makeRecord(
-        box: AnimationBox?, id: AnimationID, target: TargetID, key: String, life: LifeCycle,
-        parent: AnimationHandle?, time: Double
+        box: AnimationBox?, id: AnimationID, target: TargetID, life: LifeCycle, parent: AnimationHandle?, time: Double
     ) -> AnimationHandle {
         let index: RecordIndex
         if let reused = freeRecords.popLast() {
@@ -241,7 +259,7 @@ extension Animator {
         let generation = status[index.index].generation &+ 1
         status[index.index] = RecordStatus(generation: generation, live: true)
         records[index.index].reuse(id: id, life: life, box: box)
-        places[index.index] = RecordPlace(key: key, target: target, parent: parent)
+        places[index.index] = RecordPlace(target: target, parent: parent)
         return AnimationHandle(record: index, generation: generation)
     }
 }
@@ -256,6 +274,17 @@ struct KeyLookup {
     init(_ registry: KeyRegistry, _ target: TargetID, _ key: String, prefix: KeyHash.Prefix? = nil) {
         hash = registry.hash(target, key, prefix: prefix)
         existing = registry.find(target, key, hash: hash)
+    }
+
+    /// The lookup of `key`, or without one of the name the animator gives
+    /// its add number `number` (``GeneratedKey``).
+    init(_ registry: KeyRegistry, _ target: TargetID, _ key: String?, generated number: UInt64) {
+        if let key {
+            self.init(registry, target, key)
+        } else {
+            let hash = registry.hash(target, generated: number)
+            self.init(hash: hash, existing: registry.find(target, generated: number, hash: hash))
+        }
     }
 
     /// The lookup, from `hint` when it is the record registered under `key`

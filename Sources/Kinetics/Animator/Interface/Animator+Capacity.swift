@@ -11,8 +11,8 @@ extension Animator {
     ///
     /// After this, adding springs of `Value` and `method` that nothing
     /// observes and that start at once, on properties made before this
-    /// call, under keys the caller made (``AnimationKey``s or strings),
-    /// allocates nothing until `count` animations run at once (the bench's
+    /// call, under keys the caller made (``AnimationKey``s or strings) or
+    /// none, allocates nothing until `count` animations run at once (the bench's
     /// burst scenario counts this: 0 allocations in a frame that adds 1,000
     /// springs to 10,000). Springs added in one tick with the same
     /// parameters and rest threshold share a group (``SpringMethod/pop`` and
@@ -21,9 +21,7 @@ extension Animator {
     /// holds beyond those in use (at most `count`: a spring makes one group
     /// at most). Not covered: an animation that something observes (it
     /// makes an object, reused from a pool once one of its type has ended),
-    /// an add with no key (the animator names it, and a name past 15 bytes,
-    /// from `animation-100000` on, is a heap string), the first key of a
-    /// target, and a target's or property's first use.
+    /// the first key of a target, and a target's or property's first use.
     ///
     /// A `count` at or below what the animator has room for changes
     /// nothing, as for `Array.reserveCapacity`; the room stays until the
