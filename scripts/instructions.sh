@@ -2,7 +2,8 @@
 # The instruction-count gate: `kinetics bench --count instructions` on the
 # animator's and the batch path's frames (10,000 animations: steady
 # springs and mixed animations, churn, retarget storms, bursts and mass
-# completion; steady and burst again with keys made once, animator-keys),
+# completion; steady and burst again with keys made once, animator-keys,
+# and with none, animator-unkeyed),
 # on the two reference engines (1,000 springs) and on the
 # bezier, compared with data/baselines/instructions.json. Counts do not
 # move with machine noise, so the gate can be tight: 2%.
@@ -100,7 +101,8 @@ counted=(--count instructions --warmup 2 --frames 10 --repetitions 7 --no-value-
 
 # The springs in every scenario; mixed animations in the steady and churn
 # frames, with the bezier; the reference engines; the animator's steady and
-# burst frames with its keys made once (animator-keys). Two at a time (a count
+# burst frames with its keys made once (animator-keys) and with none
+# (animator-unkeyed). Two at a time (a count
 # does not depend on what else runs): the springs (about 80 s here) beside
 # the other two in turn (about as long together).
 "$binary" bench "${counted[@]}" --engine animator --engine batch --mix spring --animations 10000 \
@@ -111,7 +113,7 @@ springs=$!
     --scenario steady --scenario churn --output "$out/mixed.json"
 "$binary" bench "${counted[@]}" --engine reference --engine pop-c --mix spring --animations 1000 \
     --scenario steady --no-bezier --output "$out/references.json"
-"$binary" bench "${counted[@]}" --engine animator-keys --mix spring --animations 10000 \
+"$binary" bench "${counted[@]}" --engine animator-keys --engine animator-unkeyed --mix spring --animations 10000 \
     --scenario steady --scenario burst --no-bezier --output "$out/keys.json"
 wait "$springs"
 
@@ -138,7 +140,7 @@ for operation, scenario, share, what in [
     ("add", "burst", 0.1, "the burst frame less a steady one, per spring added: a tenth"),
     ("completion", "mass-completion", 1, "the mass-completion frame less a steady one, per spring"),
 ]:
-    for engine in ("animator", "batch", "animator-keys"):
+    for engine in ("animator", "batch", "animator-keys", "animator-unkeyed"):
         event, steady = frame.get((engine, "spring", scenario)), frame.get((engine, "spring", "steady"))
         if event and steady:
             touched = share * event["configuration"][3]

@@ -42,6 +42,15 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// once. Measured when asked for by name. Not among ``allCases``.
     public static let animatorKeys = BenchEngine("animator-keys")
 
+    /// The animator with no keys: each add names its animation
+    /// (`animation-N`), and a replacement under churn removes the running
+    /// animation and adds the new one. Measured when asked for by name.
+    /// Not among ``allCases``.
+    public static let animatorUnkeyed = BenchEngine("animator-unkeyed")
+
+    /// The engines measured only when named.
+    package static let namedOnly: [BenchEngine] = [.abiNull, .animatorKeys, .animatorUnkeyed]
+
     /// The built-in engines measured by default, in table order.
     public static let allCases: [BenchEngine] = [.animator, .batch, .reference, .popC]
 
@@ -50,14 +59,14 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     public var isPopModel: Bool { self == .reference || self == .popC }
 
     /// Whether the engine is one of Kinetics' own (not from a library).
-    public var isBuiltIn: Bool { Self.allCases.contains(self) || self == .abiNull || self == .animatorKeys }
+    public var isBuiltIn: Bool { Self.allCases.contains(self) || Self.namedOnly.contains(self) }
 
     /// Whether `--method` means anything to the engine: only Kinetics' own
     /// engines with springs take one. An engine from a library or a
     /// package steps as it steps, and abi-null steps nothing; their
     /// configurations are made with `pop` (so that a baseline matches
     /// whatever --method said) and their rows show `-`.
-    public var takesMethod: Bool { Self.allCases.contains(self) || self == .animatorKeys }
+    public var takesMethod: Bool { Self.allCases.contains(self) || self == .animatorKeys || self == .animatorUnkeyed }
 
     /// The name.
     public var description: String { rawValue }

@@ -79,7 +79,8 @@ package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) 
     let workload = Workload(configuration)
     switch configuration.engine {
     case .animator: return AnimatorEngine(workload)
-    case .animatorKeys: return AnimatorEngine(workload, keysMadeOnce: true)
+    case .animatorKeys: return AnimatorEngine(workload, keys: .madeOnce)
+    case .animatorUnkeyed: return AnimatorEngine(workload, keys: .none)
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
     case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
@@ -115,9 +116,19 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         return animator
     }()
     private let target: TargetID
+    /// How the engine keys its animations.
+    enum Keys {
+        /// Strings (`animator`).
+        case strings
+        /// Keys made once, ``AnimationKey`` (`animator-keys`).
+        case madeOnce
+        /// None (`animator-unkeyed`).
+        case none
+    }
+    private let keying: Keys
     private let keys: [String]
     /// The keys made once (``AnimationKey``), for `animator-keys`; empty for
-    /// `animator`, which passes the strings.
+    /// the others.
     private let madeKeys: [AnimationKey]
     /// The engine's mutable state, unchecked like the animator's (see
     /// "How a frame runs"): the harness's checks would otherwise count
@@ -133,11 +144,12 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         var handles: [AnimationHandle] = []
         var churnCursor = 0
     }
-    init(_ workload: Workload, keysMadeOnce: Bool = false) {
+    init(_ workload: Workload, keys keying: Keys = .strings) {
         self.workload = workload
+        self.keying = keying
         target = animator.makeTarget()
-        keys = workload.keys()
-        madeKeys = keysMadeOnce ? keys.map { AnimationKey($0) } : []
+        keys = keying == .none ? [] : workload.keys()
+        madeKeys = keying == .madeOnce ? keys.map { AnimationKey($0) } : []
         setUp()
         #if KINETICS_INTERNAL_CHECKS
             if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_EXTRA_PERCENT"],
@@ -218,7 +230,11 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     var addsAnimations: Bool { true }
 
     private func start(_ index: Int) -> AnimationHandle {
-        madeKeys.isEmpty ? start(index, key: keys[index]) : start(index, key: madeKeys[index])
+        switch keying {
+        case .strings: start(index, key: keys[index])
+        case .madeOnce: start(index, key: madeKeys[index])
+        case .none: start(index, key: NoKey())
+        }
     }
 
     /// Starts item `index` under `key` (specialised for each kind of key).
@@ -257,7 +273,12 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
         }
     }
 
-    func replace(_ index: Int) { state.handles[index] = start(index) }
+    func replace(_ index: Int) {
+        // Under a key the add replaces what runs there; without one, what
+        // runs goes first.
+        if keying == .none { animator.remove(state.handles[index]) }
+        state.handles[index] = start(index)
+    }
 
     func retarget(_ index: Int, to target: Double) {
         if state.points[index] != nil {
@@ -287,7 +308,8 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     }
 }
 
-/// A key the animator engine adds under: a `String`, or a key made once.
+/// A key the animator engine adds under: a `String`, a key made once, or
+/// none.
 private protocol BenchKey {
     func add<Value: AnimatableVector>(
         _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
@@ -309,6 +331,16 @@ extension AnimationKey: BenchKey {
         _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
     ) throws(ParameterError) -> AnimationHandle {
         try animator.add(consume animation, to: property, forKey: self)
+    }
+}
+
+/// No key: the animator names the animation.
+private struct NoKey: BenchKey {
+    @inline(__always)
+    fileprivate func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
+    ) throws(ParameterError) -> AnimationHandle {
+        try animator.add(consume animation, to: property)
     }
 }
 

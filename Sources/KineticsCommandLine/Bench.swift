@@ -104,7 +104,7 @@ package struct Bench: ParsableCommand {
     package func validate() throws {
         for engine in engines where !engine.isBuiltIn && libraries.isEmpty && !BenchEngine.registered.contains(engine) {
             throw ValidationError(
-                "--engine must be one of \((BenchEngine.allCases + [.abiNull, .animatorKeys]).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
+                "--engine must be one of \((BenchEngine.allCases + BenchEngine.namedOnly).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
             )
         }
         guard (7 ... 1_000).contains(repetitions) else {

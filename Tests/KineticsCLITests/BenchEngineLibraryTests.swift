@@ -313,7 +313,8 @@ struct BenchEngineLibraryTests {
         #expect(
             unknown.status == 64
                 && unknown.stderr.contains(
-                    "pop-c, abi-null, animator-keys or the engine of an --engine-library, got 'nonesuch'"),
+                    "pop-c, abi-null, animator-keys, animator-unkeyed or the engine of an --engine-library, got 'nonesuch'"
+                ),
             "\(unknown.stderr)")
     }
 }
