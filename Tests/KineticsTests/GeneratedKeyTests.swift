@@ -25,6 +25,15 @@ struct GeneratedKeyTests {
                 #expect(registry.hash(target, generated: number) == registry.hash(target, string))
             }
         }
+        // Every number of up to four digits, and numbers of every length.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let spread = (0 ..< 200).map { length -> UInt64 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> UInt64(length % 64)
+        }
+        for number in Array(0 ..< 10_000) + spread {
+            #expect(GeneratedKey.name(number) == "animation-\(number)")
+        }
         // Equal to the name as `==` says, not only byte for byte: a key in
         // another normal form that `==` calls equal (none can be, for these
         // characters; the comparison still asks `==` of a key that is not ASCII).

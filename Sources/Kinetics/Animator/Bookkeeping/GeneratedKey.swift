@@ -24,20 +24,37 @@ enum GeneratedKey {
     static func withName<Result>(_ number: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let base = buffer.baseAddress!
-            // The digits from the end, then the prefix before them.
+            // The digits from the end, two at a time, then the prefix
+            // before them.
             var start = capacity
             var rest = number
-            repeat {
+            while rest >= 100 {
+                start &-= 2
+                writePair(rest % 100, at: base + start)
+                rest /= 100
+            }
+            if rest >= 10 {
+                start &-= 2
+                writePair(rest, at: base + start)
+            } else {
                 start &-= 1
-                base[start] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest != 0
+                base[start] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+            }
             start &-= prefixCount
             withUnsafeBytes(of: prefix) { prefix in
                 UnsafeMutableRawPointer(base + start).copyMemory(from: prefix.baseAddress!, byteCount: prefixCount)
             }
             return body(UnsafeRawBufferPointer(start: base + start, count: capacity &- start))
         }
+    }
+
+    /// Writes the two digits of `pair` (below 100) at `destination`, in one
+    /// store.
+    @inline(__always)
+    private static func writePair(_ pair: UInt64, at destination: UnsafeMutablePointer<UInt8>) {
+        let tens = pair / 10
+        let digits = UInt16(truncatingIfNeeded: 0x3030 | tens | (pair &- tens &* 10) &<< 8)
+        UnsafeMutableRawPointer(destination).storeBytes(of: digits.littleEndian, as: UInt16.self)
     }
 
     /// The name for `number`, as a string.
