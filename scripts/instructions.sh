@@ -157,12 +157,12 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 for f in report["frames"]:
     engine, mix, scenario, animations = f["configuration"]
-    print(f"{engine:<13} {mix:<6} {scenario:<15} {animations:>6} animations: {f['instructionsPerFrame']:>12.1f} a frame,"
+    print(f"{engine:<16} {mix:<6} {scenario:<15} {animations:>6} animations: {f['instructionsPerFrame']:>12.1f} a frame,"
           f" {f['instructionsPerAnimation']:>7.1f} an animation")
 for b in report["bezier"]:
     print(f"bezier    {b['method']:<15} {b['instructionsPerEvaluation']:>8.1f} an evaluation")
 for o in report["operations"]:
-    print(f"{o['engine']:<13} {o['operation']:<11} {o['instructionsPerOperation']:>8.1f} an operation ({o['derivation']})")
+    print(f"{o['engine']:<16} {o['operation']:<11} {o['instructionsPerOperation']:>8.1f} an operation ({o['derivation']})")
 PY
 
 case $mode in
