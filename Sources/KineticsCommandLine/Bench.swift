@@ -26,7 +26,7 @@ package struct Bench: ParsableCommand {
     @Option(
         name: .customLong("engine"),
         help:
-            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), or a library's engine. Default: the first four, and any library's engine with abi-null beside it."
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), animator-keys and animator-unkeyed (the animator with keys made once, or none), or a library's engine. Default: the first four, and any library's engine with abi-null beside it."
     )
     var engines: [BenchEngine] = []
     @Option(
