@@ -19,12 +19,15 @@
 /// held in constants: an add writes five of them, and as arrays each write
 /// checked its array's uniqueness (about 100 instructions an add).
 final class KeyRegistry {
-    /// A record's key: a caller's string, or the number of the name the
-    /// animator gave it (``GeneratedKey``), plus one, with an empty string.
+    /// A record's key: a caller's string, or the name the animator gave it
+    /// (``GeneratedKey``), kept as its number.
     struct Entry {
         var target = TargetID(0)
+        /// The caller's key; empty for a name the animator gave.
         var key = ""
         var hash = 0
+        /// The number of the name the animator gave, plus one; 0 for a
+        /// caller's key.
         var generated: UInt64 = 0
 
         /// The key, as a string.

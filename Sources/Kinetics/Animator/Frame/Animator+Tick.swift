@@ -272,8 +272,9 @@ extension Animator {
         tracer.record(TraceEvent(time: time, handle: handle, key: eventKey(index), kind: kind))
     }
 
-    /// The key events of record `index` report: its registry key, or a
-    /// group child's property name (and an animation's under the key "").
+    /// The key events of record `index` report: its registry key, or its
+    /// property's name for a group's child (which has no key) and for an
+    /// animation under the empty key.
     func eventKey(_ index: Int) -> String {
         let key = places[index].parent == nil ? registry.key(of: RecordIndex(index)) : ""
         return key.isEmpty ? (records[index].box?.propertyName(self) ?? "") : key

@@ -6,10 +6,9 @@ extension Animator {
     ///
     /// Without a key, the animation runs under `animation-N`, N the count of
     /// animations this animator made before it (a group's children count):
-    /// ``keys(on:)`` lists that name, and
-    /// finding, removing or adding under it work as under any key. (The
-    /// animator keeps the number and makes the string only when asked for
-    /// it, so such an add makes no string.)
+    /// ``keys(on:)`` lists that name, and finding, removing or adding under
+    /// it work as under any key. (The animator keeps the number and makes
+    /// the string only when asked for it, so such an add makes no string.)
     ///
     /// Adding under a key the target already uses stops (cancels) and
     /// replaces the animation there, and any animation that its stop
