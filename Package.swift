@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Kinetics: animation physics solvers (spring, decay, unit bezier) in the style
 // of Facebook's Pop, cross-checked against GSL.
@@ -59,6 +59,10 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 let package = Package(
     name: "Kinetics",
+    // The floor: an app that adopts Kinetics supports at least the last two
+    // iOS releases, and these are the oldest of each family that every
+    // library product compiles for (scripts/apple-availability.sh checks it).
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "Kinetics", targets: ["Kinetics"]),
         .library(name: "KineticsReference", targets: ["KineticsReference"]),
@@ -83,8 +87,14 @@ let package = Package(
     targets: [
         // MARK: - The library
 
+        // The platform's C, the same on every platform: its math library
+        // and atomic integers (kinetics_support.h).
+        .target(
+            name: "CKineticsSupport"
+        ),
         .target(
             name: "Kinetics",
+            dependencies: ["CKineticsSupport"],
             swiftSettings: numericalSettings(wholeModule: false)
         ),
 

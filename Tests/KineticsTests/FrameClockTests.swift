@@ -19,6 +19,24 @@ struct FrameClockTests {
         #expect(Self.drain(&list) == [0.1, 0.15, 0.4])
     }
 
+    @Test("jitter's random fractions need no 64-bit Int: the same doubles as 53 bits over 2^53, all in [0, 1)")
+    func jitterFractionsOnAnyIntWidth() {
+        // What the clock computed before, `Double(1 << 53)`, as a 32-bit
+        // `Int` computes it: the shift leaves nothing, and every fraction
+        // divided by it was infinite or NaN (wasm32, watchOS's arm64_32).
+        #expect(Double(Int32(1) << 53) == 0)
+        // The fraction now takes its scale from a `Double` literal; it must
+        // equal the exact quotient (a power of two: no rounding) draw for
+        // draw, so that the jittered frames are the same on 64 bits.
+        var fractions = SplitMix64(seed: 5)
+        var words = SplitMix64(seed: 5)
+        for _ in 0 ..< 100_000 {
+            let fraction = fractions.nextUnit()
+            #expect(fraction == Double(words.next() >> 11) / 9_007_199_254_740_992)
+            #expect(fraction >= 0 && fraction < 1)
+        }
+    }
+
     @Test("jitter: the same seed gives the same frames; frames move within the jitter and some are dropped")
     func jitter() {
         var a = ManualFrameClock.jittered(fps: 100, seed: 9, dropRate: 0.25, jitter: 0.3, duration: 20)

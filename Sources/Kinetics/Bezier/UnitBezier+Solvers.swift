@@ -114,7 +114,8 @@ extension UnitBezier {
         }
         let low = Double(index) / 16
         let high = Double(index + 1) / 16
-        let span = seed[index + 1] - seed[index]
+        let next = index < 15 ? seed[index + 1] : seedEnd
+        let span = next - seed[index]
         let t = span > 0 ? low + (x - seed[index]) / span / 16 : (low + high) / 2
         return refine(x, guess: t, low: low, high: high)
     }

@@ -37,8 +37,12 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
 
     /// The power-form coefficients of x(t) and y(t).
     @usableFromInline let polynomial: BezierPolynomial
-    /// x(t) at t = i/16, the seed table of the `fast` method.
-    @usableFromInline let seed: InlineArray<17, Double>
+    /// x(t) at t = i/16 for i in 0..<16, the seed table of the `fast`
+    /// method; ``seedEnd`` is its 17th entry. (Not an `InlineArray<17,
+    /// Double>`: that type needs macOS and iOS 26.)
+    @usableFromInline let seed: SIMD16<Double>
+    /// x(1), the seed table's last entry.
+    @usableFromInline let seedEnd: Double
 
     /// The largest |y1| and |y2| accepted, 1e6: far beyond any timing
     /// function's overshoot, and far enough below overflow that every
@@ -67,7 +71,10 @@ public struct UnitBezier: Hashable, Sendable, CustomStringConvertible {
         self.y2 = y2
         let polynomial = BezierPolynomial(x1: x1, y1: y1, x2: x2, y2: y2)
         self.polynomial = polynomial
-        seed = InlineArray { index in polynomial.x(at: Double(index) / 16) }
+        var seed = SIMD16<Double>()
+        for index in seed.indices { seed[index] = polynomial.x(at: Double(index) / 16) }
+        self.seed = seed
+        seedEnd = polynomial.x(at: 1)
     }
 
     /// `linear`: (0, 0, 1, 1).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// How a decay (a thrown value slowing down by friction) is advanced.
 ///

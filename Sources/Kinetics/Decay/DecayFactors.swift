@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// The law of a decay's frame, written once: the per-frame factors of one
 /// deceleration (they depend only on the deceleration, the method and the

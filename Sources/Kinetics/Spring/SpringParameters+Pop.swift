@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 // Pop's bounciness/speed mapping (the "Origami" or Quartz Composer mapping,
 // also used by Rebound and React Native). The arithmetic below performs the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// A damped harmonic oscillator: tension (stiffness) k, friction (damping) c
 /// and mass m, moving by `m·x'' = -k·x - c·x'` towards its target.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// The linear map that advances a spring's displacement and velocity over a
 /// fixed time: `d' = dd·d + dv·v`, `v' = vd·d + vv·v`.

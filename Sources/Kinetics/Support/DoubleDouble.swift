@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// An unevaluated sum `high + low` of two doubles with |low| <= ulp(high)/2:
 /// about 106 bits of precision, enough to decide the sign of a cubic's

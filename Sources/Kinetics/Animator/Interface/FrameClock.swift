@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CKineticsSupport
 
 /// A source of frame times for an ``Animator``.
 public protocol FrameClock {
@@ -96,8 +92,8 @@ public struct ManualFrameClock: FrameClock, Sendable {
             while true {
                 frame += 1
                 if let last, frame > last { return nil }
-                let dropped = Double(generator.next() >> 11) / Double(1 << 53) < dropRate
-                let offset = (Double(generator.next() >> 11) / Double(1 << 53) * 2 - 1) * jitter
+                let dropped = generator.nextUnit() < dropRate
+                let offset = (generator.nextUnit() * 2 - 1) * jitter
                 if dropped { continue }
                 let time = max((Double(frame) + offset) / fps, previous.nextUp)
                 previous = time
@@ -107,50 +103,53 @@ public struct ManualFrameClock: FrameClock, Sendable {
     }
 }
 
-/// A real clock on the monotonic time of the system: frames at a refresh
-/// rate, waiting for each (frames already missed are skipped). Times are
-/// seconds since the clock was made.
-public struct SystemFrameClock: FrameClock {
-    private let period: Double
-    private let origin: Double
-    private let end: Double?
-    private var frame = 0
+#if !os(Windows)
+    /// A real clock on the monotonic time of the system: frames at a refresh
+    /// rate, waiting for each (frames already missed are skipped). Times are
+    /// seconds since the clock was made.
+    public struct SystemFrameClock: FrameClock {
+        private let period: Double
+        private let origin: Double
+        private let end: Double?
+        private var frame = 0
 
-    /// A clock at `refreshRate` frames per second, for `duration` seconds if given.
-    ///
-    /// - Precondition: `refreshRate` finite and > 0.
-    public init(refreshRate: Double = 60, duration: Double? = nil) {
-        precondition(refreshRate.isFinite && refreshRate > 0, "a refresh rate must be finite and > 0")
-        period = 1 / refreshRate
-        origin = Self.now()
-        end = duration
-    }
+        /// A clock at `refreshRate` frames per second, for `duration` seconds if given.
+        ///
+        /// - Precondition: `refreshRate` finite and > 0.
+        public init(refreshRate: Double = 60, duration: Double? = nil) {
+            precondition(refreshRate.isFinite && refreshRate > 0, "a refresh rate must be finite and > 0")
+            period = 1 / refreshRate
+            origin = Self.now()
+            end = duration
+        }
 
-    /// Waits for the next frame boundary and returns the time it woke at.
-    public mutating func nextFrame() -> Double? {
-        let elapsed = Self.now() - origin
-        frame = max(frame + 1, Int((elapsed / period).rounded(.down)) + 1)
-        let deadline = Double(frame) * period
-        if let end, deadline > end { return nil }
-        Self.sleep(until: origin + deadline)
-        return Self.now() - origin
-    }
+        /// Waits for the next frame boundary and returns the time it woke at.
+        public mutating func nextFrame() -> Double? {
+            let elapsed = Self.now() - origin
+            frame = max(frame + 1, Int((elapsed / period).rounded(.down)) + 1)
+            let deadline = Double(frame) * period
+            if let end, deadline > end { return nil }
+            Self.sleep(until: origin + deadline)
+            return Self.now() - origin
+        }
 
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
-    }
+        private static func now() -> Double {
+            var spec = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &spec)
+            return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+        }
 
-    private static func sleep(until time: Double) {
-        var remaining = time - now()
-        while remaining > 0 {
-            var request = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
-            _ = nanosleep(&request, nil)
-            remaining = time - now()
+        private static func sleep(until time: Double) {
+            var remaining = time - now()
+            while remaining > 0 {
+                var request = timespec(
+                    tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
+                _ = nanosleep(&request, nil)
+                remaining = time - now()
+            }
         }
     }
-}
+#endif
 
 /// SplitMix64: the small seeded generator behind the jitter model, and
 /// behind every seeded grid and random test of the package.
@@ -168,4 +167,10 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A double in [0, 1): the next 53 random bits times 2⁻⁵³. The scale is
+    /// a `Double` literal, not `Double(1 << 53)`, which is 0 where `Int` has
+    /// 32 bits (wasm32, watchOS's arm64_32) and made every jittered time
+    /// infinite or NaN there; on 64 bits the two give the same doubles.
+    package mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

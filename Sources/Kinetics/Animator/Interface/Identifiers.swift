@@ -1,4 +1,4 @@
-import Synchronization
+import CKineticsSupport
 
 /// An object whose properties an ``Animator`` animates: Pop's "object".
 ///
@@ -57,11 +57,13 @@ public struct AnimationID: Hashable, Sendable {
     /// The number, unique in the process.
     public let rawValue: UInt64
 
-    private static let counter = Atomic<UInt64>(0)
+    /// The last number given, counted with an atomic addition (not the
+    /// standard library's `Atomic`, which needs macOS 15 and iOS 18).
+    private static let counter = AtomicInteger(0)
 
     /// A new identity.
     public static func next() -> AnimationID {
-        AnimationID(rawValue: counter.add(1, ordering: .relaxed).newValue)
+        AnimationID(rawValue: UInt64(bitPattern: counter.add(1)))
     }
 }
 
