@@ -1,5 +1,6 @@
 import MallocInterposerSwift
-import Synchronization
+
+import class Foundation.NSLock
 
 #if canImport(Glibc)
     import Glibc
@@ -21,21 +22,21 @@ public enum AllocationCounter {
     /// interposer's hook is process-wide. Warm up first: the Swift runtime
     /// allocates lazily (metadata, caches) the first time code runs.
     public static func count(_ body: () throws -> Void) rethrows -> Int {
-        try measuring.withLock { _ in
-            prepare()
-            counting.thread = pthread_self()
-            counting.count = 0
-            counting.active = true
-            MallocInterposerSwift.setAllocationHook(countAllocation)
-            MallocInterposerSwift.hook()
-            defer {
-                MallocInterposerSwift.unhook()
-                MallocInterposerSwift.setAllocationHook(nil)
-                counting.active = false
-            }
-            try body()
-            return counting.count
+        measuring.lock()
+        defer { measuring.unlock() }
+        prepare()
+        counting.thread = pthread_self()
+        counting.count = 0
+        counting.active = true
+        MallocInterposerSwift.setAllocationHook(countAllocation)
+        MallocInterposerSwift.hook()
+        defer {
+            MallocInterposerSwift.unhook()
+            MallocInterposerSwift.setAllocationHook(nil)
+            counting.active = false
         }
+        try body()
+        return counting.count
     }
 
     /// Whether the interposer is active in this process (it counts a known
@@ -69,8 +70,9 @@ private final class CountingState: @unchecked Sendable {
 
 private let counting = CountingState()
 
-/// One measurement at a time.
-private let measuring = Mutex<Void>(())
+/// One measurement at a time (not the standard library's `Mutex`, which
+/// needs macOS 15 and iOS 18).
+private let measuring = NSLock()
 
 nonisolated(unsafe) private var probe: UnsafeMutableRawPointer?
 

@@ -76,13 +76,27 @@ public struct BenchReport: Codable, Sendable {
         }
     }
 
-    /// `Intel(R) Xeon(R) … (2 cores)`, from /proc/cpuinfo where there is one.
+    /// `Intel(R) Xeon(R) … (2 cores)`: the processor's name from
+    /// /proc/cpuinfo on Linux, from `machdep.cpu.brand_string` on Darwin.
     public static var machineDescription: String {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let model = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("model name") }?
-            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
-        return "\(model ?? "unknown CPU") (\(cores) cores)"
+        return "\(processorName ?? "unknown CPU") (\(cores) cores)"
+    }
+
+    private static var processorName: String? {
+        #if os(Linux)
+            return (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("model name") }?
+                .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
+        #elseif canImport(Darwin)
+            var size = 0
+            guard sysctlbyname("machdep.cpu.brand_string", nil, &size, nil, 0) == 0, size > 0 else { return nil }
+            var name = [CChar](repeating: 0, count: size)
+            guard sysctlbyname("machdep.cpu.brand_string", &name, &size, nil, 0) == 0 else { return nil }
+            return String(cString: name)
+        #else
+            return nil
+        #endif
     }
 
     /// Whether every frame of the animator and the batch path was counted and

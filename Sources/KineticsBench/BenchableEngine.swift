@@ -1,5 +1,4 @@
 import Kinetics
-import Synchronization
 
 /// One animation of a bench workload, as an engine is given it: the fields
 /// of `kinetics_animation` in `kinetics_engine.h`, in Swift's types.
@@ -131,7 +130,7 @@ enum EngineRegistry {
         var make: Factory
     }
 
-    private static let entries = Mutex<[(engine: BenchEngine, entry: Entry)]>([])
+    private static let entries = Locked<[(engine: BenchEngine, entry: Entry)]>([])
 
     static func register(name: String, origin: String, _ make: @escaping Factory) throws(EngineLibraryError)
         -> BenchEngine

@@ -1,6 +1,5 @@
 import CKineticsEngine
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Kinetics
 
 /// Ends the process when an engine's frame does not return in time.
 ///
@@ -13,25 +13,25 @@ import Synchronization
 /// status 65.
 package enum FrameWatchdog {
     /// Frames marked since the process started.
-    private static let frames = Atomic<Int>(0)
+    private static let frames = AtomicInteger(0)
     /// The frames marked when the running configuration began; -1 between configurations.
-    private static let first = Atomic<Int>(-1)
+    private static let first = AtomicInteger(-1)
     /// What runs: `soa-springs 10000 spring steady 60 Hz`.
-    private static let label = Mutex<String>("")
-    private static let started = Atomic<Bool>(false)
+    private static let label = Locked("")
+    private static let started = AtomicInteger(0)
 
     /// Starts the watchdog with `timeout` seconds (once per process; later
     /// calls do nothing).
     package static func start(timeout: Double) {
-        guard timeout.isFinite, timeout > 0, !started.exchange(true, ordering: .relaxed) else { return }
+        guard timeout.isFinite, timeout > 0, started.exchange(1) == 0 else { return }
         let interval = min(1, timeout / 4)
         Thread.detachNewThread {
-            var seen = -1
+            var seen: Int64 = -1
             var since = Date()
             while true {
                 Thread.sleep(forTimeInterval: interval)
-                let now = frames.load(ordering: .relaxed)
-                let begun = first.load(ordering: .relaxed)
+                let now = frames.load()
+                let begun = first.load()
                 if begun < 0 || now != seen {
                     (seen, since) = (now, Date())
                     continue
@@ -51,16 +51,16 @@ package enum FrameWatchdog {
     /// A configuration's frames begin; ``mark()`` counts them from here.
     package static func begin(_ name: String) {
         label.withLock { $0 = name }
-        first.store(frames.load(ordering: .relaxed) + 1, ordering: .relaxed)
+        first.store(frames.load() + 1)
     }
 
     /// The configuration's frames are over.
-    package static func end() { first.store(-1, ordering: .relaxed) }
+    package static func end() { first.store(-1) }
 
     /// A frame is about to run. Called by the one measuring thread only, so
     /// a plain load and store count without a locked instruction.
     @inline(__always)
     package static func mark() {
-        frames.store(frames.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        frames.store(frames.load() &+ 1)
     }
 }

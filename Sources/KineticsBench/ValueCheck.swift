@@ -1,5 +1,4 @@
 import Kinetics
-import Synchronization
 
 /// How far an engine's values are from the motion its workload asks for,
 /// after a second of frames: the exact trajectory of each spring and decay,
@@ -68,7 +67,7 @@ extension BenchRunner {
     /// The animations a value check looks at: the first of the workload.
     static let checkedAnimations = 64
 
-    private static let reference = Mutex(MotionReference.closedForm)
+    private static let reference = Locked(MotionReference.closedForm)
 
     /// What value checks compare engines with: ``MotionReference/closedForm``
     /// unless the program sets another (the `kinetics` tool sets GSL's, so

@@ -38,6 +38,13 @@ package final class InstructionCounter {
     /// `frameTimeout` × ``slowdown`` seconds to return; the run under
     /// callgrind has its own watchdog.
     package init(frameTimeout: Double = 60) throws {
+        #if !os(Linux)
+            // valgrind's callgrind, and /proc/self/exe below, are Linux's.
+            throw CLIError(
+                message:
+                    "--count instructions runs the frames under valgrind's callgrind, which needs Linux; run it on a Linux machine or container",
+                status: CLIError.unavailable)
+        #endif
         self.frameTimeout = min(frameTimeout * Self.slowdown, 86_400)
         func find(_ tool: String) -> String? {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -61,9 +68,13 @@ package final class InstructionCounter {
         valgrindVersion =
             (try? String(decoding: runProgram(valgrind, ["--version"]).stdout, as: UTF8.self))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "valgrind"
-        let original =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
+        #if os(Linux)
+            let original =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+        #else
+            let original = CommandLine.arguments[0]
+        #endif
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinetics-count-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         executable = folder.appendingPathComponent(URL(fileURLWithPath: original).lastPathComponent).path

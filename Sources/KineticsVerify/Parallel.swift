@@ -1,5 +1,6 @@
 import Dispatch
-import Synchronization
+import Foundation
+import Kinetics
 
 /// Runs `count` independent jobs on up to `jobs` threads and returns their
 /// results in order; `progress` is told after each job how many are done.
@@ -12,25 +13,44 @@ func parallelMap<Result: Sendable>(
 ) throws -> [Result] {
     guard count > 0 else { return [] }
     let slots = Slots<Result>(count: count)
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
-    let failure = Mutex<(any Error)?>(nil)
+    let next = AtomicInteger(0)
+    let done = AtomicInteger(0)
+    let failure = FirstFailure()
     let workers = max(1, min(jobs, count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
         while true {
-            let index = next.add(1, ordering: .relaxed).oldValue
-            guard index < count, failure.withLock({ $0 == nil }) else { return }
+            let index = Int(next.add(1)) - 1
+            guard index < count, failure.error == nil else { return }
             do {
                 slots.store(try body(index), at: index)
             } catch {
-                failure.withLock { $0 = $0 ?? error }
+                failure.record(error)
                 return
             }
-            progress(done.add(1, ordering: .relaxed).newValue)
+            progress(Int(done.add(1)))
         }
     }
-    if let error = failure.withLock({ $0 }) { throw error }
+    if let error = failure.error { throw error }
     return slots.results()
+}
+
+/// The first error that a job threw (behind a lock: the standard library's
+/// `Mutex` needs macOS 15 and iOS 18).
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+
+    var error: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return first
+    }
+
+    func record(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        first = first ?? error
+    }
 }
 
 /// A fixed array of result slots written from several threads, each slot by

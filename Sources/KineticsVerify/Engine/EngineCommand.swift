@@ -1,10 +1,14 @@
 import Foundation
-import Synchronization
+import Kinetics
 
 #if canImport(Glibc)
     import Glibc
+    private let systemWrite = Glibc.write
+    private var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { environ }
 #elseif canImport(Darwin)
     import Darwin
+    private let systemWrite = Darwin.write
+    private var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { _NSGetEnviron().pointee }
 #endif
 
 /// An engine that speaks the line protocol on its standard input and
@@ -76,7 +80,7 @@ public struct EngineCommand: Sendable {
         var lastWritten = 0
         reading: while !answers.isComplete {
             let now = Date()
-            let moved = written.bytes.load(ordering: .relaxed)
+            let moved = Int(written.bytes.load())
             if moved != lastWritten {
                 lastWritten = moved
                 lastProgress = now
@@ -158,7 +162,7 @@ public struct EngineCommand: Sendable {
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environ)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environment)
         guard result == 0 else {
             return .failure(EngineFault(.notExecutable, "cannot start /bin/sh: \(String(cString: strerror(result)))"))
         }
@@ -207,7 +211,7 @@ public struct EngineCommand: Sendable {
 
     /// Bytes written to the engine so far, shared with the reader.
     private final class Written: Sendable {
-        let bytes = Atomic<Int>(0)
+        let bytes = AtomicInteger(0)
     }
 
     /// Writes every case, one JSON line each, in blocks of about 64 KB;
@@ -220,13 +224,13 @@ public struct EngineCommand: Sendable {
         func flush() -> Bool {
             var offset = 0
             while offset < block.count {
-                let count = block.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                let count = block.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false
                 }
                 offset += count
-                written.bytes.add(count, ordering: .relaxed)
+                written.bytes.add(Int64(count))
             }
             block.removeAll(keepingCapacity: true)
             return true
