@@ -7,7 +7,7 @@
 #   scripts/format.sh --lint   check only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift)
+paths=(Sources Tests Benchmarks Fuzz/Sources Package.swift Fuzz/Package.swift scripts/availability)
 case "${1:-}" in
     "") swift format --in-place --recursive "${paths[@]}" ;;
     --lint) swift format lint --strict --recursive "${paths[@]}" ;;
