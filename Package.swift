@@ -214,6 +214,15 @@ let package = Package(
             path: "Examples/engines/SwiftSprings",
             swiftSettings: swiftSettings
         ),
+        // An app's main-actor owner ticking the animator from a display
+        // link's callback (a stand-in link here; the DocC article has
+        // CADisplayLink's).
+        .executableTarget(
+            name: "display-link-example",
+            dependencies: ["Kinetics"],
+            path: "Examples/DisplayLink",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "KineticsCLI",
             dependencies: [
