@@ -9,7 +9,9 @@
 #    put in a disabled availability domain, and type-checks each module of
 #    the package (with the flags of the debug build, which must exist: run
 #    after scripts/test.sh) against the copies. Foundation and Dispatch carry
-#    no Apple availability on Linux and are not checked.
+#    no Apple availability on Linux and are not checked. A use inside
+#    `if #available(macOS 15, *)` fails too: the domains are not Apple's
+#    versions, so no module may reach past the floor, even guarded.
 # 2. Every use of a glibc-only name in Sources is in a Glibc or Linux branch
 #    of an `#if` that has another branch.
 #
