@@ -1,5 +1,3 @@
-import CKineticsSupport
-
 /// An object whose properties an ``Animator`` animates: Pop's "object".
 ///
 /// Animations are keyed per target: adding an animation under a key that the
