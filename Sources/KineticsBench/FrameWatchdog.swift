@@ -20,6 +20,16 @@ package enum FrameWatchdog {
     private static let label = Locked("")
     private static let started = AtomicInteger(0)
 
+    /// Told, before the process ends, which frame stalled and how long it
+    /// waited (an engine worker tells its parent).
+    private static let stallHandler = Locked<(@Sendable (_ what: String, _ seconds: Double) -> Void)?>(nil)
+
+    /// Calls `handler` with the stalled frame and the seconds waited before
+    /// the watchdog ends the process.
+    package static func onStall(_ handler: @escaping @Sendable (_ what: String, _ seconds: Double) -> Void) {
+        stallHandler.withLock { $0 = handler }
+    }
+
     /// Starts the watchdog with `timeout` seconds (once per process; later
     /// calls do nothing).
     package static func start(timeout: Double) {
@@ -43,6 +53,7 @@ package enum FrameWatchdog {
                 let message =
                     "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (--frame-timeout \(String(format: "%g", timeout))); an engine cannot be stopped in-process, so the run ends here\n"
                 FileHandle.standardError.write(Data(message.utf8))
+                stallHandler.withLock { $0 }?(what, waited)
                 exit(65)
             }
         }

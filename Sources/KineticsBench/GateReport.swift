@@ -141,6 +141,33 @@ public struct GateResult: Codable, Sendable, Equatable {
     }
 }
 
+/// A build whose worker ended before the gate was done (`kinetics gate`
+/// with libraries): which side, how it ended, and where.
+public struct GateFailure: Codable, Sendable, Equatable {
+    /// `before` or `after`.
+    public var side: String
+    /// Its library.
+    public var build: String
+    /// `killed by signal 11 (SIGSEGV)`, `exited with status 3`.
+    public var what: String
+    /// The configuration it was measuring: `1000 spring steady 60 Hz`.
+    public var configuration: String
+    /// `round 3`, `the value check`.
+    public var during: String
+
+    /// A failure of `side` (`build`): `what` happened during `during` of `configuration`.
+    public init(side: String, build: String, what: String, configuration: String, during: String) {
+        self.side = side
+        self.build = build
+        self.what = what
+        self.configuration = configuration
+        self.during = during
+    }
+
+    /// `after (./crash.so): killed by signal 11 (SIGSEGV) during round 3 of 1000 spring steady 60 Hz`.
+    public var sentence: String { "\(side) (\(build)): \(what) during \(during) of \(configuration)" }
+}
+
 /// A whole run of `kinetics gate`. Fields are only ever added;
 /// ``formatVersion`` changes if one changes meaning.
 public struct GateReport: Codable, Sendable {
@@ -167,6 +194,12 @@ public struct GateReport: Codable, Sendable {
     public var seconds: Double
     /// Each configuration's outcome, in the order measured.
     public var results: [GateResult]
+    /// Whether each library ran in a worker process of its own (timed
+    /// libraries; nil otherwise).
+    public var workers: Bool?
+    /// The build that crashed, where one did: the results are those
+    /// decided before it, and the run ended there.
+    public var failure: GateFailure?
 
     /// A report of `results`.
     public init(

@@ -7,8 +7,10 @@ package struct Gate: ParsableCommand {
     package static let configuration = CommandConfiguration(
         abstract: "Compare two builds in paired rounds, in random order; exit 2 on a regression.",
         discussion: """
-            --before PATH --after PATH: two builds of one C engine (kinetics_engine.h), loaded in this \
-            process as `before` and `after`. Each round makes each engine afresh for every configuration \
+            --before PATH --after PATH: two builds of one C engine (kinetics_engine.h), each loaded in a \
+            worker process of its own as `before` and `after` (--in-process: in this one). A worker that \
+            crashes, exits or breaks off ends the gate with the report of what was decided before it and a \
+            line naming the side, what happened, the configuration and the round. Each round makes each engine afresh for every configuration \
             of the workload options, runs its warm-up frames and times its measured frames; the round's \
             time is their median. --before-command CMD --after-command CMD: any two programs that print \
             a `kinetics bench --format json` document (run with /bin/sh -c); a round runs each once and \
@@ -24,7 +26,7 @@ package struct Gate: ParsableCommand {
             Configurations still open when --max-seconds have passed are `inconclusive`.
 
             Exit status: 0 no regression (inconclusive ones are named on stderr), 2 a regression (or an \
-            inconclusive one with --fail-inconclusive), 64 usage error, 65 a build that fails, refuses \
+            inconclusive one with --fail-inconclusive), 64 usage error, 65 a build that crashes, fails, refuses \
             the workload, prints no bench document or one whose configurations do not match, or a frame \
             past --frame-timeout, 66 a missing library, 73 an output that cannot be written.
             """
@@ -67,6 +69,12 @@ package struct Gate: ParsableCommand {
         name: .customLong("max-count-increase"), parsing: .unconditional,
         help: "With --count: the percent change in instructions per frame that counts, in (0, 1000] (1).")
     var maxCountIncrease = 1.0
+    @Flag(
+        name: .customLong("in-process"),
+        help:
+            "Load both libraries in this process, not each in a worker: a crash in either ends the gate with no report."
+    )
+    var inProcess = false
     @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
     var failInconclusive = false
     @Flag(
@@ -122,12 +130,17 @@ package struct Gate: ParsableCommand {
         try checkWritable(output)
         let start = Date()
         let results: [GateResult]
-        let report: GateReport
+        var report: GateReport
+        var failure: GateFailure?
         if let before, let after {
-            results =
-                count == nil
-                ? try compareLibraries(before, after, start: start) : try countLibraries(before, after)
+            if count == nil {
+                (results, failure) = try compareLibraries(before, after, start: start)
+            } else {
+                results = try countLibraries(before, after)
+            }
             report = makeReport("library", before, after, results, start)
+            report.failure = failure
+            if count == nil { report.workers = !inProcess }
         } else if let beforeCommand, let afterCommand {
             results =
                 count == nil
@@ -145,6 +158,9 @@ package struct Gate: ParsableCommand {
         case .json: text = try jsonText(report, pretty: true) + "\n"
         }
         try writeOutput(text, to: output)
+        if let failure {
+            throw CLIError(message: failure.sentence, status: CLIError.badData)
+        }
         for result in report.results(.inconclusive) {
             warnLine(
                 "inconclusive: \(result.configuration): \(describe(result)) when --max-seconds \(String(format: "%g", maxSeconds)) ran out; more time gives more rounds"
@@ -202,13 +218,32 @@ package struct Gate: ParsableCommand {
 
 extension Gate {
     /// The libraries as `before` and `after`, every configuration in turn,
-    /// each given an equal share of the time left.
-    func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> [GateResult] {
-        let sides = [
-            try loadEngineLibrary(beforePath, as: "before").engine,
-            try loadEngineLibrary(afterPath, as: "after").engine,
-        ]
-        FrameWatchdog.start(timeout: workload.frameTimeout)
+    /// each given an equal share of the time left; the results, and the
+    /// failure of a worker that ended the run.
+    func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> (
+        [GateResult], GateFailure?
+    ) {
+        let paths = [beforePath, afterPath]
+        let names = ["before", "after"]
+        let builds: [any GateBuild]
+        if inProcess {
+            builds = try names.indices.map { side in
+                _ = try loadEngineLibrary(paths[side], as: names[side])
+                return InProcessBuild()
+            }
+            FrameWatchdog.start(timeout: workload.frameTimeout)
+        } else {
+            builds = try names.indices.map { side in
+                do {
+                    return try EngineWorker(library: paths[side], as: names[side], frameTimeout: workload.frameTimeout)
+                } catch let failure as WorkerFailure {
+                    throw CLIError(
+                        message: "\(names[side]) (\(paths[side])) \(failure.what) while loading",
+                        status: CLIError.badData)
+                }
+            }
+        }
+        let sides = names.map { BenchEngine(rawValue: $0)! }
         let configurations = workload.configurations(
             engines: [sides[0]], defaultCounts: [10_000], method: .pop, repetitions: 1)
         let bar = ProgressBar()
@@ -216,10 +251,17 @@ extension Gate {
         var results: [GateResult] = []
         for (index, configuration) in configurations.enumerated() {
             let name = Self.name(configuration)
-            let samplers = sides.map { engine in
+            let measured = sides.map { engine in
                 var side = configuration
                 side.engine = engine
-                return RoundSampler(side)
+                return side
+            }
+            func crashed(_ side: Int, _ failure: WorkerFailure, during: String) -> ([GateResult], GateFailure?) {
+                (
+                    results,
+                    GateFailure(
+                        side: names[side], build: paths[side], what: failure.what, configuration: name, during: during)
+                )
             }
             let left = maxSeconds - Date().timeIntervalSince(start)
             let deadline = Date().addingTimeInterval(left / Double(configurations.count - index))
@@ -229,12 +271,12 @@ extension Gate {
                 var times = [0.0, 0.0]
                 for side in Bool.random() ? [0, 1] : [1, 0] {
                     do {
-                        times[side] = try samplers[side].sample()
+                        times[side] = try builds[side].sample(measured[side])
+                    } catch let failure as WorkerFailure {
+                        return crashed(side, failure, during: "round \(comparison.before.count + 1)")
                     } catch {
                         throw CLIError(
-                            message:
-                                "\(side == 0 ? "before" : "after") (\(side == 0 ? beforePath : afterPath)): \(error.description)",
-                            status: CLIError.badData)
+                            message: "\(names[side]) (\(paths[side])): \(Self.reason(error))", status: CLIError.badData)
                     }
                 }
                 if comparison.add(before: times[0], after: times[1]) { break }
@@ -242,20 +284,56 @@ extension Gate {
             var result = comparison.result
             if !noValueCheck {
                 var errors: [Double?] = []
-                for (side, sampler) in samplers.enumerated() {
+                for side in builds.indices {
                     do {
-                        errors.append(try BenchRunner.checkValues(sampler.configuration)?.error)
+                        errors.append(try builds[side].valueError(measured[side]))
+                    } catch let failure as WorkerFailure {
+                        return crashed(side, failure, during: "the value check")
                     } catch {
-                        throw CLIError(
-                            message: "\(side == 0 ? "before" : "after"): \(error.description)", status: CLIError.badData
-                        )
+                        throw CLIError(message: "\(names[side]): \(Self.reason(error))", status: CLIError.badData)
                     }
                 }
                 (result.beforeValueError, result.afterValueError) = (errors[0], errors[1])
             }
             results.append(result)
         }
-        return results
+        return (results, nil)
+    }
+
+    /// What an error says, without the worker's or the bench's framing.
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as CLIError: error.message
+        case let error as BenchError: error.description
+        default: "\(error)"
+        }
+    }
+}
+
+/// A build as the gate measures it: in a worker process (``EngineWorker``)
+/// or in this one.
+protocol GateBuild {
+    /// One round of `configuration`: its median frame, in nanoseconds.
+    func sample(_ configuration: BenchConfiguration) throws -> Double
+    /// The value check of `configuration`.
+    func valueError(_ configuration: BenchConfiguration) throws -> Double?
+}
+
+extension EngineWorker: GateBuild {}
+
+/// A library loaded in this process (`--in-process`): each configuration's
+/// ``RoundSampler`` kept from round to round, as a worker keeps it.
+final class InProcessBuild: GateBuild {
+    private var samplers: [BenchConfiguration: RoundSampler] = [:]
+
+    func sample(_ configuration: BenchConfiguration) throws -> Double {
+        let sampler = samplers[configuration] ?? RoundSampler(configuration)
+        samplers[configuration] = sampler
+        return try sampler.sample()
+    }
+
+    func valueError(_ configuration: BenchConfiguration) throws -> Double? {
+        try BenchRunner.checkValues(configuration)?.error
     }
 }
 

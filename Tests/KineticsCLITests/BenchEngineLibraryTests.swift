@@ -27,11 +27,11 @@ struct BenchEngineLibraryTests {
         return try build(file.path, named: name, in: folder)
     }
 
-    static func build(_ source: String, named name: String, in folder: URL) throws -> String {
+    static func build(_ source: String, named name: String, in folder: URL, flags: String = "") throws -> String {
         let output = folder.appendingPathComponent("lib\(name).so").path
         let include = root.appendingPathComponent("Sources/CKineticsEngine/include").path
         let compiled = try shell(
-            "cc -O2 -Wall -Werror -shared -fPIC -I '\(include)' -o '\(output)' '\(source)' -lm")
+            "cc -O2 -Wall -Werror -shared -fPIC \(flags) -I '\(include)' -o '\(output)' '\(source)' -lm")
         #expect(compiled.status == 0, "cc: \(compiled.stderr)")
         return output
     }

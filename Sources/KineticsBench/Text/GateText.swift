@@ -47,7 +47,10 @@ package enum GateText {
                 "Instructions per measured frame under \(valgrind) callgrind (the same binary counts the same every run); a change counts from \(String(format: "%g", report.results.first?.instructions?.threshold ?? 1))%; est. cycles = Ir + 10 × L1 misses + 100 × LL misses.",
             ]
         }
-        let what = report.mode == "library" ? "engine libraries, in one process" : "commands, run in turn"
+        let what =
+            report.mode != "library"
+            ? "commands, run in turn"
+            : report.workers == true ? "engine libraries, each in a worker process" : "engine libraries, in one process"
         return [
             "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (\(what)); \(String(format: "%.1f", report.seconds)) s.",
             "Each round runs both on the same work, in random order; change is the Hodges–Lehmann estimate of after/before − 1, with the Wilcoxon signed-rank interval of the look that decided (the looks share the \(percent(1 - report.confidence)): together they hold at \(percent(report.confidence))); a change counts from \(percent(report.minimumEffect)).",
@@ -91,6 +94,7 @@ package enum GateText {
         var lines = header(report) + [""] + aligned(columns(report), report.results.map(cells))
         let values = valueLines(report)
         if !values.isEmpty { lines += [""] + values }
+        if let failure = report.failure { lines += ["", "CRASHED: " + failure.sentence + "."] }
         lines += ["", verdictLine(report)]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -107,6 +111,7 @@ package enum GateText {
         }
         let values = valueLines(report)
         if !values.isEmpty { lines += [""] + values.map { $0.hasPrefix("  ") ? "-" + $0.dropFirst() : $0 } }
+        if let failure = report.failure { lines += ["", "**Crashed:** " + failure.sentence + "."] }
         lines += ["", "**" + verdictLine(report) + "**"]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -144,6 +149,13 @@ package enum GateText {
                     csvNumber(c.upper), csvNumber(c.confidence), csvNumber(c.minimumEffect), c.verdict.rawValue,
                     result.beforeValueError.map(csvNumber) ?? "", result.afterValueError.map(csvNumber) ?? "",
                 ].joined(separator: ","))
+        }
+        if let failure = report.failure {
+            // The configuration it died in, with nothing measured but the verdict.
+            let verdict = "crashed: \(failure.side) (\(failure.build)): \(failure.what) during \(failure.during)"
+            lines.append(
+                ([field(failure.configuration)] + Array(repeating: "", count: 8) + [field(verdict), "", ""])
+                    .joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
