@@ -52,14 +52,29 @@ private func runProcess(_ executable: URL, _ arguments: [String], environment: [
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Read both pipes fully before waiting, so a large output cannot block.
+    // Read both pipes fully, at once, before waiting: read one after the
+    // other, a program that fills the second (an engine worker's 10 MB of
+    // chatter on standard error) while the first is still open blocks.
+    let errors = ErrorsRead()
+    let reader = Thread {
+        errors.data = err.fileHandleForReading.readDataToEndOfFile()
+        errors.done.signal()
+    }
+    reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errors.done.wait()
+    let errData = errors.data
     process.waitUntilExit()
     return CLIResult(
         status: process.terminationStatus,
         stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// What a program wrote on its standard error, read on a thread of its own.
+private final class ErrorsRead: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
 }
 
 /// Decodes JSON text with JSONDecoder, which reads every double back exactly
