@@ -50,10 +50,14 @@ package enum FrameWatchdog {
                 guard waited >= timeout else { continue }
                 let name = label.withLock { $0 }
                 let what = now >= begun ? "frame \(now - begun + 1) (warm-up included)" : "the engine's creation"
+                let handler = stallHandler.withLock { $0 }
+                let ending =
+                    handler == nil
+                    ? "an engine cannot be stopped in-process, so the run ends here" : "the engine's worker ends here"
                 let message =
-                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (--frame-timeout \(String(format: "%g", timeout))); an engine cannot be stopped in-process, so the run ends here\n"
+                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (--frame-timeout \(String(format: "%g", timeout))); \(ending)\n"
                 FileHandle.standardError.write(Data(message.utf8))
-                stallHandler.withLock { $0 }?(what, waited)
+                handler?(what, waited)
                 exit(65)
             }
         }
