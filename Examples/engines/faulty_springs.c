@@ -11,6 +11,8 @@
  *   hang     never returns from that tick
  *   chatter  prints 10 MB to standard output in its first create, then runs
  *            normally
+ *   leak     allocates (and touches) 64 MB blocks in create until malloc
+ *            refuses, then aborts, as a program's out-of-memory handler does
  *
  *   cc -O2 -shared -fPIC -DFAULT=segv -I Sources/CKineticsEngine/include \
  *       -o libfaulty_springs.so Examples/engines/faulty_springs.c -lm
@@ -43,6 +45,13 @@ static void *faulty_create(const kinetics_workload *w, char *error, size_t error
         line[sizeof line - 1] = '\n';
         for (int i = 0; i < 10000; i++) fwrite(line, 1, sizeof line, stdout);
         fflush(stdout);
+    }
+    if (faulty_armed && strcmp(fault, "leak") == 0) {
+        for (;;) {
+            char *block = malloc(64 << 20);
+            if (block == NULL) abort();
+            memset(block, 1, 64 << 20);
+        }
     }
     return soa_create(w, error, error_size);
 }

@@ -194,9 +194,10 @@ public struct GateReport: Codable, Sendable {
     public var seconds: Double
     /// Each configuration's outcome, in the order measured.
     public var results: [GateResult]
-    /// Whether each library ran in a worker process of its own (timed
-    /// libraries; nil otherwise).
-    public var workers: Bool?
+    /// The sides whose library ran in the gate's own process (timed
+    /// libraries; the others ran each in a worker process of its own; nil
+    /// for commands and counts).
+    public var inProcess: [String]?
     /// The build that crashed, where one did: the results are those
     /// decided before it, and the run ended there.
     public var failure: GateFailure?

@@ -55,11 +55,24 @@ package struct EngineWorkerCommand: ParsableCommand {
     var label: String
     @Option(name: .customLong("frame-timeout"), help: "Seconds a frame may take.")
     var frameTimeout = 60.0
+    @Option(help: "The address space it may take, in bytes (Linux).")
+    var memory: Double?
+    @Option(help: "The CPU to run on (Linux).")
+    var cpu: Int?
 
     package init() {}
 
     package func run() throws {
         var channel = WorkerChannel(read: 3, write: 4)
+        if let cpu { CPUBinding.bind(to: cpu) }
+        #if os(Linux)
+            // An engine that allocates without end meets this limit (its
+            // malloc returns NULL) and ends the worker, not the gate.
+            if let memory {
+                var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
+                setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            }
+        #endif
         do {
             let loaded = try EngineLibrary.load(library, as: label)
             try channel.send(WorkerAnswer.ready(engine: loaded.engine.rawValue))
@@ -182,12 +195,19 @@ package final class EngineWorker {
     private let forwarding = DispatchGroup()
     private var ended: String?
 
-    /// Starts a worker on the library at `path`.
+    /// The address space a worker may take unless told otherwise: half the
+    /// machine's memory.
+    package static var defaultMemory: Double { Double(ProcessInfo.processInfo.physicalMemory / 2) }
+
+    /// Starts a worker on the library at `path`, with at most `memory`
+    /// bytes of address space (Linux; elsewhere no limit is set).
     ///
     /// - Throws: ``CLIError`` with 66 for a missing library and 65 for one
     ///   that does not load, as the in-process route says them;
     ///   ``WorkerFailure`` when the worker ends before it answers.
-    package init(library path: String, as name: String, frameTimeout: Double) throws {
+    package init(
+        library path: String, as name: String, frameTimeout: Double, memory: Double = defaultMemory, cpu: Int? = nil
+    ) throws {
         self.name = name
         // A closed pipe must be an error from write(2), not a signal that ends Kinetics.
         signal(SIGPIPE, SIG_IGN)
@@ -202,10 +222,11 @@ package final class EngineWorker {
         }
         for fd in [requests[1], answers[0], output[0], errors[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let arguments = [
-            executable, "engine-worker", "--library", path, "--as", name, "--frame-timeout",
-            String(frameTimeout),
-        ]
+        let arguments =
+            [
+                executable, "engine-worker", "--library", path, "--as", name, "--frame-timeout",
+                String(frameTimeout), "--memory", String(memory),
+            ] + (cpu.map { ["--cpu", String($0)] } ?? [])
         let spawned = Self.spawn(
             executable, arguments, descriptors: [(requests[0], 3), (answers[1], 4), (output[1], 1), (errors[1], 2)])
         for fd in [requests[0], answers[1], output[1], errors[1]] { close(fd) }
@@ -351,5 +372,46 @@ package final class EngineWorker {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, nil, words, pairs)
         return result == 0 ? pid : -result
+    }
+}
+
+/// One CPU for both sides of a gate, on Linux. Two processes that measure
+/// in turn may be run by the scheduler on different CPUs, and on a shared
+/// machine one CPU can run at half speed for seconds while the other does
+/// not: the rounds of one side then differ from the other's though the
+/// builds are the same (measured: 13 of 40 runs of one library against
+/// itself called different, against none with both sides in one thread).
+/// Bound to the CPU the gate started on, both sides meet the same machine,
+/// as two sides in one thread do.
+enum CPUBinding {
+    /// The CPU this thread runs on; nil where it cannot be known.
+    static var current: Int? {
+        #if os(Linux)
+            typealias GetCPU = @convention(c) () -> Int32
+            guard let address = dlsym(dlopen(nil, RTLD_NOW), "sched_getcpu") else { return nil }
+            let cpu = unsafeBitCast(address, to: GetCPU.self)()
+            return cpu >= 0 ? Int(cpu) : nil
+        #else
+            return nil
+        #endif
+    }
+
+    /// Binds this thread, and the threads and processes it starts from
+    /// now on, to `cpu`; false where that cannot be done.
+    @discardableResult
+    static func bind(to cpu: Int) -> Bool {
+        #if os(Linux)
+            typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+            guard cpu >= 0, cpu < MemoryLayout<cpu_set_t>.size * 8,
+                let address = dlsym(dlopen(nil, RTLD_NOW), "sched_setaffinity")
+            else { return false }
+            var set = cpu_set_t()
+            withUnsafeMutableBytes(of: &set) { $0[cpu / 8] |= UInt8(1 << (cpu % 8)) }
+            return withUnsafeBytes(of: &set) {
+                unsafeBitCast(address, to: SetAffinity.self)(0, $0.count, $0.baseAddress!) == 0
+            }
+        #else
+            return false
+        #endif
     }
 }

@@ -8,9 +8,10 @@ package struct Gate: ParsableCommand {
         abstract: "Compare two builds in paired rounds, in random order; exit 2 on a regression.",
         discussion: """
             --before PATH --after PATH: two builds of one C engine (kinetics_engine.h), each loaded in a \
-            worker process of its own as `before` and `after` (--in-process: in this one). A worker that \
-            crashes, exits or breaks off ends the gate with the report of what was decided before it and a \
-            line naming the side, what happened, the configuration and the round. Each round makes each engine afresh for every configuration \
+            worker process of its own as `before` and `after` (--in-process: in this one), both bound to one \
+            CPU on Linux. A worker that crashes, exits, stalls or breaks off ends the gate with the report \
+            of what was decided before it and a line naming the side, what happened, the configuration and \
+            the round; one that allocates past --worker-memory ends likewise. Each round makes each engine afresh for every configuration \
             of the workload options, runs its warm-up frames and times its measured frames; the round's \
             time is their median. --before-command CMD --after-command CMD: any two programs that print \
             a `kinetics bench --format json` document (run with /bin/sh -c); a round runs each once and \
@@ -75,6 +76,18 @@ package struct Gate: ParsableCommand {
             "Load both libraries in this process, not each in a worker: a crash in either ends the gate with no report."
     )
     var inProcess = false
+    @Option(
+        name: .customLong("in-process-side"),
+        help: ArgumentHelp(
+            "Load this side alone in this process, the other in a worker: to measure what a worker moves.",
+            valueName: "before|after"))
+    var inProcessSide: GateSide?
+    @Option(
+        name: .customLong("worker-memory"), parsing: .unconditional,
+        help:
+            "The address space each worker may take, in GiB, in [1, 1024] (Linux; default half the machine's memory): an engine that allocates without end ends its worker, not the gate."
+    )
+    var workerMemory: Double?
     @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
     var failInconclusive = false
     @Flag(
@@ -101,6 +114,16 @@ package struct Gate: ParsableCommand {
         }
         if commands && (beforeCommand == nil || afterCommand == nil) {
             throw ValidationError("--before-command and --after-command go together: give both commands")
+        }
+        if (inProcess || inProcessSide != nil || workerMemory != nil) && !libraries {
+            throw ValidationError(
+                "--in-process, --in-process-side and --worker-memory are for --before/--after libraries")
+        }
+        if inProcess && inProcessSide != nil {
+            throw ValidationError("--in-process loads both sides in this process; --in-process-side only one: give one")
+        }
+        if let workerMemory, !(workerMemory >= 1 && workerMemory <= 1_024) {
+            throw ValidationError("--worker-memory must be a number of GiB in [1, 1024], got \(workerMemory)")
         }
         if commands && workload.isGiven {
             throw ValidationError(
@@ -140,7 +163,7 @@ package struct Gate: ParsableCommand {
             }
             report = makeReport("library", before, after, results, start)
             report.failure = failure
-            if count == nil { report.workers = !inProcess }
+            if count == nil { report.inProcess = inProcessSides.map(\.rawValue) }
         } else if let beforeCommand, let afterCommand {
             results =
                 count == nil
@@ -224,23 +247,24 @@ extension Gate {
         [GateResult], GateFailure?
     ) {
         let paths = [beforePath, afterPath]
-        let names = ["before", "after"]
-        let builds: [any GateBuild]
-        if inProcess {
-            builds = try names.indices.map { side in
-                _ = try loadEngineLibrary(paths[side], as: names[side])
+        let names = GateSide.allCases.map(\.rawValue)
+        // Both sides on one CPU (CPUBinding): the workers, and this thread
+        // when it measures a side itself.
+        let cpu = inProcessSides.count == 2 ? nil : CPUBinding.current
+        if let cpu, !inProcessSides.isEmpty { CPUBinding.bind(to: cpu) }
+        let builds: [any GateBuild] = try GateSide.allCases.enumerated().map { side, name in
+            if inProcessSides.contains(name) {
+                _ = try loadEngineLibrary(paths[side], as: name.rawValue)
+                FrameWatchdog.start(timeout: workload.frameTimeout)
                 return InProcessBuild()
             }
-            FrameWatchdog.start(timeout: workload.frameTimeout)
-        } else {
-            builds = try names.indices.map { side in
-                do {
-                    return try EngineWorker(library: paths[side], as: names[side], frameTimeout: workload.frameTimeout)
-                } catch let failure as WorkerFailure {
-                    throw CLIError(
-                        message: "\(names[side]) (\(paths[side])) \(failure.what) while loading",
-                        status: CLIError.badData)
-                }
+            do {
+                return try EngineWorker(
+                    library: paths[side], as: name.rawValue, frameTimeout: workload.frameTimeout,
+                    memory: workerMemory.map { $0 * 1_073_741_824 } ?? EngineWorker.defaultMemory, cpu: cpu)
+            } catch let failure as WorkerFailure {
+                throw CLIError(
+                    message: "\(name) (\(paths[side])): \(failure.what) while loading", status: CLIError.badData)
             }
         }
         let sides = names.map { BenchEngine(rawValue: $0)! }
@@ -307,6 +331,18 @@ extension Gate {
         case let error as BenchError: error.description
         default: "\(error)"
         }
+    }
+}
+
+/// A side of the gate.
+enum GateSide: String, CaseIterable, ExpressibleByArgument {
+    case before, after
+}
+
+extension Gate {
+    /// The sides loaded in this process (`--in-process`, `--in-process-side`).
+    var inProcessSides: [GateSide] {
+        inProcess ? GateSide.allCases : inProcessSide.map { [$0] } ?? []
     }
 }
 

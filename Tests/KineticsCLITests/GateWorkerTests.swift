@@ -65,7 +65,7 @@ struct GateWorkerTests {
                 "side": "after", "build": crash, "what": "killed by signal 11 (SIGSEGV)",
                 "configuration": "1000 spring steady 60 Hz", "during": "round 1",
             ])
-        #expect(document["workers"] as? Bool == true)
+        #expect(document["inProcess"] as? [String] == [])
         #expect((document["results"] as? [[String: Any]])?.count == 1)
         let csv = folder.appendingPathComponent("gate.csv")
         let again = try kinetics([
@@ -103,6 +103,38 @@ struct GateWorkerTests {
         #expect((document["results"] as? [[String: Any]])?.count == 2)
         let marked = run.stderr.split(separator: "\n").filter { $0.hasPrefix("[after] xxxx") }
         #expect(marked.count == 10_000, "\(marked.count) lines of chatter")
+    }
+
+    @Test(
+        "an engine that allocates until malloc refuses meets the worker's memory limit: its worker ends, the gate reports it"
+    )
+    func leak() throws {
+        let leak = try Self.faulty("leak")
+        let (run, _) = try Self.gate(after: leak, ["--worker-memory", "1", "--no-value-check"])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "kinetics: error: after (\(leak)): killed by signal 6 (SIGABRT) during round 1 of 1000 spring steady 60 Hz"
+            ), "\(run.stderr)")
+    }
+
+    @Test("one side in this process, the other in a worker, said in the header; bad worker options exit 64")
+    func oneSideInProcess() throws {
+        let base = try BenchEngineLibraryTests.example()
+        let run = try kinetics([
+            "gate", "--before", base, "--after", base, "--animations", "100", "--frames", "5", "--warmup", "1",
+            "--max-seconds", "1", "--in-process-side", "after",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains("(engine libraries, after in this process, the other in a worker)"), "\(run.stdout)")
+        for (arguments, message) in [
+            (["--worker-memory", "0.5"], "--worker-memory must be a number of GiB in [1, 1024], got 0.5"),
+            (["--in-process", "--in-process-side", "before"], "--in-process-side only one: give one"),
+        ] {
+            let bad = try kinetics(["gate", "--before", base, "--after", base] + arguments)
+            #expect(bad.status == 64 && bad.stderr.contains(message), "\(bad.stderr)")
+        }
     }
 
     @Test("--in-process keeps the old route: both libraries in this process, said in the header")

@@ -47,10 +47,13 @@ package enum GateText {
                 "Instructions per measured frame under \(valgrind) callgrind (the same binary counts the same every run); a change counts from \(String(format: "%g", report.results.first?.instructions?.threshold ?? 1))%; est. cycles = Ir + 10 × L1 misses + 100 × LL misses.",
             ]
         }
-        let what =
-            report.mode != "library"
-            ? "commands, run in turn"
-            : report.workers == true ? "engine libraries, each in a worker process" : "engine libraries, in one process"
+        let what: String
+        switch (report.mode, report.inProcess?.count) {
+        case ("library", 0): what = "engine libraries, each in a worker process"
+        case ("library", 1): what = "engine libraries, \(report.inProcess![0]) in this process, the other in a worker"
+        case ("library", _): what = "engine libraries, in one process"
+        default: what = "commands, run in turn"
+        }
         return [
             "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (\(what)); \(String(format: "%.1f", report.seconds)) s.",
             "Each round runs both on the same work, in random order; change is the Hodges–Lehmann estimate of after/before − 1, with the Wilcoxon signed-rank interval of the look that decided (the looks share the \(percent(1 - report.confidence)): together they hold at \(percent(report.confidence))); a change counts from \(percent(report.minimumEffect)).",
