@@ -33,6 +33,16 @@ package final class RoundSampler {
         case .steady, .jitter, .churn, .retargetStorm:
             FrameWatchdog.begin(configuration.key)
             defer { FrameWatchdog.end() }
+            // A block of random size, held through the round, so that the
+            // engine's memory starts at another place in the heap each
+            // round. Without it an allocator hands a process the same
+            // blocks round after round: two processes (a worker per side)
+            // kept two placements for a whole run, and at 1,000 springs
+            // the gate called one library against itself different in 12
+            // of 30 runs; a placement drawn anew each round is noise that
+            // falls on both sides.
+            let shift = UnsafeMutableRawPointer.allocate(byteCount: 16 * Int.random(in: 1 ... 4_096), alignment: 16)
+            defer { shift.deallocate() }
             let engine = try makeEngine(configuration)
             for frame in 0 ..< configuration.warmupFrames { engine.markedFrame(frame, at: times[frame]) }
             BenchRunner.timeFrames(engine, times, from: configuration.warmupFrames, into: &samples)

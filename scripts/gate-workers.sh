@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# What an engine worker moves in what `kinetics gate` measures: the same
+# library (Examples/engines/soa_springs.c) on both sides, one side in the
+# gate's process and the other in a worker (`--in-process-side`, the side
+# alternating from run to run), RUNS runs at each ANIMATIONS, at the gate's
+# defaults (99% confidence, 2% minimum effect, 60 s). A worker that moved
+# the frame by 2% or more would show as regressions or improvements; the
+# gate calls identical builds different in at most 1% of runs.
+#
+#   scripts/gate-workers.sh        RUNS=50 ANIMATIONS="1000 10000 100000" by default
+#
+# Prints the verdicts' counts per size and writes every run's verdict,
+# estimate and rounds to gate-workers.tsv (in OUT, default a temporary
+# folder). KINETICS names a kinetics binary to use instead of building the
+# release one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${RUNS:-50}
+read -r -a sizes <<<"${ANIMATIONS:-1000 10000 100000}"
+kinetics=${KINETICS:-}
+if [[ -z $kinetics ]]; then
+    swift build -c release --product kinetics >/dev/null
+    kinetics=.build/release/kinetics
+fi
+out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
+cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa.so" Examples/engines/soa_springs.c -lm
+
+table=$out/gate-workers.tsv
+printf 'animations\trun\tin_process\tverdict\tchange\trounds\n' >"$table"
+for size in "${sizes[@]}"; do
+    for run in $(seq 1 "$runs"); do
+        side=$([[ $((run % 2)) == 1 ]] && echo after || echo before)
+        "$kinetics" gate --before "$out/libsoa.so" --after "$out/libsoa.so" --animations "$size" \
+            --in-process-side "$side" --no-value-check --format json --output "$out/run.json" 2>/dev/null || true
+        python3 - "$out/run.json" "$size" "$run" "$side" >>"$table" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))["results"][0]
+comparison = result["comparison"]
+print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], comparison["verdict"],
+                 "%+.2f%%" % ((comparison["ratio"] - 1) * 100), str(comparison["rounds"])]))
+PY
+    done
+    echo "$size springs, $runs runs, one side in a worker and the other in-process: $(awk -F'\t' -v n="$size" \
+        '$1 == n { count[$4]++ } END { for (v in count) printf "%s %d, ", v, count[v] }' "$table" | sed 's/, $//')"
+done
+echo "every run: $table"
