@@ -81,15 +81,23 @@ struct GateWorkerTests {
             "\(last ?? "")")
     }
 
-    @Test("a tick that never returns: the worker's watchdog names the frame and the gate's verdict says no frame came")
-    func hang() throws {
-        let hang = try Self.faulty("hang")
-        let (run, _) = try Self.gate(after: hang, ["--frame-timeout", "1", "--no-value-check"])
+    @Test(
+        "a tick that never returns ends at the worker's watchdog, an engine that allocates until malloc refuses at the worker's memory limit: the gate names each",
+        arguments: [
+            (
+                "hang", ["--frame-timeout", "1"],
+                "gave no frame for 1 s (--frame-timeout), at frame 31 (warm-up included)"
+            ),
+            ("leak", ["--worker-memory", "1"], "killed by signal 6 (SIGABRT)"),
+        ])
+    func stopped(fault: String, options: [String], what: String) throws {
+        let library = try Self.faulty(fault)
+        let (run, _) = try Self.gate(after: library, options + ["--no-value-check"])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(
             run.stderr.contains(
-                "kinetics: error: after (\(hang)): gave no frame for 1 s (--frame-timeout), at frame 31 (warm-up included) during round 1 of 1000 spring steady 60 Hz"
-            ), "\(run.stderr)")
+                "kinetics: error: after (\(library)): \(what) during round 1 of 1000 spring steady 60 Hz"),
+            "\(run.stderr)")
     }
 
     @Test(
@@ -103,19 +111,6 @@ struct GateWorkerTests {
         #expect((document["results"] as? [[String: Any]])?.count == 2)
         let marked = run.stderr.split(separator: "\n").filter { $0.hasPrefix("[after] xxxx") }
         #expect(marked.count == 10_000, "\(marked.count) lines of chatter")
-    }
-
-    @Test(
-        "an engine that allocates until malloc refuses meets the worker's memory limit: its worker ends, the gate reports it"
-    )
-    func leak() throws {
-        let leak = try Self.faulty("leak")
-        let (run, _) = try Self.gate(after: leak, ["--worker-memory", "1", "--no-value-check"])
-        #expect(run.status == 65, "\(run.stderr)")
-        #expect(
-            run.stderr.contains(
-                "kinetics: error: after (\(leak)): killed by signal 6 (SIGABRT) during round 1 of 1000 spring steady 60 Hz"
-            ), "\(run.stderr)")
     }
 
     @Test("one side in this process, the other in a worker, said in the header; bad worker options exit 64")
