@@ -198,6 +198,10 @@ public struct GateReport: Codable, Sendable {
     /// libraries; the others ran each in a worker process of its own; nil
     /// for commands and counts).
     public var inProcess: [String]?
+    /// The median time a round spent in the exchange with a worker (the
+    /// request and answer, outside the timed frames), in nanoseconds; nil
+    /// without workers.
+    public var workerExchange: Double?
     /// The build that crashed, where one did: the results are those
     /// decided before it, and the run ended there.
     public var failure: GateFailure?

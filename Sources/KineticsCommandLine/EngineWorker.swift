@@ -20,8 +20,9 @@ enum WorkerRequest: Codable {
 enum WorkerAnswer: Codable {
     /// The library loaded; its engine's name in this worker.
     case ready(engine: String)
-    /// A round's median frame, in nanoseconds.
-    case time(Double)
+    /// A round's median frame, and the nanoseconds the worker spent on the
+    /// request, from its line read to its answer made.
+    case round(median: Double, work: Double)
     /// A value check's error, nil when nothing was checked.
     case valueError(Double?)
     /// A frame has not returned within the frame timeout (`what`: `frame
@@ -88,13 +89,16 @@ package struct EngineWorkerCommand: ParsableCommand {
         FrameWatchdog.start(timeout: frameTimeout)
         var samplers: [BenchConfiguration: RoundSampler] = [:]
         while let line = try channel.receiveLine(limit: workerAnswerLimit) {
+            let received = DispatchTime.now().uptimeNanoseconds
             let answer: WorkerAnswer
             do {
                 switch try JSONDecoder().decode(WorkerRequest.self, from: line) {
                 case .sample(let configuration):
                     let sampler = samplers[configuration] ?? RoundSampler(configuration)
                     samplers[configuration] = sampler
-                    answer = .time(try sampler.sample())
+                    let median = try sampler.sample()
+                    answer = .round(
+                        median: median, work: Double(DispatchTime.now().uptimeNanoseconds - received))
                 case .check(let configuration):
                     answer = .valueError(try BenchRunner.checkValues(configuration)?.error)
                 }
@@ -255,11 +259,21 @@ package final class EngineWorker {
         }
     }
 
+    /// Each round's exchange with the worker, in nanoseconds: the round's
+    /// time here, from its request sent to its answer read, less the time
+    /// the worker spent on it. It is outside the timed frames.
+    package private(set) var exchanges: [Double] = []
+
     /// One round of `configuration` in the worker: its median frame, in nanoseconds.
     package func sample(_ configuration: BenchConfiguration) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
         try send(.sample(configuration))
-        switch try receive() {
-        case .time(let time) where time.isFinite && time >= 0: return time
+        let answer = try receive()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start)
+        switch answer {
+        case .round(let time, let work) where time.isFinite && time >= 0 && work.isFinite && work >= 0:
+            exchanges.append(wall - work)
+            return time
         case .failed(let status, let message): throw CLIError(message: message, status: status)
         default: throw failure("answered a round with something else than its time")
         }

@@ -156,14 +156,16 @@ package struct Gate: ParsableCommand {
         var report: GateReport
         var failure: GateFailure?
         if let before, let after {
+            var exchange: Double?
             if count == nil {
-                (results, failure) = try compareLibraries(before, after, start: start)
+                (results, failure, exchange) = try compareLibraries(before, after, start: start)
             } else {
                 results = try countLibraries(before, after)
             }
             report = makeReport("library", before, after, results, start)
             report.failure = failure
             if count == nil { report.inProcess = inProcessSides.map(\.rawValue) }
+            report.workerExchange = exchange
         } else if let beforeCommand, let afterCommand {
             results =
                 count == nil
@@ -242,9 +244,10 @@ package struct Gate: ParsableCommand {
 extension Gate {
     /// The libraries as `before` and `after`, every configuration in turn,
     /// each given an equal share of the time left; the results, and the
-    /// failure of a worker that ended the run.
+    /// failure of a worker that ended the run, and the median exchange
+    /// with the workers per round, in nanoseconds (nil without workers).
     func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> (
-        [GateResult], GateFailure?
+        [GateResult], GateFailure?, Double?
     ) {
         let paths = [beforePath, afterPath]
         let names = GateSide.allCases.map(\.rawValue)
@@ -280,11 +283,14 @@ extension Gate {
                 side.engine = engine
                 return side
             }
-            func crashed(_ side: Int, _ failure: WorkerFailure, during: String) -> ([GateResult], GateFailure?) {
+            func crashed(_ side: Int, _ failure: WorkerFailure, during: String) -> (
+                [GateResult], GateFailure?, Double?
+            ) {
                 (
                     results,
                     GateFailure(
-                        side: names[side], build: paths[side], what: failure.what, configuration: name, during: during)
+                        side: names[side], build: paths[side], what: failure.what, configuration: name, during: during),
+                    Self.medianExchange(builds)
                 )
             }
             let left = maxSeconds - Date().timeIntervalSince(start)
@@ -321,7 +327,16 @@ extension Gate {
             }
             results.append(result)
         }
-        return (results, nil)
+        return (results, nil, Self.medianExchange(builds))
+    }
+
+    /// The median exchange per round with the workers among `builds`, in
+    /// nanoseconds; nil when none is a worker or none measured a round.
+    private static func medianExchange(_ builds: [any GateBuild]) -> Double? {
+        let exchanges = builds.compactMap { $0 as? EngineWorker }.flatMap(\.exchanges).sorted()
+        guard !exchanges.isEmpty else { return nil }
+        let middle = exchanges.count / 2
+        return exchanges.count % 2 == 1 ? exchanges[middle] : (exchanges[middle - 1] + exchanges[middle]) / 2
     }
 
     /// What an error says, without the worker's or the bench's framing.
