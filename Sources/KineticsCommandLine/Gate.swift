@@ -158,7 +158,8 @@ package struct Gate: ParsableCommand {
         if let before, let after {
             var exchange: Double?
             if count == nil {
-                (results, failure, exchange) = try compareLibraries(before, after, start: start)
+                let compared = try compareLibraries(before, after, start: start)
+                (results, failure, exchange) = (compared.results, compared.failure, compared.exchange)
             } else {
                 results = try countLibraries(before, after)
             }
@@ -242,13 +243,20 @@ package struct Gate: ParsableCommand {
 // MARK: - Two libraries
 
 extension Gate {
+    /// What comparing two libraries gave.
+    struct LibraryComparison {
+        /// Each configuration's outcome, up to a worker's failure.
+        var results: [GateResult]
+        /// The worker that ended the run, where one did.
+        var failure: GateFailure?
+        /// The median exchange per round with the workers, in nanoseconds
+        /// (nil without workers).
+        var exchange: Double?
+    }
+
     /// The libraries as `before` and `after`, every configuration in turn,
-    /// each given an equal share of the time left; the results, and the
-    /// failure of a worker that ended the run, and the median exchange
-    /// with the workers per round, in nanoseconds (nil without workers).
-    func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> (
-        [GateResult], GateFailure?, Double?
-    ) {
+    /// each given an equal share of the time left.
+    func compareLibraries(_ beforePath: String, _ afterPath: String, start: Date) throws -> LibraryComparison {
         let paths = [beforePath, afterPath]
         let names = GateSide.allCases.map(\.rawValue)
         // Both sides on one CPU (CPUBinding): the workers, and this thread
@@ -283,15 +291,12 @@ extension Gate {
                 side.engine = engine
                 return side
             }
-            func crashed(_ side: Int, _ failure: WorkerFailure, during: String) -> (
-                [GateResult], GateFailure?, Double?
-            ) {
-                (
-                    results,
-                    GateFailure(
+            func crashed(_ side: Int, _ failure: WorkerFailure, during: String) -> LibraryComparison {
+                LibraryComparison(
+                    results: results,
+                    failure: GateFailure(
                         side: names[side], build: paths[side], what: failure.what, configuration: name, during: during),
-                    Self.medianExchange(builds)
-                )
+                    exchange: Self.medianExchange(builds))
             }
             let left = maxSeconds - Date().timeIntervalSince(start)
             let deadline = Date().addingTimeInterval(left / Double(configurations.count - index))
@@ -327,7 +332,7 @@ extension Gate {
             }
             results.append(result)
         }
-        return (results, nil, Self.medianExchange(builds))
+        return LibraryComparison(results: results, exchange: Self.medianExchange(builds))
     }
 
     /// The median exchange per round with the workers among `builds`, in
