@@ -106,7 +106,9 @@ struct GateWorkerTests {
     func chatter() throws {
         let chatter = try Self.faulty("chatter")
         let (run, _) = try Self.gate(after: chatter, ["--format", "json", "--no-value-check", "--max-seconds", "1"])
-        #expect(run.status == 0, "\(run.stderr.suffix(2_000))")
+        // A verdict, whichever the machine's load makes it (0 or 2): what
+        // is tested is that the chatter neither breaks the report nor the run.
+        #expect(run.status == 0 || run.status == 2, "\(run.stderr.suffix(2_000))")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect((document["results"] as? [[String: Any]])?.count == 2)
         let marked = run.stderr.split(separator: "\n").filter { $0.hasPrefix("[after] xxxx") }
@@ -120,7 +122,8 @@ struct GateWorkerTests {
             "gate", "--before", base, "--after", base, "--animations", "100", "--frames", "5", "--warmup", "1",
             "--max-seconds", "1", "--in-process-side", "after",
         ])
-        #expect(run.status == 0, "\(run.stderr)")
+        // A verdict, whichever the machine's load makes it: the route is tested.
+        #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
         #expect(
             run.stdout.contains("(engine libraries, after in this process, the other in a worker)"), "\(run.stdout)")
         for (arguments, message) in [
@@ -139,7 +142,8 @@ struct GateWorkerTests {
             "gate", "--before", base, "--after", base, "--animations", "100", "--frames", "5", "--warmup", "1",
             "--max-seconds", "1", "--in-process",
         ])
-        #expect(run.status == 0, "\(run.stderr)")
+        // A verdict, whichever the machine's load makes it: the route is tested.
+        #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
         #expect(run.stdout.contains("(engine libraries, in one process)"), "\(run.stdout)")
     }
 }
