@@ -46,6 +46,9 @@ public struct BenchReport: Codable, Sendable {
     /// What each bezier method executes per evaluation, with
     /// `--count instructions` (absent otherwise).
     public var bezierInstructions: [BezierInstructionCount]?
+    /// The configurations an engine library's worker died measuring, in
+    /// the order met: they have no result (absent when none did).
+    public var failures: [BenchFailure]?
 
     /// The format this Kinetics writes and reads.
     public static let currentFormat = 1
@@ -116,6 +119,32 @@ public struct BenchReport: Codable, Sendable {
         }
         .min { $0.p50 < $1.p50 }
     }
+}
+
+/// A configuration that an engine library's worker process did not measure
+/// because it died, stalled or broke off (`kinetics bench` runs each
+/// library in a worker of its own).
+public struct BenchFailure: Codable, Sendable, Equatable {
+    /// The engine's name.
+    public var engine: String
+    /// Its library.
+    public var library: String
+    /// `killed by signal 11 (SIGSEGV)`, `exited with status 3`, `gave no
+    /// frame for 60 s (--frame-timeout), at frame 41 (warm-up included)`.
+    public var what: String
+    /// The configuration it was measuring.
+    public var configuration: BenchConfiguration
+
+    /// `configuration` of `engine` (from `library`) ended as `what` says.
+    public init(engine: String, library: String, what: String, configuration: BenchConfiguration) {
+        self.engine = engine
+        self.library = library
+        self.what = what
+        self.configuration = configuration
+    }
+
+    /// `faulty (./libfaulty.so): killed by signal 11 (SIGSEGV) measuring faulty 1000 spring steady 60 Hz pop`.
+    public var sentence: String { "\(engine) (\(library)): \(what) measuring \(configuration.key)" }
 }
 
 /// What went wrong reading a baseline file.

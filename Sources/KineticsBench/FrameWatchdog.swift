@@ -18,6 +18,8 @@ package enum FrameWatchdog {
     private static let first = AtomicInteger(-1)
     /// What runs: `soa-springs 10000 spring steady 60 Hz`.
     private static let label = Locked("")
+    /// What a mark counts: nil for a bench's frames, warm-up included.
+    private static let unit = Locked<String?>(nil)
     private static let started = AtomicInteger(0)
 
     /// Told, before the process ends, which frame stalled and how long it
@@ -30,9 +32,9 @@ package enum FrameWatchdog {
         stallHandler.withLock { $0 = handler }
     }
 
-    /// Starts the watchdog with `timeout` seconds (once per process; later
-    /// calls do nothing).
-    package static func start(timeout: Double) {
+    /// Starts the watchdog with `timeout` seconds, set by `option` (once
+    /// per process; later calls do nothing).
+    package static func start(timeout: Double, option: String = "--frame-timeout") {
         guard timeout.isFinite, timeout > 0, started.exchange(1) == 0 else { return }
         let interval = min(1, timeout / 4)
         Thread.detachNewThread {
@@ -49,13 +51,15 @@ package enum FrameWatchdog {
                 let waited = Date().timeIntervalSince(since)
                 guard waited >= timeout else { continue }
                 let name = label.withLock { $0 }
-                let what = now >= begun ? "frame \(now - begun + 1) (warm-up included)" : "the engine's creation"
+                let counted = unit.withLock { $0 }.map { "\($0) \(now - begun + 1)" }
+                let what =
+                    now < begun ? "the engine's creation" : counted ?? "frame \(now - begun + 1) (warm-up included)"
                 let handler = stallHandler.withLock { $0 }
                 let ending =
                     handler == nil
                     ? "an engine cannot be stopped in-process, so the run ends here" : "the engine's worker ends here"
                 let message =
-                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (--frame-timeout \(String(format: "%g", timeout))); \(ending)\n"
+                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (\(option) \(String(format: "%g", timeout))); \(ending)\n"
                 FileHandle.standardError.write(Data(message.utf8))
                 handler?(what, waited)
                 exit(65)
@@ -63,9 +67,11 @@ package enum FrameWatchdog {
         }
     }
 
-    /// A configuration's frames begin; ``mark()`` counts them from here.
-    package static func begin(_ name: String) {
+    /// A configuration's frames begin; ``mark()`` counts them from here, as
+    /// `counting` (`tick`) where given, as frames with the warm-up otherwise.
+    package static func begin(_ name: String, counting: String? = nil) {
         label.withLock { $0 = name }
+        unit.withLock { $0 = counting }
         first.store(frames.load() + 1)
     }
 

@@ -111,9 +111,3 @@ private func inputError(_ error: InputFileError) -> CLIError {
     case .tooLarge: CLIError(message: error.description, status: CLIError.badData)
     }
 }
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-package func csvField(_ text: String) -> String {
-    text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-}

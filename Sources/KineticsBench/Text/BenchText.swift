@@ -114,7 +114,14 @@ package enum BenchText {
         }
         let bezier = bezierLines(report) + bezierInstructionLines(report)
         if !bezier.isEmpty { lines += [""] + bezier }
+        let failures = failureLines(report, mark: "CRASHED:")
+        if !failures.isEmpty { lines += [""] + failures }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A line for each configuration an engine's worker died measuring.
+    package static func failureLines(_ report: BenchReport, mark: String) -> [String] {
+        (report.failures ?? []).map { "\(mark) \($0.sentence); no result." }
     }
 
     /// Per curve: each method's time per evaluation (median, min–max over
@@ -185,12 +192,14 @@ package enum BenchText {
         if !scaling.isEmpty { lines += [""] + scaling.map { "- " + $0 } }
         let bezier = bezierLines(report) + bezierInstructionLines(report)
         if !bezier.isEmpty { lines += [""] + bezier }
+        let failures = failureLines(report, mark: "**Crashed:**")
+        if !failures.isEmpty { lines += [""] + failures.map { "- " + $0 } }
         return lines.joined(separator: "\n") + "\n"
     }
 
     package static func csv(_ report: BenchReport) -> String {
         var lines = [
-            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame"
+            "engine,animations,mix,scenario,fps,method,p50_ns,p90_ns,p99_ns,max_ns,mean_ns,repetition_min_ns,repetition_max_ns,ns_per_animation,budget_share,allocations_per_frame,bytes_per_frame,calibration_ns,calibrated,steady_ns,instructions_per_frame,l1_misses_per_frame,ll_misses_per_frame,estimated_cycles_per_frame,failure"
         ]
         for result in report.results {
             let c = result.configuration
@@ -207,9 +216,19 @@ package enum BenchText {
                 result.instructions.map { csvNumber($0.instructionsPerFrame) } ?? "",
                 result.instructions.map { csvNumber($0.l1MissesPerFrame) } ?? "",
                 result.instructions.map { csvNumber($0.lastLevelMissesPerFrame) } ?? "",
-                result.instructions.map { csvNumber($0.estimatedCyclesPerFrame) } ?? "",
+                result.instructions.map { csvNumber($0.estimatedCyclesPerFrame) } ?? "", "",
             ]
             lines.append(fields.joined(separator: ","))
+        }
+        // A configuration a worker died measuring: its name, no numbers, what happened.
+        for failure in report.failures ?? [] {
+            let c = failure.configuration
+            let named = [
+                c.engine.rawValue, String(c.animations), c.mix.rawValue, c.scenario.rawValue, csvNumber(c.fps),
+                c.method.rawValue,
+            ]
+            let what = "crashed: \(failure.library): \(failure.what)"
+            lines.append((named + Array(repeating: "", count: 18) + [csvField(what)]).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -13,6 +13,12 @@ package func short(_ value: Double) -> String { String(format: "%.4g", value) }
 /// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
 package func csvNumber(_ value: Double) -> String { value.description }
 
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+package func csvField(_ text: String) -> String {
+    text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
+        ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+}
+
 /// The header and the rows as lines of columns two spaces apart, each
 /// column as wide as its widest cell (the last one not padded).
 package func aligned(_ header: [String], _ rows: [[String]]) -> [String] {
