@@ -19,7 +19,10 @@ package struct Bench: ParsableCommand {
             --engine-library PATH loads an engine from a shared library that exports the C interface \
             of kinetics_engine.h and measures it beside the built-in engines (docs/bench.md): 66 when \
             the file is missing, 65 when it is not such a library, speaks another interface version, \
-            or its engine refuses the workload.
+            or its engine refuses the workload. Each library runs in a worker process of its own \
+            (--in-process: in this one): a worker that crashes, exits, stalls or breaks off costs the \
+            configuration it was measuring, reported with what happened, and the run goes on with a new \
+            worker; every other result is written, then the exit status is 65.
             """
     )
 
@@ -35,6 +38,7 @@ package struct Bench: ParsableCommand {
             "Also measure the engine of this shared library (the C interface of kinetics_engine.h; repeatable).",
             valueName: "path"))
     var libraries: [String] = []
+    @OptionGroup var workers: WorkerOptions
     @OptionGroup var workload: WorkloadOptions
     @Option(
         help:
@@ -154,17 +158,36 @@ package struct Bench: ParsableCommand {
                 }
             }
         }
-        let loaded = try loadLibraries()
+        let (loaded, inWorkers) = try loadLibraries()
         FrameWatchdog.start(timeout: workload.frameTimeout)
         let counter = count == .instructions ? try InstructionCounter(frameTimeout: workload.frameTimeout) : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
         var results: [BenchResult] = []
+        var failures: [BenchFailure] = []
         for (index, configuration) in list.enumerated() {
             bar.update("bench", index, list.count)
             do {
-                var result = try BenchRunner.measure(configuration, checkingValues: !noValueCheck)
-                result.instructions = try counter?.count(configuration, libraries: libraries)
+                var result: BenchResult
+                if let library = inWorkers[configuration.engine] {
+                    do {
+                        result = try library.measure(configuration, checkingValues: !noValueCheck)
+                        result.instructions = try counter?.countInWorker(configuration, library: library.path)
+                    } catch let failure as WorkerFailure {
+                        let failed = BenchFailure(
+                            engine: configuration.engine.rawValue, library: library.path, what: failure.what,
+                            configuration: configuration)
+                        failures.append(failed)
+                        bar.finish()
+                        warnLine("\(failed.sentence); its other configurations run in a new worker")
+                        continue
+                    }
+                } else {
+                    result = try BenchRunner.measure(configuration, checkingValues: !noValueCheck)
+                    // Libraries in workers stay out of the counted run of another engine.
+                    result.instructions = try counter?.count(
+                        configuration, libraries: workers.inProcess ? libraries : [])
+                }
                 results.append(result)
             } catch let error as BenchError {
                 bar.finish()
@@ -179,6 +202,7 @@ package struct Bench: ParsableCommand {
         bar.finish()
         var report = BenchReport(kinetics: KineticsVersion.current, results: results, bezier: bezier)
         report.bezierInstructions = bezierInstructions
+        report.failures = failures.isEmpty ? nil : failures
         let text: String
         switch format {
         case .table: text = BenchText.table(report)
@@ -208,11 +232,17 @@ package struct Bench: ParsableCommand {
                 report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios,
                 maxCountIncrease: maxCountIncrease)
             for regression in regressions { warnLine("regression: \(regression)") }
-            if !regressions.isEmpty {
+            if !regressions.isEmpty && failures.isEmpty {
                 throw CLIError(
                     message: "\(regressions.count) regression\(regressions.count == 1 ? "" : "s") against \(baseline!)",
                     status: CLIError.regression)
             }
+        }
+        if let first = failures.first {
+            let more =
+                failures.count > 1
+                ? " (and \(failures.count - 1) more configuration\(failures.count > 2 ? "s" : ""))" : ""
+            throw CLIError(message: first.sentence + more, status: CLIError.badData)
         }
     }
 }
@@ -239,17 +269,85 @@ package func loadEngineLibrary(_ path: String, as label: String? = nil) throws -
 }
 
 extension Bench {
-    /// Loads every --engine-library, checks that each --engine names a
-    /// built-in engine or a registered one, and returns the registered ones.
-    func loadLibraries() throws -> [BenchEngine] {
-        for path in libraries { _ = try loadEngineLibrary(path) }
-        // The libraries' engines and those a package registered (BenchSuite).
-        let loaded = BenchEngine.registered
+    /// Starts a worker for every --engine-library (with --in-process, loads
+    /// each here instead), checks that each --engine names a built-in engine
+    /// or one of theirs, and returns the engines from elsewhere (libraries
+    /// and those a package registered, BenchSuite) and the libraries in
+    /// workers by their engine.
+    func loadLibraries() throws -> (engines: [BenchEngine], inWorkers: [BenchEngine: WorkerLibrary]) {
+        var inWorkers: [BenchEngine: WorkerLibrary] = [:]
+        var fromWorkers: [BenchEngine] = []
+        // A library named twice is measured once, as in-process.
+        var seen: Set<String> = []
+        for path in libraries where seen.insert(path).inserted {
+            guard !workers.inProcess else {
+                _ = try loadEngineLibrary(path)
+                continue
+            }
+            let library = try WorkerLibrary(path, frameTimeout: workload.frameTimeout, memory: workers.memory)
+            let engine = library.engine
+            if engine.isBuiltIn || BenchEngine.registered.contains(engine) || inWorkers[engine] != nil {
+                let other = inWorkers[engine].map { "\($0.path)'s" } ?? "an engine of this program"
+                throw CLIError(
+                    message:
+                        "\(path): its engine '\(engine)' has the name of \(other); each engine needs a name of its own",
+                    status: CLIError.badData)
+            }
+            inWorkers[engine] = library
+            fromWorkers.append(engine)
+        }
+        let loaded = BenchEngine.registered + fromWorkers
         for engine in engines where !engine.isBuiltIn && !loaded.contains(engine) {
             let names = (BenchEngine.allCases + loaded).map(\.rawValue).joined(separator: ", ")
             throw CLIError.usage("--engine must be one of \(names), got '\(engine)'")
         }
-        return loaded
+        return (loaded, inWorkers)
+    }
+}
+
+/// An engine library measured in a worker process (``EngineWorker``), and
+/// in a new one after a worker dies.
+final class WorkerLibrary {
+    let path: String
+    let engine: BenchEngine
+    private let frameTimeout: Double
+    private let memory: Double
+    private var worker: EngineWorker?
+
+    /// Starts the first worker on the library at `path`.
+    ///
+    /// - Throws: ``CLIError`` for a library that is missing or does not
+    ///   load (66, 65), or whose worker ends before it answers (65).
+    init(_ path: String, frameTimeout: Double, memory: Double) throws {
+        self.path = path
+        self.frameTimeout = frameTimeout
+        self.memory = memory
+        let worker = try Self.start(path, frameTimeout: frameTimeout, memory: memory)
+        engine = worker.engine
+        self.worker = worker
+    }
+
+    /// `configuration` measured in the worker, started anew if the last one died.
+    ///
+    /// - Throws: ``WorkerFailure`` when the worker dies, stalls or breaks
+    ///   off; ``CLIError`` when the engine refuses the workload.
+    func measure(_ configuration: BenchConfiguration, checkingValues: Bool) throws -> BenchResult {
+        let worker = try self.worker ?? Self.start(path, frameTimeout: frameTimeout, memory: memory)
+        self.worker = worker
+        do {
+            return try worker.measure(configuration, checkingValues: checkingValues)
+        } catch let failure as WorkerFailure {
+            self.worker = nil
+            throw failure
+        }
+    }
+
+    private static func start(_ path: String, frameTimeout: Double, memory: Double) throws -> EngineWorker {
+        do {
+            return try EngineWorker(library: path, as: nil, frameTimeout: frameTimeout, memory: memory)
+        } catch let failure as WorkerFailure {
+            throw CLIError(message: "\(path): \(failure.what) while loading", status: CLIError.badData)
+        }
     }
 }
 

@@ -24,6 +24,11 @@ public enum BenchSuite {
                 exit(CLIError.badData)
             }
         }
+        // The copy of this program that measures an --engine-library (EngineWorker).
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == EngineWorkerCommand.configuration.commandName {
+            runCommand(EngineWorkerCommand.self, arguments: Array(arguments.dropFirst()))
+        }
         runCommand(Bench.self)
     }
 }

@@ -38,14 +38,15 @@ package struct CLIError: Error {
 
 /// Parses the arguments as `Command`, runs it and turns every error into
 /// one line on stderr (`kinetics: error: …`) and a sysexits status; --help
-/// and --version print their text and succeed.
-package func runCommand<Command: ParsableCommand>(_: Command.Type) -> Never {
+/// and --version print their text and succeed. `arguments`: the process's
+/// arguments after the program's name unless given.
+package func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? = nil) -> Never {
     // A copy of this program started by `--count instructions` runs only
     // what it was started for (``CountedRun``).
     if let counted = CountedRun.requested { counted.execute() }
     let status: Int32
     do {
-        var command = try Command.parseAsRoot()
+        var command = try Command.parseAsRoot(arguments)
         try command.run()
         status = 0
     } catch let error as CLIError {

@@ -14,6 +14,9 @@ enum WorkerRequest: Codable {
     case sample(BenchConfiguration)
     /// The value check of `configuration` (``BenchRunner/checkValues(_:)``).
     case check(BenchConfiguration)
+    /// `configuration` measured as `kinetics bench` measures it
+    /// (``BenchRunner/measure(_:checkingValues:)``).
+    case measure(BenchConfiguration, checkingValues: Bool)
 }
 
 /// What an engine worker answers, one JSON line each.
@@ -25,6 +28,8 @@ enum WorkerAnswer: Codable {
     case round(median: Double, work: Double)
     /// A value check's error, nil when nothing was checked.
     case valueError(Double?)
+    /// A configuration measured.
+    case measured(BenchResult)
     /// A frame has not returned within the frame timeout (`what`: `frame
     /// 31 (warm-up included)`); the worker ends.
     case stalled(what: String, seconds: Double)
@@ -35,8 +40,19 @@ enum WorkerAnswer: Codable {
 }
 
 /// The most one answer line may hold before the worker counts as broken:
-/// an answer is a few hundred bytes.
+/// an answer is a few hundred bytes, and a measured configuration that
+/// much beside its frame times (``WorkerRequest/answerLimit``).
 let workerAnswerLimit = 1 << 20
+
+extension WorkerRequest {
+    /// The most the answer to this request may hold: a measured
+    /// configuration carries every measured frame's time, at most 32
+    /// bytes each in JSON.
+    var answerLimit: Int {
+        guard case .measure(let configuration, _) = self else { return workerAnswerLimit }
+        return workerAnswerLimit + 32 * configuration.repetitions * configuration.frames
+    }
+}
 
 /// `kinetics engine-worker`: loads one engine library and measures it for
 /// the `kinetics` process that started it (``EngineWorker``), reading
@@ -52,8 +68,8 @@ package struct EngineWorkerCommand: ParsableCommand {
 
     @Option(help: "The engine library.")
     var library: String
-    @Option(name: .customLong("as"), help: "The name its engine takes.")
-    var label: String
+    @Option(name: .customLong("as"), help: "The name its engine takes (default: its own).")
+    var label: String?
     @Option(name: .customLong("frame-timeout"), help: "Seconds a frame may take.")
     var frameTimeout = 60.0
     @Option(help: "The address space it may take, in bytes (Linux).")
@@ -64,16 +80,9 @@ package struct EngineWorkerCommand: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        var channel = WorkerChannel(read: 3, write: 4)
+        var channel = WorkerChannel.ofWorker
         if let cpu { CPUBinding.bind(to: cpu) }
-        #if os(Linux)
-            // An engine that allocates without end meets this limit (its
-            // malloc returns NULL) and ends the worker, not the gate.
-            if let memory {
-                var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
-                setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-            }
-        #endif
+        if let memory { limitAddressSpace(to: memory) }
         do {
             let loaded = try EngineLibrary.load(library, as: label)
             try channel.send(WorkerAnswer.ready(engine: loaded.engine.rawValue))
@@ -92,7 +101,7 @@ package struct EngineWorkerCommand: ParsableCommand {
             let received = DispatchTime.now().uptimeNanoseconds
             let answer: WorkerAnswer
             do {
-                switch try JSONDecoder().decode(WorkerRequest.self, from: line) {
+                switch try WorkerChannel.decoder.decode(WorkerRequest.self, from: line) {
                 case .sample(let configuration):
                     let sampler = samplers[configuration] ?? RoundSampler(configuration)
                     samplers[configuration] = sampler
@@ -101,6 +110,8 @@ package struct EngineWorkerCommand: ParsableCommand {
                         median: median, work: Double(DispatchTime.now().uptimeNanoseconds - received))
                 case .check(let configuration):
                     answer = .valueError(try BenchRunner.checkValues(configuration)?.error)
+                case .measure(let configuration, let checkingValues):
+                    answer = .measured(try BenchRunner.measure(configuration, checkingValues: checkingValues))
                 }
             } catch let error as BenchError {
                 answer = .failed(status: CLIError.badData, message: error.description)
@@ -110,11 +121,38 @@ package struct EngineWorkerCommand: ParsableCommand {
     }
 }
 
+/// Limits this process's address space to `bytes` (Linux; elsewhere
+/// nothing is done): an engine that allocates without end meets the limit
+/// (its malloc returns NULL) and ends its worker, not the run.
+package func limitAddressSpace(to bytes: Double) {
+    #if os(Linux)
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+    #endif
+}
+
 /// One end of a worker's channel: JSON lines over two descriptors.
-struct WorkerChannel {
+package struct WorkerChannel {
     let read: Int32
     let write: Int32
     private var buffer: [UInt8] = []
+
+    /// The channel over descriptors 3 and 4 of a worker process.
+    package static var ofWorker: WorkerChannel { WorkerChannel(read: 3, write: 4) }
+
+    /// JSON with `nan`, `inf` and `-inf` as strings: an engine's value may be any double.
+    package static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }()
+    package static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }()
 
     init(read: Int32, write: Int32) {
         self.read = read
@@ -124,8 +162,8 @@ struct WorkerChannel {
     /// Writes `value` as one JSON line.
     ///
     /// - Throws: ``WorkerChannelClosed`` when the other end is gone.
-    func send<Value: Encodable>(_ value: Value) throws {
-        var bytes = Array(try JSONEncoder().encode(value))
+    package func send<Value: Encodable>(_ value: Value) throws {
+        var bytes = Array(try Self.encoder.encode(value))
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
         while offset < bytes.count {
@@ -142,14 +180,23 @@ struct WorkerChannel {
     ///
     /// - Throws: ``WorkerLineTooLong`` when a line passes `limit` bytes
     ///   and `splitting` is not set.
-    mutating func receiveLine(limit: Int, splitting: Bool = false) throws -> Data? {
-        var chunk = [UInt8](repeating: 0, count: 1 << 14)
+    package mutating func receiveLine(limit: Int, splitting: Bool = false) throws -> Data? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Where the search for the newline goes on: the bytes before it
+        // hold none, so a long line is read in linear time.
+        var searched = 0
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let found = buffer.withUnsafeBytes { bytes -> Int? in
+                guard let base = bytes.baseAddress, bytes.count > searched else { return nil }
+                return memchr(base + searched, Int32(UInt8(ascii: "\n")), bytes.count - searched)
+                    .map { UnsafeRawPointer($0) - base }
+            }
+            if let newline = found {
                 let line = Data(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return line
             }
+            searched = buffer.count
             if buffer.count > limit {
                 guard splitting else { throw WorkerLineTooLong(limit: limit) }
                 let piece = Data(buffer[..<limit])
@@ -185,34 +232,26 @@ package struct WorkerFailure: Error, CustomStringConvertible {
     package var description: String { what }
 }
 
-/// An engine library measured in a process of its own (`kinetics
-/// engine-worker`, this same program): a crash, an `exit` or an `abort` in
-/// the engine ends the worker, not this process, and becomes a
-/// ``WorkerFailure`` that says how it ended. What the worker writes to its
-/// standard output and error is passed to this process's standard error,
-/// each line marked with the worker's name.
-package final class EngineWorker {
-    /// `before`, `after`: the name its engine takes, which marks its lines.
-    package let name: String
+/// A copy of this program started to run code Kinetics does not control
+/// (an engine library), spoken to in JSON lines over two descriptors of its
+/// own, 3 (requests) and 4 (answers): a crash, an `exit` or an `abort` in
+/// it ends the worker, not this process, and becomes a ``WorkerFailure``
+/// that says how it ended. What it writes to its standard output and error
+/// is passed to this process's standard error, each line marked with its
+/// name (``mark``).
+package final class WorkerProcess {
     private let pid: pid_t
     private var channel: WorkerChannel
     private let forwarding = DispatchGroup()
+    private let marking: Locked<String>
     private var ended: String?
 
-    /// The address space a worker may take unless told otherwise: half the
-    /// machine's memory.
-    package static var defaultMemory: Double { Double(ProcessInfo.processInfo.physicalMemory / 2) }
-
-    /// Starts a worker on the library at `path`, with at most `memory`
-    /// bytes of address space (Linux; elsewhere no limit is set).
+    /// Starts `arguments` (the program first), its lines marked `[mark] `,
+    /// with `environment` added to this process's.
     ///
-    /// - Throws: ``CLIError`` with 66 for a missing library and 65 for one
-    ///   that does not load, as the in-process route says them;
-    ///   ``WorkerFailure`` when the worker ends before it answers.
-    package init(
-        library path: String, as name: String, frameTimeout: Double, memory: Double = defaultMemory, cpu: Int? = nil
-    ) throws {
-        self.name = name
+    /// - Throws: ``CLIError`` (65) when no pipe can be made or the program
+    ///   cannot be started.
+    package init(_ arguments: [String], mark: String, environment: [String: String] = [:]) throws {
         // A closed pipe must be an error from write(2), not a signal that ends Kinetics.
         signal(SIGPIPE, SIG_IGN)
         var requests: [Int32] = [0, 0]
@@ -225,30 +264,21 @@ package final class EngineWorker {
                 status: CLIError.badData)
         }
         for fd in [requests[1], answers[0], output[0], errors[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let arguments =
-            [
-                executable, "engine-worker", "--library", path, "--as", name, "--frame-timeout",
-                String(frameTimeout), "--memory", String(memory),
-            ] + (cpu.map { ["--cpu", String($0)] } ?? [])
         let spawned = Self.spawn(
-            executable, arguments, descriptors: [(requests[0], 3), (answers[1], 4), (output[1], 1), (errors[1], 2)])
+            arguments[0], arguments, environment: environment,
+            descriptors: [(requests[0], 3), (answers[1], 4), (output[1], 1), (errors[1], 2)])
         for fd in [requests[0], answers[1], output[1], errors[1]] { close(fd) }
         guard spawned > 0 else {
             for fd in [requests[1], answers[0], output[0], errors[0]] { close(fd) }
             throw CLIError(
-                message: "cannot start the engine worker \(executable): \(String(cString: strerror(-spawned)))",
+                message: "cannot start the engine worker \(arguments[0]): \(String(cString: strerror(-spawned)))",
                 status: CLIError.badData)
         }
         pid = spawned
         channel = WorkerChannel(read: answers[0], write: requests[1])
-        Self.forward(output[0], name: name, group: forwarding)
-        Self.forward(errors[0], name: name, group: forwarding)
-        switch try receive() {
-        case .ready: break
-        case .failed(let status, let message): throw CLIError(message: "\(name): \(message)", status: status)
-        default: throw failure("answered its start with something else than ready")
-        }
+        marking = Locked(mark)
+        Self.forward(output[0], mark: marking, group: forwarding)
+        Self.forward(errors[0], mark: marking, group: forwarding)
     }
 
     deinit {
@@ -259,37 +289,19 @@ package final class EngineWorker {
         }
     }
 
-    /// Each round's exchange with the worker, in nanoseconds: the round's
-    /// time here, from its request sent to its answer read, less the time
-    /// the worker spent on it. It is outside the timed frames.
-    package private(set) var exchanges: [Double] = []
+    /// This program, which workers run: `Bundle.main`'s executable.
+    package static var program: String { Bundle.main.executablePath ?? CommandLine.arguments[0] }
 
-    /// One round of `configuration` in the worker: its median frame, in nanoseconds.
-    package func sample(_ configuration: BenchConfiguration) throws -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try send(.sample(configuration))
-        let answer = try receive()
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - start)
-        switch answer {
-        case .round(let time, let work) where time.isFinite && time >= 0 && work.isFinite && work >= 0:
-            exchanges.append(wall - work)
-            return time
-        case .failed(let status, let message): throw CLIError(message: message, status: status)
-        default: throw failure("answered a round with something else than its time")
-        }
+    /// What marks the lines the worker writes (its engine's name, once known).
+    package var mark: String {
+        get { marking.withLock { $0 } }
+        set { marking.withLock { $0 = newValue } }
     }
 
-    /// The value check of `configuration` in the worker.
-    package func valueError(_ configuration: BenchConfiguration) throws -> Double? {
-        try send(.check(configuration))
-        switch try receive() {
-        case .valueError(let error): return error
-        case .failed(let status, let message): throw CLIError(message: message, status: status)
-        default: throw failure("answered a value check with something else than its error")
-        }
-    }
-
-    private func send(_ request: WorkerRequest) throws {
+    /// Sends `request` as one JSON line.
+    ///
+    /// - Throws: ``WorkerFailure`` when the worker has ended.
+    package func send<Request: Encodable>(_ request: Request) throws {
         do {
             try channel.send(request)
         } catch {
@@ -297,26 +309,27 @@ package final class EngineWorker {
         }
     }
 
-    private func receive() throws -> WorkerAnswer {
+    /// The next answer, at most `limit` bytes of JSON.
+    ///
+    /// - Throws: ``WorkerFailure`` when the worker has ended, or sends more
+    ///   than `limit` bytes or a line that is no `Answer` (it is stopped).
+    package func receive<Answer: Decodable>(_: Answer.Type, limit: Int) throws -> Answer {
         let line: Data?
         do {
-            line = try channel.receiveLine(limit: workerAnswerLimit)
+            line = try channel.receiveLine(limit: limit)
         } catch let error as WorkerLineTooLong {
             throw failure("sent an answer of over \(error.limit) bytes")
         }
         guard let line else { throw failure(nil) }
-        guard let answer = try? JSONDecoder().decode(WorkerAnswer.self, from: line) else {
+        guard let answer = try? WorkerChannel.decoder.decode(Answer.self, from: line) else {
             throw failure("sent a line that is no answer")
-        }
-        if case .stalled(let what, let seconds) = answer {
-            throw failure("gave no frame for \(String(format: "%.0f", seconds)) s (--frame-timeout), at \(what)")
         }
         return answer
     }
 
     /// The failure of a worker that ended, or broke the protocol (`broke`):
     /// the worker is stopped, and the failure says how it ended.
-    private func failure(_ broke: String?) -> WorkerFailure {
+    package func failure(_ broke: String?) -> WorkerFailure {
         if let ended { return WorkerFailure(what: ended) }
         if broke != nil { kill(pid, SIGKILL) }
         close(channel.write)
@@ -326,6 +339,15 @@ package final class EngineWorker {
         let how = broke ?? Self.describe(status)
         ended = how
         return WorkerFailure(what: how)
+    }
+
+    /// Ends the worker's input and waits for it to end.
+    ///
+    /// - Throws: ``WorkerFailure`` unless it exits with status 0.
+    package func finish() throws {
+        guard ended == nil else { throw WorkerFailure(what: ended!) }
+        let failure = failure(nil)
+        guard failure.what == Self.describe(0) else { throw failure }
     }
 
     private func waitStatus() -> Int32 {
@@ -346,17 +368,18 @@ package final class EngineWorker {
     }
 
     /// Passes what the worker writes on `fd` to this process's standard
-    /// error, a line at a time, each marked `[name] `. A thread of its own,
+    /// error, a line at a time, each marked `[mark] `. A thread of its own,
     /// not Dispatch's pool: its reads block, and a pool the size of the
     /// machine's cores, taken by one worker's readers, left the next
     /// worker's waiting about a second.
-    private static func forward(_ fd: Int32, name: String, group: DispatchGroup) {
+    private static func forward(_ fd: Int32, mark: Locked<String>, group: DispatchGroup) {
         group.enter()
         Thread.detachNewThread {
             defer { group.leave() }
             var reader = WorkerChannel(read: fd, write: -1)
             // A line the engine never ends is passed on in pieces.
             while let line = try? reader.receiveLine(limit: 1 << 16, splitting: true) {
+                let name = mark.withLock { $0 }
                 FileHandle.standardError.write(Data("[\(name)] ".utf8) + line + Data("\n".utf8))
             }
             close(fd)
@@ -366,7 +389,9 @@ package final class EngineWorker {
     /// Starts `arguments` with each `(from, to)` descriptor as `to`, with
     /// the Swift runtime's backtracer off (an engine's crash is reported by
     /// its signal, at once); the process id, or minus the error number.
-    private static func spawn(_ executable: String, _ arguments: [String], descriptors: [(Int32, Int32)]) -> pid_t {
+    private static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String], descriptors: [(Int32, Int32)]
+    ) -> pid_t {
         #if canImport(Glibc)
             var actions = posix_spawn_file_actions_t()
         #else
@@ -375,7 +400,7 @@ package final class EngineWorker {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (from, to) in descriptors { posix_spawn_file_actions_adddup2(&actions, from, to) }
-        var variables = ProcessInfo.processInfo.environment
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         variables["SWIFT_BACKTRACE"] = "enable=no"
         let words = arguments.map { strdup($0) } + [nil]
         let pairs = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -386,6 +411,116 @@ package final class EngineWorker {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, nil, words, pairs)
         return result == 0 ? pid : -result
+    }
+}
+
+/// An engine library measured in a worker process of its own (``WorkerProcess``
+/// running `kinetics engine-worker`), for `bench` and `gate`.
+package final class EngineWorker {
+    /// The name its engine takes (`before`, `after`, or the engine's own),
+    /// which marks the lines it writes.
+    package let engine: BenchEngine
+    private let process: WorkerProcess
+
+    /// The address space a worker may take unless told otherwise: half the
+    /// machine's memory.
+    package static var defaultMemory: Double { Double(ProcessInfo.processInfo.physicalMemory / 2) }
+
+    /// Starts a worker on the library at `path`, its engine named `name`
+    /// (nil: the engine's own name), with at most `memory` bytes of address
+    /// space (Linux; elsewhere no limit is set), bound to `cpu` where given.
+    /// `launcher` runs it (valgrind and its options; empty: started
+    /// directly), from `executable` (default: this program).
+    ///
+    /// - Throws: ``CLIError`` with 66 for a missing library and 65 for one
+    ///   that does not load, as the in-process route says them;
+    ///   ``WorkerFailure`` when the worker ends before it answers.
+    package init(
+        library path: String, as name: String?, frameTimeout: Double, memory: Double = defaultMemory,
+        cpu: Int? = nil, launcher: [String] = [], executable: String? = nil, environment: [String: String] = [:]
+    ) throws {
+        var arguments =
+            launcher + [
+                executable ?? WorkerProcess.program, "engine-worker", "--library", path, "--frame-timeout",
+                String(frameTimeout), "--memory", String(memory),
+            ]
+        if let name { arguments += ["--as", name] }
+        if let cpu { arguments += ["--cpu", String(cpu)] }
+        // Until the engine is known, its lines are marked with its file's name.
+        process = try WorkerProcess(
+            arguments, mark: name ?? URL(fileURLWithPath: path).lastPathComponent, environment: environment)
+        switch try Self.receive(process) {
+        case .ready(let loaded):
+            guard let named = BenchEngine(rawValue: loaded) else { throw process.failure("named its engine ''") }
+            engine = named
+            process.mark = loaded
+        case .failed(let status, let message):
+            throw CLIError(message: (name.map { "\($0): " } ?? "") + message, status: status)
+        default: throw process.failure("answered its start with something else than ready")
+        }
+    }
+
+    /// Each round's exchange with the worker, in nanoseconds: the round's
+    /// time here, from its request sent to its answer read, less the time
+    /// the worker spent on it. It is outside the timed frames.
+    package private(set) var exchanges: [Double] = []
+
+    /// One round of `configuration` in the worker: its median frame, in nanoseconds.
+    package func sample(_ configuration: BenchConfiguration) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.send(WorkerRequest.sample(configuration))
+        let answer = try Self.receive(process)
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start)
+        switch answer {
+        case .round(let time, let work) where time.isFinite && time >= 0 && work.isFinite && work >= 0:
+            exchanges.append(wall - work)
+            return time
+        case .failed(let status, let message): throw CLIError(message: message, status: status)
+        default: throw process.failure("answered a round with something else than its time")
+        }
+    }
+
+    /// `configuration` measured in the worker, as `kinetics bench` measures
+    /// it in-process.
+    package func measure(_ configuration: BenchConfiguration, checkingValues: Bool) throws -> BenchResult {
+        let request = WorkerRequest.measure(configuration, checkingValues: checkingValues)
+        try process.send(request)
+        switch try Self.receive(process, limit: request.answerLimit) {
+        case .measured(let result) where result.configuration == configuration: return result
+        case .failed(let status, let message): throw CLIError(message: message, status: status)
+        default: throw process.failure("answered a measurement with something else than its result")
+        }
+    }
+
+    /// Ends the worker once it has answered everything asked.
+    ///
+    /// - Throws: ``WorkerFailure`` unless it exits with status 0.
+    package func finish() throws { try process.finish() }
+
+    /// The value check of `configuration` in the worker.
+    package func valueError(_ configuration: BenchConfiguration) throws -> Double? {
+        try process.send(WorkerRequest.check(configuration))
+        switch try Self.receive(process) {
+        case .valueError(let error): return error
+        case .failed(let status, let message): throw CLIError(message: message, status: status)
+        default: throw process.failure("answered a value check with something else than its error")
+        }
+    }
+
+    /// The next answer; a stall is the worker's failure.
+    private static func receive(_ process: WorkerProcess, limit: Int = workerAnswerLimit) throws -> WorkerAnswer {
+        let answer = try process.receive(WorkerAnswer.self, limit: limit)
+        if case .stalled(let what, let seconds) = answer {
+            throw process.failure(WorkerFailure.stall(what, seconds: seconds))
+        }
+        return answer
+    }
+}
+
+extension WorkerFailure {
+    /// `gave no frame for 60 s (--frame-timeout), at frame 31 (warm-up included)`.
+    static func stall(_ what: String, seconds: Double, option: String = "--frame-timeout") -> String {
+        "gave no frame for \(String(format: "%.0f", seconds)) s (\(option)), at \(what)"
     }
 }
 

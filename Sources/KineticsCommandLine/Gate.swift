@@ -70,24 +70,13 @@ package struct Gate: ParsableCommand {
         name: .customLong("max-count-increase"), parsing: .unconditional,
         help: "With --count: the percent change in instructions per frame that counts, in (0, 1000] (1).")
     var maxCountIncrease = 1.0
-    @Flag(
-        name: .customLong("in-process"),
-        help:
-            "Load both libraries in this process, not each in a worker: a crash in either ends the gate with no report."
-    )
-    var inProcess = false
+    @OptionGroup var workers: WorkerOptions
     @Option(
         name: .customLong("in-process-side"),
         help: ArgumentHelp(
             "Load this side alone in this process, the other in a worker: to measure what a worker moves.",
             valueName: "before|after"))
     var inProcessSide: GateSide?
-    @Option(
-        name: .customLong("worker-memory"), parsing: .unconditional,
-        help:
-            "The address space each worker may take, in GiB, in [1, 1024] (Linux; default half the machine's memory): an engine that allocates without end ends its worker, not the gate."
-    )
-    var workerMemory: Double?
     @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
     var failInconclusive = false
     @Flag(
@@ -115,15 +104,12 @@ package struct Gate: ParsableCommand {
         if commands && (beforeCommand == nil || afterCommand == nil) {
             throw ValidationError("--before-command and --after-command go together: give both commands")
         }
-        if (inProcess || inProcessSide != nil || workerMemory != nil) && !libraries {
+        if (workers.inProcess || inProcessSide != nil || workers.workerMemory != nil) && !libraries {
             throw ValidationError(
                 "--in-process, --in-process-side and --worker-memory are for --before/--after libraries")
         }
-        if inProcess && inProcessSide != nil {
+        if workers.inProcess && inProcessSide != nil {
             throw ValidationError("--in-process loads both sides in this process; --in-process-side only one: give one")
-        }
-        if let workerMemory, !(workerMemory >= 1 && workerMemory <= 1_024) {
-            throw ValidationError("--worker-memory must be a number of GiB in [1, 1024], got \(workerMemory)")
         }
         if commands && workload.isGiven {
             throw ValidationError(
@@ -165,7 +151,7 @@ package struct Gate: ParsableCommand {
             }
             report = makeReport("library", before, after, results, start)
             report.failure = failure
-            if count == nil { report.inProcess = inProcessSides.map(\.rawValue) }
+            report.inProcess = inProcessSides.map(\.rawValue)
             report.workerExchange = exchange
         } else if let beforeCommand, let afterCommand {
             results =
@@ -272,7 +258,7 @@ extension Gate {
             do {
                 return try EngineWorker(
                     library: paths[side], as: name.rawValue, frameTimeout: workload.frameTimeout,
-                    memory: workerMemory.map { $0 * 1_073_741_824 } ?? EngineWorker.defaultMemory, cpu: cpu)
+                    memory: workers.memory, cpu: cpu)
             } catch let failure as WorkerFailure {
                 throw CLIError(
                     message: "\(name) (\(paths[side])): \(failure.what) while loading", status: CLIError.badData)
@@ -362,7 +348,7 @@ enum GateSide: String, CaseIterable, ExpressibleByArgument {
 extension Gate {
     /// The sides loaded in this process (`--in-process`, `--in-process-side`).
     var inProcessSides: [GateSide] {
-        inProcess ? GateSide.allCases : inProcessSide.map { [$0] } ?? []
+        workers.inProcess ? GateSide.allCases : inProcessSide.map { [$0] } ?? []
     }
 }
 
@@ -399,21 +385,37 @@ extension Gate {
     /// Each library's engine counted once per configuration under
     /// callgrind, and the counts compared.
     func countLibraries(_ beforePath: String, _ afterPath: String) throws -> [GateResult] {
-        let libraries = [
-            try loadEngineLibrary(beforePath, as: "before"), try loadEngineLibrary(afterPath, as: "after"),
-        ]
+        let paths = [beforePath, afterPath]
+        let sides = GateSide.allCases
+        // In-process, each library is loaded here for its engine's name
+        // and counted in a copy of this program; otherwise each is counted
+        // in a worker of its own under callgrind, its engine named by its side.
+        let engines = try sides.indices.map { side in
+            try inProcessSides.contains(sides[side])
+                ? loadEngineLibrary(paths[side], as: sides[side].rawValue).tableName : sides[side].rawValue
+        }
         let counter = try InstructionCounter(frameTimeout: workload.frameTimeout)
         // Seven repetitions of the measured frames, as `kinetics bench` runs them.
         let configurations = workload.configurations(
-            engines: [libraries[0].engine], defaultCounts: [10_000], method: .pop, repetitions: 7)
+            engines: [BenchEngine(rawValue: engines[0])!], defaultCounts: [10_000], method: .pop, repetitions: 7)
         let bar = ProgressBar()
         defer { bar.finish() }
         return try configurations.enumerated().map { index, configuration in
             bar.update("gate", index, configurations.count)
-            let counts = try libraries.map { library in
-                var side = configuration
-                side.engine = BenchEngine(rawValue: library.tableName) ?? library.engine
-                return try counter.count(side, libraries: [library.path])
+            let counts = try sides.indices.map { side in
+                var measured = configuration
+                measured.engine = BenchEngine(rawValue: engines[side])!
+                guard !inProcessSides.contains(sides[side]) else {
+                    return try counter.count(measured, libraries: [paths[side]])
+                }
+                do {
+                    return try counter.countInWorker(measured, library: paths[side], as: sides[side].rawValue)
+                } catch let failure as WorkerFailure {
+                    throw CLIError(
+                        message:
+                            "\(sides[side]) (\(paths[side])): \(failure.what) counting \(Self.name(configuration)) under callgrind",
+                        status: CLIError.badData)
+                }
             }
             return GateResult(
                 configuration: Self.name(configuration),

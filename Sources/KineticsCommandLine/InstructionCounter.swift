@@ -93,10 +93,42 @@ package final class InstructionCounter {
     /// first (the engine of one of them, or a built-in one, is
     /// `configuration.engine`, by its table's name).
     package func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
-        let c = configuration
         let text = try callgrind(
-            CountedRun(configuration: c, libraries: libraries, frameTimeout: frameTimeout),
-            collectingIn: [BenchRunner.countedFrameSymbol], for: c.key)
+            CountedRun(configuration: configuration, libraries: libraries, frameTimeout: frameTimeout),
+            collectingIn: [BenchRunner.countedFrameSymbol], for: configuration.key)
+        return try parse(text, configuration)
+    }
+
+    /// Counts `configuration`'s measured frames in a worker (``EngineWorker``)
+    /// on the library at `path`, its engine named `name` (nil: its own):
+    /// the worker runs under callgrind and measures the configuration as
+    /// `kinetics bench` does, its timed frames counted.
+    ///
+    /// - Throws: ``WorkerFailure`` when the worker dies, stalls or breaks
+    ///   off; ``CLIError`` as ``count(_:libraries:)``.
+    package func countInWorker(_ configuration: BenchConfiguration, library path: String, as name: String? = nil)
+        throws -> InstructionCount
+    {
+        let output = folder.appendingPathComponent("callgrind.out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let worker = try EngineWorker(
+            library: path, as: name, frameTimeout: frameTimeout,
+            launcher: [
+                // valgrind's own lines go to a file: the worker's standard error is the engine's.
+                valgrind, "--log-file=\(folder.appendingPathComponent("valgrind.log").path)", "--tool=callgrind",
+                "--cache-sim=yes", "--toggle-collect=\(BenchRunner.countedFrameSymbol)",
+                "--callgrind-out-file=\(output)",
+            ],
+            executable: executable, environment: ["SWIFT_DETERMINISTIC_HASHING": "1", "LD_LIBRARY_PATH": libraryPath])
+        var measured = configuration
+        measured.engine = worker.engine
+        _ = try worker.measure(measured, checkingValues: false)
+        try worker.finish()
+        return try parse((try? String(contentsOfFile: output, encoding: .utf8)) ?? "", configuration)
+    }
+
+    /// The counts per frame in callgrind's output `text` for `configuration`.
+    private func parse(_ text: String, _ c: BenchConfiguration) throws -> InstructionCount {
         guard
             let counted = InstructionCount.parse(
                 callgrindOutput: text, frames: InstructionCount.countedFrames(c), animations: c.animations,

@@ -337,6 +337,12 @@ struct BenchSuiteTests {
         let mixed = try shell("'\(binary.path)' --mix mixed " + arguments.joined(separator: " "))
         #expect(mixed.status == 65)
         #expect(mixed.stderr.contains("swift-springs: create failed: animation 8 is not a scalar spring"))
+        // A library runs in a worker: a copy of this same executable.
+        let library = try shell(
+            "'\(binary.path)' --engine soa-springs --engine-library '\(try BenchEngineLibraryTests.example())' "
+                + arguments.dropFirst(4).joined(separator: " "))
+        #expect(library.status == 0, "\(library.stderr)")
+        #expect(library.lines.contains { $0.hasPrefix("soa-springs ") && $0.contains(" 500 ") }, "\(library.stdout)")
         let help = try shell("'\(binary.path)' --help")
         #expect(help.status == 0 && help.stdout.contains("--engine-library"))
         // The kit needs no GSL: its value check uses the closed forms, and

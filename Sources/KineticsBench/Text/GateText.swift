@@ -41,9 +41,16 @@ package enum GateText {
     /// What was compared and how, in two lines.
     package static func header(_ report: GateReport) -> [String] {
         if report.counted {
+            let route =
+                switch report.inProcess?.count {
+                case 0: ", each library in a worker process"
+                case 1: ", \(report.inProcess![0]) in a copy of this program, the other in a worker"
+                case 2: ", each library in a copy of this program"
+                default: ""
+                }
             let valgrind = report.results.first?.instructions?.before.valgrind ?? "valgrind"
             return [
-                "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (instructions counted); \(String(format: "%.1f", report.seconds)) s.",
+                "Kinetics gate on \(report.machine): before \(report.before), after \(report.after) (instructions counted\(route)); \(String(format: "%.1f", report.seconds)) s.",
                 "Instructions per measured frame under \(valgrind) callgrind (the same binary counts the same every run); a change counts from \(String(format: "%g", report.results.first?.instructions?.threshold ?? 1))%; est. cycles = Ir + 10 × L1 misses + 100 × LL misses.",
             ]
         }
@@ -120,10 +127,6 @@ package enum GateText {
     }
 
     package static func csv(_ report: GateReport) -> String {
-        func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
         if report.counted {
             var lines = [
                 "configuration,before_instructions_per_frame,after_instructions_per_frame,change_percent,before_estimated_cycles_per_frame,after_estimated_cycles_per_frame,verdict"
@@ -132,7 +135,7 @@ package enum GateText {
                 guard let c = result.instructions else { continue }
                 lines.append(
                     [
-                        field(result.configuration), csvNumber(c.before.instructionsPerFrame),
+                        csvField(result.configuration), csvNumber(c.before.instructionsPerFrame),
                         csvNumber(c.after.instructionsPerFrame), csvNumber(c.change),
                         csvNumber(c.before.estimatedCyclesPerFrame), csvNumber(c.after.estimatedCyclesPerFrame),
                         c.verdict.rawValue,
@@ -147,7 +150,7 @@ package enum GateText {
             guard let c = result.comparison else { continue }
             lines.append(
                 [
-                    field(result.configuration), String(c.rounds), (result.beforeMedian).map(csvNumber) ?? "",
+                    csvField(result.configuration), String(c.rounds), (result.beforeMedian).map(csvNumber) ?? "",
                     (result.afterMedian).map(csvNumber) ?? "", csvNumber(c.ratio), csvNumber(c.lower),
                     csvNumber(c.upper), csvNumber(c.confidence), csvNumber(c.minimumEffect), c.verdict.rawValue,
                     result.beforeValueError.map(csvNumber) ?? "", result.afterValueError.map(csvNumber) ?? "",
@@ -157,7 +160,7 @@ package enum GateText {
             // The configuration it died in, with nothing measured but the verdict.
             let verdict = "crashed: \(failure.side) (\(failure.build)): \(failure.what) during \(failure.during)"
             lines.append(
-                ([field(failure.configuration)] + Array(repeating: "", count: 8) + [field(verdict), "", ""])
+                ([csvField(failure.configuration)] + Array(repeating: "", count: 8) + [csvField(verdict), "", ""])
                     .joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
