@@ -1,7 +1,8 @@
 /*
  * An engine that fails on purpose: soa_springs.c, made to crash, abort,
  * exit, hang or chatter once it runs 1,000 animations or more (smaller
- * workloads run as soa_springs.c does). It is how Kinetics' tests, and
+ * workloads run as soa_springs.c does; -DARM_AT=N sets the count, and
+ * -DARM_AT=1 fails on any workload, as `kinetics verify`'s tests use it). It is how Kinetics' tests, and
  * docs/bench.md's table of crashes, show what `kinetics gate` reports when
  * the engine under test dies. FAULT chooses the failure:
  *
@@ -33,10 +34,14 @@
 #define FAULT_NAME(name) FAULT_TEXT(name)
 static const char *fault = FAULT_NAME(FAULT);
 
-static int faulty_armed; /* the workload has 1,000 animations or more */
+#ifndef ARM_AT
+#define ARM_AT 1000
+#endif
+
+static int faulty_armed; /* the workload has ARM_AT animations or more */
 
 static void *faulty_create(const kinetics_workload *w, char *error, size_t error_size) {
-    faulty_armed = w->count >= 1000;
+    faulty_armed = w->count >= ARM_AT;
     static int chattered;
     if (faulty_armed && strcmp(fault, "chatter") == 0 && !chattered) {
         chattered = 1;

@@ -26,7 +26,7 @@ struct KineticsCommand: ParsableCommand {
         version: KineticsVersion.current,
         subcommands: [
             Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self,
-            Gate.self, EngineWorkerCommand.self,
+            Gate.self, EngineWorkerCommand.self, VerifyWorkerCommand.self,
             Plot.self,
             Reference.self,
         ],

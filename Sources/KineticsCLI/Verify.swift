@@ -59,6 +59,7 @@ struct Verify: ParsableCommand {
     @Option(help: "Worker threads (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var engine: EngineOptions
+    @OptionGroup var workers: WorkerOptions
     @Option(
         help: ArgumentHelp(
             "Run only part i of n of the grid (each spring, decay and curve in one part); kinetics verify merge joins them.",
@@ -91,6 +92,9 @@ struct Verify: ParsableCommand {
         }
         _ = try makeTolerances()
         try engine.validate(methods: methods, suites: suiteChoices)
+        if engine.library == nil && (workers.inProcess || workers.workerMemory != nil) {
+            throw ValidationError("--in-process and --worker-memory apply to --engine-library")
+        }
         _ = try part()
     }
 

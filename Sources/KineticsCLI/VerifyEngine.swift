@@ -130,13 +130,23 @@ extension Verify {
         var answers = EngineAnswers(for: set.cases)
         var fault: EngineFault?
         var name = engine.name
-        var libraryRun: LibraryAnswers?
-        if let path = engine.library {
+        // An engine library's answers and refusals by case id.
+        var libraryRun: (answers: [String: EngineAnswer], refusals: [String: String])?
+        if let path = engine.library, workers.inProcess {
             let library = try loadEngineLibrary(path)
             name = engine.givenName ?? library.tableName
             let bar = ProgressBar()
-            libraryRun = LibraryAnswers(set.cases, library: library) { bar.update("engine", $0, set.cases.count) }
+            let run = LibraryAnswers(set.cases, library: library) { bar.update("engine", $0, set.cases.count) }
             bar.finish()
+            libraryRun = (run.answers, run.refusals)
+        } else if let path = engine.library {
+            let bar = ProgressBar()
+            let run = try LibraryWorkerAnswers(
+                set.cases, library: path, caseTimeout: engine.caseTimeout, memory: workers.memory
+            ) { bar.update("engine", $0, set.cases.count) }
+            bar.finish()
+            name = engine.givenName ?? run.engine
+            (libraryRun, fault) = ((run.answers, run.refusals), run.fault)
         } else if let command = engine.command {
             let bar = ProgressBar()
             let run = try EngineCommand(command, caseTimeout: engine.caseTimeout).run(set.cases) {

@@ -71,7 +71,10 @@ struct LibraryAnswers {
         for (step, time) in times.enumerated() {
             while reading > 0 && counts[reading - 1] <= step { reading -= 1 }
             guard reading > 0 else { break }
-            if step > 0 || time > 0 { instance.tick(time) }
+            if step > 0 || time > 0 {
+                FrameWatchdog.mark()
+                instance.tick(time)
+            }
             for member in 0 ..< reading { values[member].append(instance.value(member)) }
         }
         for (member, engineCase) in zip(values.indices, members) {
