@@ -5,7 +5,10 @@
 # alternating from run to run), RUNS runs at each ANIMATIONS, at the gate's
 # defaults (99% confidence, 2% minimum effect, 60 s). A worker that moved
 # the frame by 2% or more would show as regressions or improvements; the
-# gate calls identical builds different in at most 1% of runs.
+# gate calls identical builds different in at most 1% of runs. Then, at each
+# size, the measured frames are counted under callgrind once in a worker
+# (before) and once in the gate's own copy of the program (after): the
+# instructions per frame of the two routes, and their change.
 #
 #   scripts/gate-workers.sh        RUNS=50 ANIMATIONS="1000 10000 100000" by default
 #
@@ -44,5 +47,9 @@ PY
     done
     echo "$size springs, $runs runs, one side in a worker and the other in-process: $(awk -F'\t' -v n="$size" \
         '$1 == n { count[$4]++ } END { for (v in count) printf "%s %d, ", v, count[v] }' "$table" | sed 's/, $//')"
+    "$kinetics" gate --before "$out/libsoa.so" --after "$out/libsoa.so" --animations "$size" --count instructions \
+        --in-process-side after --format csv --output "$out/count.csv" 2>/dev/null
+    awk -F, -v n="$size" 'NR == 2 { printf "%s springs, instructions per frame: in a worker %s, in-process %s, change %s%%\n", n, $2, $3, $4 }' \
+        "$out/count.csv"
 done
 echo "every run: $table"
