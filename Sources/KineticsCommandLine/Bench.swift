@@ -179,7 +179,8 @@ package struct Bench: ParsableCommand {
                             configuration: configuration)
                         failures.append(failed)
                         bar.finish()
-                        warnLine("\(failed.sentence); its other configurations run in a new worker")
+                        let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
+                        warnLine(failed.sentence + (more ? "; its other configurations run in a new worker" : ""))
                         continue
                     }
                 } else {
