@@ -18,8 +18,9 @@ struct Verify: ParsableCommand {
 
             An outside engine runs the same grids through --engine-command (the line protocol of \
             docs/engines.md), through --engine-library (a shared library with the C interface of \
-            kinetics_engine.h, run in this process: a crash in it ends kinetics, and --suite and --shard \
-            narrow down the case), or through --export-cases and --results for an engine that cannot be \
+            kinetics_engine.h, each batch of cases answered in a worker process of its own: a crash is \
+            reported with the case that ends a worker alone, found by halving the batch; --in-process \
+            loads it in this one), or through --export-cases and --results for an engine that cannot be \
             started as a process; --tolerance engine=VALUE gates it. Engine faults: 65 a bad answer, a \
             crash or a hang (the answers read until then are reported), or a file that is no engine \
             library; 66 the command, library or results file is missing; 69 the command cannot be \
