@@ -114,32 +114,19 @@ struct EngineWorkerTests {
     }
 
     @Test(
-        "--count instructions: the frames counted in a worker under callgrind are the in-process count within 0.1% (bench and gate)"
+        "--count instructions: the frames counted in a worker under callgrind are the in-process count within 0.1% (one gate, one side each way)"
     )
     func countsSame() throws {
         let library = try BenchEngineLibraryTests.example()
-        var counts: [Double] = []
-        for route in [[], ["--in-process"]] {
-            let run = try kinetics(
-                [
-                    "bench", "--engine", "soa-springs", "--engine-library", library, "--animations", "1000", "--frames",
-                    "5", "--no-bezier", "--no-value-check", "--count", "instructions", "--format", "json",
-                ] + route)
-            #expect(run.status == 0, "\(run.stderr)")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-            let result = try #require((document["results"] as? [[String: Any]])?.first)
-            counts.append(try #require((result["instructions"] as? [String: Any])?["instructionsPerFrame"] as? Double))
-        }
-        // soa_springs.c's frame at 1,000 springs: some 30 instructions a spring.
-        #expect(counts[0] > 10_000 && abs(counts[0] / counts[1] - 1) <= 0.001, "\(counts)")
         let gate = try kinetics([
-            "gate", "--before", library, "--after", library, "--animations", "1000", "--count", "instructions",
-            "--in-process-side", "after", "--format", "csv",
+            "gate", "--before", library, "--after", library, "--animations", "1000", "--frames", "5", "--count",
+            "instructions", "--in-process-side", "after", "--format", "csv",
         ])
         #expect(gate.status == 0, "\(gate.stderr)")
         let row = try #require(gate.stdout.split(separator: "\n").last).split(separator: ",")
         let (worker, inProcess) = (try #require(Double(row[1])), try #require(Double(row[2])))
-        #expect(abs(worker / inProcess - 1) <= 0.001 && row.last == "unchanged", "\(row)")
+        // soa_springs.c's frame at 1,000 springs: some 30 instructions a spring.
+        #expect(worker > 10_000 && abs(worker / inProcess - 1) <= 0.001 && row.last == "unchanged", "\(row)")
     }
 
     @Test("verify: the same report from a worker as in-process, number for number")
@@ -150,8 +137,10 @@ struct EngineWorkerTests {
         for route in [[], ["--in-process"]] {
             let path = folder.appendingPathComponent("verify\(route.count).json").path
             let run = try kinetics(
-                ["verify", "--engine-library", library, "--suite", "spring", "--format", "json", "--output", path]
-                    + route)
+                [
+                    "verify", "--engine-library", library, "--suite", "spring", "--shard", "1/4", "--format", "json",
+                    "--output", path,
+                ] + route)
             #expect(run.status == 0, "\(run.stderr)")
             var document = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
