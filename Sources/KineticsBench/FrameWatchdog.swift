@@ -59,7 +59,7 @@ package enum FrameWatchdog {
                     handler == nil
                     ? "an engine cannot be stopped in-process, so the run ends here" : "the engine's worker ends here"
                 let message =
-                    "kinetics: error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (\(option) \(String(format: "%g", timeout))); \(ending)\n"
+                    "\(programName): error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (\(option) \(String(format: "%g", timeout))); \(ending)\n"
                 FileHandle.standardError.write(Data(message.utf8))
                 handler?(what, waited)
                 exit(65)

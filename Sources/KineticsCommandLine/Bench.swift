@@ -5,33 +5,45 @@ import KineticsBench
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
 package struct Bench: ParsableCommand {
-    package static let configuration = CommandConfiguration(
-        abstract: "Measure the per-frame cost of N concurrent animations; gate on a baseline.",
-        discussion: """
-            Every combination of the engines, counts, mixes, frame rates and scenarios given is measured: \
-            warm-up frames, then --repetitions runs of --frames frames, each frame timed; allocations \
-            are counted exactly over three more frames; a memory-streaming kernel over the same bytes \
-            is timed in the same run, and p50 divided by it is the calibrated figure that baselines \
-            compare. Exit status: 0 success, 2 a regression against --baseline, 64 usage error, \
-            65 a malformed baseline or a frame past --frame-timeout, 66 a missing baseline, 69 no valgrind \
-            for --count instructions, 73 an output that cannot be written.
+    /// The command's name: `bench` under `kinetics`, the program's own
+    /// name where it is the program (a package's bench executable).
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: BenchSuite.isRunning ? programName : "bench",
+            abstract: "Measure the per-frame cost of N concurrent animations; gate on a baseline.",
+            discussion: """
+                Every combination of the engines, counts, mixes, frame rates and scenarios given is measured: \
+                warm-up frames, then --repetitions runs of --frames frames, each frame timed; allocations \
+                are counted exactly over three more frames; a memory-streaming kernel over the same bytes \
+                is timed in the same run, and p50 divided by it is the calibrated figure that baselines \
+                compare. Exit status: 0 success, 2 a regression against --baseline, 64 usage error, \
+                65 a malformed baseline or a frame past --frame-timeout, 66 a missing baseline, 69 no valgrind \
+                for --count instructions, 73 an output that cannot be written.
 
-            --engine-library PATH loads an engine from a shared library that exports the C interface \
-            of kinetics_engine.h and measures it beside the built-in engines (docs/bench.md): 66 when \
-            the file is missing, 65 when it is not such a library, speaks another interface version, \
-            or its engine refuses the workload. Each library runs in a worker process of its own \
-            (--in-process: in this one): a worker that crashes, exits, stalls or breaks off costs the \
-            configuration it was measuring, reported with what happened, and the run goes on with a new \
-            worker; every other result is written, then the exit status is 65.
-            """
-    )
+                --engine-library PATH loads an engine from a shared library that exports the C interface \
+                of kinetics_engine.h and measures it beside the built-in engines (docs/bench.md): 66 when \
+                the file is missing, 65 when it is not such a library, speaks another interface version, \
+                or its engine refuses the workload. Each library runs in a worker process of its own \
+                (--in-process: in this one): a worker that crashes, exits, stalls or breaks off costs the \
+                configuration it was measuring, reported with what happened, and the run goes on with a new \
+                worker; every other result is written, then the exit status is 65.
+                """
+        )
+    }
 
-    @Option(
-        name: .customLong("engine"),
-        help:
-            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), animator-keys and animator-unkeyed (the animator with keys made once, or none), or a library's engine. Default: the first four, and any library's engine with abi-null beside it."
-    )
+    @Option(name: .customLong("engine"), help: ArgumentHelp(Bench.engineHelp))
     var engines: [BenchEngine] = []
+
+    /// The help of --engine, with the engines this program registered (a
+    /// package's own bench executable, BenchSuite).
+    static var engineHelp: String {
+        let own = BenchEngine.registered.map(\.rawValue)
+        return
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), animator-keys and animator-unkeyed (the animator with keys made once, or none), "
+            + (own.isEmpty ? "" : "this program's own (\(own.joined(separator: ", "))), ")
+            + "or a library's engine. Default: the first four, "
+            + (own.isEmpty ? "" : "this program's own, ") + "and any library's engine with abi-null beside it."
+    }
     @Option(
         name: .customLong("engine-library"),
         help: ArgumentHelp(
@@ -108,7 +120,7 @@ package struct Bench: ParsableCommand {
     package func validate() throws {
         for engine in engines where !engine.isBuiltIn && libraries.isEmpty && !BenchEngine.registered.contains(engine) {
             throw ValidationError(
-                "--engine must be one of \((BenchEngine.allCases + BenchEngine.namedOnly).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
+                "--engine must be one of \((BenchEngine.allCases + BenchEngine.namedOnly + BenchEngine.registered).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
             )
         }
         guard (7 ... 1_000).contains(repetitions) else {

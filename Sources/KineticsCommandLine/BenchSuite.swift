@@ -13,14 +13,21 @@ import KineticsBench
 /// BenchSuite.main([MySprings.self])
 /// ```
 public enum BenchSuite {
+    private static let running = Locked(false)
+
+    /// Whether this program is a package's bench executable (``main(_:)``
+    /// runs), whose bench command is the program itself.
+    static var isRunning: Bool { running.withLock { $0 } }
+
     /// Registers `engines` and runs the bench command on the process's
     /// arguments; exits with its status.
     public static func main(_ engines: [any BenchableEngine.Type]) -> Never {
+        running.withLock { $0 = true }
         for engine in engines {
             do {
                 try BenchEngine.register(engine)
             } catch {
-                FileHandle.standardError.write(Data("kinetics: error: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
                 exit(CLIError.badData)
             }
         }

@@ -73,11 +73,21 @@ package func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [S
 
 /// Writes `kinetics: error: …` to stderr as one line.
 private func reportError(_ message: String) {
+    // swift-argument-parser lists an option's values one a line, each
+    // after "- ": on one line they read as a list.
+    var lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    if let first = lines.firstIndex(where: { $0.hasPrefix("- ") }), first > 0,
+        lines[first...].allSatisfy({ $0.hasPrefix("- ") })
+    {
+        let values = lines[first...].map { $0.dropFirst(2) }.joined(separator: ", ")
+        lines = Array(lines[..<first])
+        lines[first - 1] =
+            lines[first - 1].replacingOccurrences(of: "one of the following:", with: "one of:") + " " + values
+    }
     let oneLine =
-        message
-        .split(whereSeparator: \.isNewline)
+        lines
         .map { $0.trimmingCharacters(in: .whitespaces) }
         .filter { !$0.isEmpty }
         .joined(separator: "; ")
-    FileHandle.standardError.write(Data("kinetics: error: \(oneLine)\n".utf8))
+    FileHandle.standardError.write(Data("\(programName): error: \(oneLine)\n".utf8))
 }

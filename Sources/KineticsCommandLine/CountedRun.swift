@@ -43,7 +43,7 @@ struct CountedRun: Codable {
             }
             Foundation.exit(0)
         } catch {
-            FileHandle.standardError.write(Data("kinetics: error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
             Foundation.exit(CLIError.badData)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticsBench
 import KineticsInput
 
 /// A progress bar on stderr, drawn only on a terminal and never under CI=true.
@@ -74,7 +75,7 @@ package func checkWritable(_ paths: String?...) throws {
 
 /// Writes a line to standard error.
 package func warnLine(_ message: String) {
-    FileHandle.standardError.write(Data("kinetics: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("\(programName): \(message)\n".utf8))
 }
 
 /// The largest input file read, 64 MiB: every input kinetics reads is far

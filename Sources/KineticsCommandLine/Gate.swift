@@ -95,7 +95,8 @@ package struct Gate: ParsableCommand {
         let commands = beforeCommand != nil || afterCommand != nil
         guard libraries != commands else {
             throw ValidationError(
-                "give --before and --after (two engine libraries) or --before-command and --after-command (two commands), not both"
+                "give --before and --after (two engine libraries) or --before-command and --after-command (two commands)"
+                    + (libraries ? ", not both" : "")
             )
         }
         if libraries && (before == nil || after == nil) {

@@ -343,8 +343,19 @@ struct BenchSuiteTests {
                 + arguments.dropFirst(4).joined(separator: " "))
         #expect(library.status == 0, "\(library.stderr)")
         #expect(library.lines.contains { $0.hasPrefix("soa-springs ") && $0.contains(" 500 ") }, "\(library.stdout)")
+        // The executable knows its own engine and name: in its help, in a
+        // wrong --engine's list, before its errors.
         let help = try shell("'\(binary.path)' --help")
         #expect(help.status == 0 && help.stdout.contains("--engine-library"))
+        #expect(help.stdout.contains("USAGE: swift-springs-bench <options>"), "\(help.stdout)")
+        #expect(
+            help.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: "")
+                .contains("this program's own (swift-springs)"), "\(help.stdout)")
+        let wrong = try shell("'\(binary.path)' --engine nope --no-bezier")
+        #expect(wrong.status == 64)
+        #expect(
+            wrong.stderr.hasPrefix("swift-springs-bench: error: --engine must be one of ")
+                && wrong.stderr.contains("animator-unkeyed, swift-springs or the engine"), "\(wrong.stderr)")
         // The kit needs no GSL: its value check uses the closed forms, and
         // says so; the kinetics tool's uses GSL's motion.
         #expect(run.lines.contains { $0.hasPrefix("values against the closed forms of the workload") }, "\(run.stdout)")

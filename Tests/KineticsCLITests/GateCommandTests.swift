@@ -181,6 +181,19 @@ struct GateCommandTests {
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+        // Neither build given: nothing says "not both".
+        let bare = try run([])
+        #expect(
+            bare.stderr
+                == "kinetics: error: give --before and --after (two engine libraries) or --before-command and --after-command (two commands)\n"
+        )
+        // A bad value of a listed option: the values on the one line, as a list.
+        let scenario = try run(["--before", library, "--after", library, "--scenario", "bogus"])
+        #expect(scenario.status == 64)
+        #expect(
+            scenario.stderr
+                == "kinetics: error: The value 'bogus' is invalid for '--scenario <scenario>'. Please provide one of: steady, jitter, churn, mass-completion, retarget-storm, burst\n",
+            "\(scenario.stderr)")
         let missing = try run(["--before", "/nonexistent/lib.so", "--after", library])
         #expect(
             missing.status == 66 && missing.stderr.contains("before: /nonexistent/lib.so: no such file"),

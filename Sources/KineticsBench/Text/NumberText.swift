@@ -1,5 +1,10 @@
 import Foundation
 
+/// The name this program was started under (`kinetics`, or a package's
+/// own bench executable), which begins every line it writes to standard
+/// error.
+package let programName = URL(fileURLWithPath: CommandLine.arguments.first ?? "kinetics").lastPathComponent
+
 /// Numbers in reports: `1.23e-04`.
 package func scientific(_ value: Double) -> String { String(format: "%.2e", value) }
 
