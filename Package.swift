@@ -119,7 +119,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: - Input files, read within a size limit
+        // MARK: - Input files, read within a size limit; numbers and tables as text
 
         .target(
             name: "KineticsInput",

@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsInput
 
 /// Ends the process when an engine's frame does not return in time.
 ///

@@ -4,6 +4,7 @@ import Kinetics
 import KineticsBench
 import KineticsCommandLine
 import KineticsCompare
+import KineticsInput
 import KineticsPlot
 import KineticsReference
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Kinetics
 import KineticsBench
 import KineticsCommandLine
+import KineticsInput
 
 /// `kinetics convert`: one spring in every parameterisation.
 struct Convert: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Kinetics
 import KineticsBench
 import KineticsCommandLine
+import KineticsInput
 import KineticsReference
 import KineticsVerify
 

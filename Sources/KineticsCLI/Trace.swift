@@ -3,6 +3,7 @@ import Foundation
 import Kinetics
 import KineticsBench
 import KineticsCommandLine
+import KineticsInput
 import KineticsVerify
 
 /// `kinetics trace spring|decay|bezier`: a solver's own state, frame by frame.

@@ -172,7 +172,7 @@ struct ReportDestination: ParsableArguments {
         case .table: VerificationText.table(report)
         case .markdown: VerificationText.markdown(report)
         case .csv: VerificationText.csv(report)
-        case .json: try jsonText(report) + "\n"
+        case .json: String(decoding: try report.json(pretty: false), as: UTF8.self) + "\n"
         case .html: QuickReport.html(report)
         }
     }

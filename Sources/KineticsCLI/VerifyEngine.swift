@@ -95,11 +95,8 @@ struct EngineOptions: ParsableArguments {
 /// missing file, 65 for one that is not such a report.
 func readVerificationReport(_ path: String) throws -> VerificationReport {
     let data = try readInput(path, limit: Verify.reportSizeLimit, what: "a verify report")
-    let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     do {
-        return try decoder.decode(VerificationReport.self, from: data)
+        return try VerificationReport(json: data)
     } catch {
         throw CLIError(
             message: "\(path): not a kinetics verify report in JSON (\(decodingProblem(error)))",

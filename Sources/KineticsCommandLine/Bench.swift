@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
+import KineticsInput
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
 package struct Bench: ParsableCommand {

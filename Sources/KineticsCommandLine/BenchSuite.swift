@@ -1,5 +1,6 @@
 import Foundation
 import KineticsBench
+import KineticsInput
 
 /// The `kinetics bench` command for a package's own Swift engines: an
 /// executable target's `main.swift` (or `@main` type) hands its engines to

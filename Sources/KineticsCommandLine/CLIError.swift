@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
+import KineticsInput
 
 /// The version of the tool and of its output formats.
 package enum KineticsVersion {

@@ -1,5 +1,6 @@
 import Foundation
 import KineticsBench
+import KineticsInput
 
 /// The run that ``InstructionCounter`` starts under callgrind: the frames of
 /// one configuration, or the bezier's evaluations, in a copy of this

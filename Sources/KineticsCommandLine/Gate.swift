@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
+import KineticsInput
 
 /// `kinetics gate`: two builds compared in paired rounds, with a verdict.
 package struct Gate: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Kinetics
 import KineticsBench
+import KineticsInput
 import KineticsPlot
 import KineticsVerify
 import Plot

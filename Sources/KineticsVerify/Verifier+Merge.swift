@@ -12,6 +12,11 @@ extension Verifier {
     ///   shards are 1 … n of the same n, each once.
     public static func merge(_ reports: [VerificationReport]) throws(VerificationError) -> VerificationReport {
         guard let first = reports.first else { throw .usage("merge needs the reports of a run's shards") }
+        // A whole run (not a shard: Verifier.run in a package's tests, or
+        // verify without --shard) merged with nothing is itself.
+        if reports.count == 1 && first.engineMeasures?.shard == nil && first.methodMeasures?.shard == nil {
+            return first
+        }
         if first.methodMeasures != nil { return try mergeMethods(reports) }
         var parts: [(shard: VerificationShard, measures: EngineMeasures, fault: EngineFault?)] = []
         for (index, report) in reports.enumerated() {

@@ -55,6 +55,47 @@ struct EngineVerificationTests {
         #expect(engine.springCases.map { $0.errors["own"] } == builtIn.springCases.map { $0.errors[spring.rawValue] })
     }
 
+    /// Kinetics' exact springs, and decays whose every value is NaN.
+    struct NaNDecays: VerifiableEngine {
+        func answer(_ engineCase: EngineCase) throws -> EngineAnswer {
+            guard case .decay = engineCase.problem else { return MethodEngine(spring: .analytic).answer(engineCase) }
+            return EngineAnswer(values: Array(repeating: .nan, count: engineCase.valueCount))
+        }
+    }
+
+    @Test(
+        "a report a package's test can read and keep: its text, the failed rows alone, JSON with NaN read back, merge of a whole run"
+    )
+    func readableReport() throws {
+        // A whole run (merge takes it): the decays alone.
+        let set = try EngineCaseSet(grid: .quick, suites: [.decay])
+        let report = try Verifier.run(
+            NaNDecays(), named: "mine", on: set, tolerances: Tolerances(overrides: ["engine": 1e-6]),
+            namingSchemes: false)
+        #expect(!report.passed)
+        // print(report) is the table kinetics verify prints, not a dump of every case.
+        #expect(report.description == report.text)
+        #expect(
+            report.text.contains("suite  mode  check") && report.text.hasSuffix(report.verdict + "\n"), "\(report.text)"
+        )
+        #expect(report.text.utf8.count < 5_000, "\(report.text.utf8.count) bytes")
+        // The failed rows, one line each, and nothing else.
+        let lines = report.failureSummary.split(separator: "\n")
+        #expect(lines.count == report.failures.count && !lines.isEmpty)
+        #expect(lines.allSatisfy { $0.hasPrefix("decay mine ") }, "\(report.failureSummary)")
+        #expect(lines.first?.contains("nan exceeds engine = 1.00e-06") == true, "\(report.failureSummary)")
+        // JSON has no number for NaN: the report writes it as "nan", as the CLI does.
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(report) }
+        let data = try report.json()
+        #expect(String(decoding: data, as: UTF8.self).contains("\"nan\""))
+        let read = try VerificationReport(json: data)
+        #expect(read.rows.count == report.rows.count && read.failures.count == report.failures.count)
+        #expect(read.text == report.text)
+        // A whole run (no shard), merged with nothing, is itself: kinetics verify merge reads it.
+        #expect(try Verifier.merge([read]).text == report.text)
+        #expect(report.markdown.contains("| decay | mine |") && report.csv.hasPrefix("suite,mode,check,"))
+    }
+
     @Test("an engine's scheme is named per case: Kinetics' analytic springs are the exact closed form")
     func schemes() throws {
         let report = try Verifier.run(
@@ -162,7 +203,9 @@ struct EngineVerificationTests {
         #expect(merged.passed == whole.passed)
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[1]]) }
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], shards[0], shards[1], shards[2]]) }
-        #expect(throws: VerificationError.self) { try Verifier.merge([whole]) }
+        // A whole run with a shard is refused; alone, it is itself.
+        #expect(throws: VerificationError.self) { try Verifier.merge([whole, shards[0]]) }
+        #expect(try Verifier.merge([whole]).rows == whole.rows)
         let other = try run(VerificationShard(index: 2, count: 3), named: "other")
         #expect(throws: VerificationError.self) { try Verifier.merge([shards[0], other, shards[2]]) }
         let named = try run(VerificationShard(index: 2, count: 3), namingSchemes: true)

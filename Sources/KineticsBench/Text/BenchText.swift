@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 
 /// The human forms of a bench report.
 package enum BenchText {

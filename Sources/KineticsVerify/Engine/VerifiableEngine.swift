@@ -16,7 +16,7 @@ import Kinetics
 /// }
 /// let report = try Verifier.run(MyEngine(), named: "mine", on: EngineCaseSet(grid: .quick, suites: [.spring]),
 ///                               tolerances: Tolerances(overrides: ["engine": 1e-6]))
-/// #expect(report.passed)
+/// #expect(report.passed, "\(report.failureSummary)")
 /// ```
 public protocol VerifiableEngine: Sendable {
     /// The values (and, if the engine has them, the velocities) for one

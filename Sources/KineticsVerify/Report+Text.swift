@@ -1,6 +1,66 @@
 import Foundation
-import KineticsBench
-import KineticsVerify
+import KineticsInput
+
+// The forms of a verification report a person reads, and its JSON: what
+// `kinetics verify` writes in each --format, for a Swift package's own
+// tests (``Verifier/run(_:named:on:tolerances:namingSchemes:jobs:progress:)``)
+// as for the command line.
+
+extension VerificationReport: CustomStringConvertible {
+    /// The report as `kinetics verify` prints it: a header, one row a
+    /// line, the verdict (``text``). `print(report)` shows this.
+    public var description: String { text }
+
+    /// The report as `kinetics verify` prints it (`--format table`): the
+    /// header (grid, suites, reference, engine), the rows aligned in
+    /// columns, and the verdict.
+    public var text: String { VerificationText.table(self) }
+
+    /// The report as a Markdown table (`--format markdown`).
+    public var markdown: String { VerificationText.markdown(self) }
+
+    /// The rows as CSV, numbers to full precision (`--format csv`).
+    public var csv: String { VerificationText.csv(self) }
+
+    /// The verdict in one sentence: how many checks failed of how many,
+    /// that every tolerance held, that the engine stopped, or that nothing
+    /// was checked.
+    public var verdict: String { VerificationText.verdict(self) }
+
+    /// What failed, one line each: the engine's fault, if it stopped, and
+    /// every failed row with its value, tolerance and where (`spring rk4
+    /// error: 2.10e-07 exceeds spring.rk4 = 1.00e-07 at …`); empty when the
+    /// report passed. Made for a test's message:
+    /// `#expect(report.passed, "\(report.failureSummary)")`.
+    public var failureSummary: String {
+        let lines =
+            (fault.map { ["the engine stopped: \($0.message)"] } ?? []) + failures.map(VerificationText.describe)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as `kinetics verify --format json` writes it: keys
+    /// sorted, and the numbers that are not numbers as the strings `nan`,
+    /// `inf` and `-inf` (which JSON has no numbers for). `kinetics verify
+    /// merge`, `kinetics plot verify` and ``init(json:)`` read it.
+    public func json(pretty: Bool = true) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(self)
+    }
+
+    /// Reads a report written by ``json(pretty:)`` or `kinetics verify
+    /// --format json`.
+    ///
+    /// - Throws: `DecodingError` for data that is not such a report.
+    public init(json data: Data) throws {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        self = try decoder.decode(VerificationReport.self, from: data)
+    }
+}
 
 /// The human forms of a verification report.
 package enum VerificationText {
@@ -93,10 +153,6 @@ package enum VerificationText {
     }
 
     package static func csv(_ report: VerificationReport) -> String {
-        func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
         func number(_ value: Double?) -> String { value.map(csvNumber) ?? "" }
         var lines = ["suite,mode,check,cases,value,rms,minimum,maximum,tolerance_name,tolerance,passed,where,note"]
         for row in report.rows {
@@ -105,7 +161,7 @@ package enum VerificationText {
                     row.suite, row.mode, row.check, String(row.cases), number(row.value), number(row.rms),
                     number(row.minimum), number(row.maximum), row.toleranceName ?? "", number(row.tolerance),
                     row.passed.map { $0 ? "true" : "false" } ?? "", row.location, row.note ?? "",
-                ].map(field).joined(separator: ","))
+                ].map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
