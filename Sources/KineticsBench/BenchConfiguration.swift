@@ -165,6 +165,10 @@ public struct BenchConfiguration: Hashable, Sendable, Codable {
         return nil
     }
 
+    /// How many animations a churn frame replaces and a burst adds:
+    /// ``churnFraction`` of the animations, at least one.
+    public var eventCount: Int { max(1, Int((Double(animations) * churnFraction).rounded())) }
+
     /// The identity of the configuration in baselines.
     public var key: String { "\(engine.rawValue) \(workload)" }
 }

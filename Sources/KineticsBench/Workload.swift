@@ -101,8 +101,8 @@ package struct Workload {
     /// How many animations are replaced each frame under churn.
     var churnPerFrame: Int { configuration.scenario == .churn ? fraction : 0 }
 
-    /// ``BenchConfiguration/churnFraction`` of the animations, at least one.
-    private var fraction: Int { max(1, Int((Double(count) * configuration.churnFraction).rounded())) }
+    /// ``BenchConfiguration/eventCount``.
+    private var fraction: Int { configuration.eventCount }
 
     /// The target of spring `index` at frame `frame` of a retarget storm.
     func stormTarget(_ index: Int, frame: Int) -> Double {

@@ -54,9 +54,12 @@ struct BenchCommandTests {
         let quick = ["bench", "--animations", "200", "--frames", "2", "--warmup", "2", "--scenario", "burst"]
         let result = try kinetics(quick + ["--no-bezier"])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.lines.filter { $0.contains(" burst ") }
+        let rows = result.lines.filter { $0.contains(" burst ") && !$0.hasPrefix("burst, ") }
         #expect(rows.map { String($0.prefix { $0 != " " }) } == ["animator", "batch", "reference"], "\(rows)")
         #expect(rows.allSatisfy { $0.contains("× steady") }, "\(rows)")
+        // What an add costs, under the table: the burst frame less the steady one, over the 20 added.
+        let adds = result.lines.filter { $0.hasPrefix("burst, ") }
+        #expect(adds.count == 3 && adds.allSatisfy { $0.contains(" burst 60 Hz pop: 20 added, ") }, "\(adds)")
         // The steady frame beside the burst, in the JSON and the CSV.
         let json = try kinetics(quick + ["--no-bezier", "--engine", "batch", "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")

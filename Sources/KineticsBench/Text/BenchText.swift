@@ -60,7 +60,33 @@ package enum BenchText {
             )
         }
         guard !lines.isEmpty else { return [] }
-        return ["values against \(reference) of the workload (spring: over its travel; decay: over its throw):"] + lines
+        // The closed forms are GSL's motion within 1e-12 of the travel (the
+        // tests hold them there): the errors are those kinetics bench prints.
+        let same = reference == "GSL's motion" ? "" : ", within 1e-12 of GSL's motion: the errors kinetics bench prints"
+        return ["values against \(reference) of the workload (spring: over its travel; decay: over its throw\(same)):"]
+            + lines
+    }
+
+    /// What the table's less obvious columns mean, under it.
+    package static func legendLines(_ report: BenchReport) -> [String] {
+        var lines = [
+            "p50 (min–max): the median of every measured frame, and the smallest and largest of the repetitions' medians; calibrated: p50 over the time of a kernel streaming the frame's bytes, timed in the same run (what baselines compare across machines).",
+            "vs Pop: against the faster of Pop's two models (reference, pop-c) on the same workload in this run; - for the models themselves"
+                + (report.results.contains { $0.configuration.engine.isPopModel }
+                    ? "." : " and wherever neither ran (add --engine reference or --engine pop-c)."),
+        ]
+        // A burst's frame adds a tenth to animations that all run: divided
+        // by them all it hides what an add costs.
+        for result in report.results where result.configuration.scenario == .burst {
+            guard let steady = result.steadyNanoseconds else { continue }
+            let c = result.configuration
+            let add = (result.p50 - steady) / Double(c.eventCount)
+            let cost = abs(add) < 1_000 ? String(format: "%.3g ns", add) : String(format: "%.3g µs", add / 1_000)
+            lines.append(
+                "burst, \(c.key): \(c.eventCount) added, \(cost) an add (the burst frame less the steady frame after it, over the added)."
+            )
+        }
+        return lines
     }
 
     /// For each engine from a library or a Swift package, what the harness
@@ -105,7 +131,7 @@ package enum BenchText {
     package static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
-        lines += aligned(columns, rows)
+        lines += aligned(columns, rows) + [""] + legendLines(report)
         for extra in [
             valueLines(report), instructionLines(report), overheadLines(report),
             scalingLines(report),
@@ -185,6 +211,7 @@ package enum BenchText {
         lines.append("| " + columns.joined(separator: " | ") + " |")
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
+        lines += [""] + legendLines(report)
         for extra in [valueLines(report), instructionLines(report), overheadLines(report)]
         where !extra.isEmpty {
             lines += [""] + extra
