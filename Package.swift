@@ -115,7 +115,7 @@ let package = Package(
 
         .target(
             name: "KineticsVerify",
-            dependencies: ["Kinetics", "KineticsReference", "KineticsInput", "KineticsCompare"],
+            dependencies: ["Kinetics", "KineticsEngine", "KineticsReference", "KineticsInput", "KineticsCompare"],
             swiftSettings: swiftSettings
         ),
 
@@ -166,10 +166,17 @@ let package = Package(
             name: "CPopModel",
             dependencies: ["CKineticsEngine"]
         ),
+        // The Swift engine interface: what bench, gate and verify call.
+        .target(
+            name: "KineticsEngine",
+            dependencies: ["Kinetics"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KineticsBench",
             dependencies: [
                 "Kinetics",
+                "KineticsEngine",
                 "KineticsAllocations",
                 "CPopModel",
                 "CKineticsEngine",

@@ -64,7 +64,7 @@ struct VerifyWorkerCommand: ParsableCommand {
 }
 
 /// The answers of an engine library to a set's cases, each batch of
-/// ``LibraryAnswers`` answered in a worker process (`kinetics
+/// ``EngineBatches`` answered in a worker process (`kinetics
 /// verify-worker`). A worker that crashes, exits or stalls ends the run
 /// with an ``EngineFault`` naming the case: the batch it died in is run
 /// again by halves, each in a new worker, down to the one case that ends a
@@ -98,7 +98,7 @@ struct LibraryWorkerAnswers {
         let (worker, engine) = try Self.start(path, caseTimeout: caseTimeout, memory: memory)
         self.engine = engine
         var done = 0
-        for batch in LibraryAnswers.batches(cases) {
+        for batch in EngineBatches.batches(cases) {
             let members = batch.members.map { cases[$0] }
             do {
                 let (values, refused) = try Self.answer(members, worker: worker)

@@ -323,3 +323,72 @@ struct EngineVerificationTests {
             EngineAnswers.quotingNonFiniteTokens(#"{"id":"NaN","values":[NaN]}"#) == #"{"id":"NaN","values":["NaN"]}"#)
     }
 }
+
+/// A Swift engine of exact springs behind ``BenchableEngine``, the calls the
+/// bench makes: each spring moved by its exact transition over each frame.
+/// It takes at most 100 animations at once, as engines with fixed pools
+/// do, so that verify halves its batches.
+private final class ExactSprings: BenchableEngine {
+    static let name = "exact-swift"
+    private var springs: [SpringParameters]
+    private var offset: [Double]
+    private var velocity: [Double]
+    private let target: [Double]
+    private var last = 0.0
+
+    struct Refused: Error, CustomStringConvertible { var description: String }
+
+    init(workload: BenchWorkload) throws {
+        guard workload.count <= 100 else { throw Refused(description: "at most 100 animations") }
+        guard let other = workload.animations.first(where: { $0.kind != .spring }) else {
+            springs = workload.animations.map(\.spring)
+            target = workload.animations.map(\.to)
+            offset = zip(workload.initial, target).map { $0 - $1 }
+            velocity = workload.animations.map(\.velocity)
+            return
+        }
+        throw Refused(description: "springs only, not \(other.kind)")
+    }
+
+    func replace(_ index: Int, with animation: BenchAnimation) {}
+    func retarget(_ index: Int, to target: Double) {}
+    func tick(to time: Double) {
+        for index in springs.indices {
+            let step = SpringPropagator.exact(springs[index], time: time - last)
+            (offset[index], velocity[index]) = (
+                step.dd * offset[index] + step.dv * velocity[index], step.vd * offset[index] + step.vv * velocity[index]
+            )
+        }
+        last = time
+    }
+    func value(_ index: Int) -> Double { offset[index] + target[index] }
+    var running: Int { springs.count }
+}
+
+@Suite("Verifier: a Swift engine through the bench's calls")
+struct BenchableVerificationTests {
+    @Test(
+        "a BenchableEngine verified as verify --engine-library runs a C engine: exact springs within GSL's own error, the other kinds refused, batches halved to the engine's size"
+    )
+    func benchable() throws {
+        let set = try EngineCaseSet(
+            grid: .quick, suites: [.spring, .decay], shard: VerificationShard(index: 1, count: 4))
+        let report = try Verifier.run(
+            engine: ExactSprings.self, on: set, tolerances: Tolerances(overrides: ["engine.spring": 1e-9]),
+            namingSchemes: false)
+        let measures = try #require(report.engineMeasures)
+        #expect(report.engine == "exact-swift" && report.fault == nil)
+        // Every spring answered (the grid's batches hold hundreds, halved
+        // down to 100), every decay refused with the engine's reason.
+        let springs = set.cases.filter { $0.kind == "spring" }.count
+        #expect(measures.casesAnswered == springs && springs > 100, "\(measures.casesAnswered) of \(springs)")
+        let refusal = try #require(measures.refusals?.first)
+        #expect(refusal.suite == "decay" && refusal.message == "create refused it: springs only, not decay")
+        // The exact transition frame after frame stays within GSL's own
+        // error of the motion (1e-9 of the travel holds it with room: the
+        // closed form's error is about 2.4e-11), starting springs moving.
+        let error = try #require(report.rows.first { $0.suite == "spring" && $0.check == "error" })
+        #expect(error.passed == true && error.value < 1e-9, "\(error.value)")
+        #expect(set.cases.contains { if case .spring(let s) = $0.problem { s.velocity != 0 } else { false } })
+    }
+}

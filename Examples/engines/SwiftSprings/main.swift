@@ -71,12 +71,13 @@ final class SwiftSprings: BenchableEngine {
         transitions.deallocate()
     }
 
-    /// Property `index` starts `animation` from `value`, at rest.
+    /// Property `index` starts `animation` from `value`, with its velocity
+    /// (0 in the bench's workloads; verify's cases start springs moving).
     private func start(_ index: Int, _ animation: BenchAnimation, from value: Double) {
         kind[index] = Int32(kindIndex(animation.spring))
         target[index] = animation.to
         offset[index] = value - animation.to
-        velocity[index] = 0
+        velocity[index] = animation.velocity
         live[index] = animation.threshold
     }
 
