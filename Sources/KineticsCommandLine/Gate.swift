@@ -56,8 +56,23 @@ package struct Gate: ParsableCommand {
     var minEffect = 2.0
     @Option(
         name: .customLong("max-seconds"), parsing: .unconditional,
-        help: "The time for the whole comparison, in seconds, in (0, 86400].")
-    var maxSeconds = 60.0
+        help:
+            "The time for the whole comparison, in seconds, in (0, 86400]. Default: 60 for libraries; for commands, 1,000 rounds at the first round's time, from 60 to 1,800."
+    )
+    var givenMaxSeconds: Double?
+
+    /// The budget of two libraries unless --max-seconds is given.
+    static let libraryBudget = 60.0
+
+    /// The rounds the commands' default budget holds: identical builds of
+    /// the Swift example decided within 25 to 425 rounds (15 runs, docs/ci.md).
+    static let commandBudgetRounds = 1_000.0
+
+    /// The budget of two commands, unless --max-seconds is given, after a
+    /// first round of `roundSeconds`.
+    static func commandBudget(roundSeconds: Double) -> Double {
+        min(max(commandBudgetRounds * roundSeconds, 60), 1_800)
+    }
     @Option(
         name: .customLong("command-timeout"), parsing: .unconditional,
         help: "Seconds one run of a command may take before it is ended (exit 65), in (0, 86400].")
@@ -124,7 +139,7 @@ package struct Gate: ParsableCommand {
         guard minEffect.isFinite, minEffect >= 0, minEffect < 100 else {
             throw ValidationError("--min-effect must be a percentage in [0, 100), got \(minEffect)")
         }
-        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 86_400 else {
+        if let maxSeconds = givenMaxSeconds, !(maxSeconds.isFinite && maxSeconds > 0 && maxSeconds <= 86_400) {
             throw ValidationError("--max-seconds must be a number of seconds in (0, 86400], got \(maxSeconds)")
         }
         guard maxCountIncrease.isFinite, maxCountIncrease > 0, maxCountIncrease <= 1_000 else {
@@ -151,16 +166,18 @@ package struct Gate: ParsableCommand {
             } else {
                 results = try countLibraries(before, after)
             }
-            report = makeReport("library", before, after, results, start)
+            report = makeReport("library", before, after, results, start, budget: maxSeconds)
             report.failure = failure
             report.inProcess = inProcessSides.map(\.rawValue)
             report.workerExchange = exchange
         } else if let beforeCommand, let afterCommand {
-            results =
-                count == nil
-                ? try compareCommands(beforeCommand, afterCommand, start: start)
-                : try countCommands(beforeCommand, afterCommand)
-            report = makeReport("command", beforeCommand, afterCommand, results, start)
+            var budget = maxSeconds
+            if count == nil {
+                (results, budget) = try compareCommands(beforeCommand, afterCommand, start: start)
+            } else {
+                results = try countCommands(beforeCommand, afterCommand)
+            }
+            report = makeReport("command", beforeCommand, afterCommand, results, start, budget: budget)
         } else {
             preconditionFailure("validate() lets one pair through")
         }
@@ -177,7 +194,7 @@ package struct Gate: ParsableCommand {
         }
         for result in report.results(.inconclusive) {
             warnLine(
-                "inconclusive: \(result.configuration): \(describe(result)) when --max-seconds \(String(format: "%g", maxSeconds)) ran out; more time gives more rounds"
+                "inconclusive: \(result.configuration): \(describe(result)) when the \(String(format: "%.0f", report.maxSeconds)) s of --max-seconds ran out; more time gives more rounds"
             )
         }
         let regressions = report.results(.regression)
@@ -213,13 +230,17 @@ package struct Gate: ParsableCommand {
             "change \(GateText.change(comparison.ratio)) (\(GateText.interval(comparison)) at \(GateText.percent(comparison.confidence))) over \(comparison.rounds) rounds"
     }
 
+    /// The time for the whole comparison: --max-seconds, or the libraries'
+    /// default (the commands' is set after their first round).
+    var maxSeconds: Double { givenMaxSeconds ?? Self.libraryBudget }
+
     private func makeReport(
-        _ mode: String, _ before: String, _ after: String, _ results: [GateResult], _ start: Date
+        _ mode: String, _ before: String, _ after: String, _ results: [GateResult], _ start: Date, budget: Double
     ) -> GateReport {
         GateReport(
             kinetics: KineticsVersion.current, mode: mode, counted: count != nil, before: before, after: after,
             confidence: confidence,
-            minimumEffect: minEffect / 100, maxSeconds: maxSeconds, seconds: Date().timeIntervalSince(start),
+            minimumEffect: minEffect / 100, maxSeconds: budget, seconds: Date().timeIntervalSince(start),
             results: results)
     }
 
@@ -461,8 +482,11 @@ extension Gate {
 extension Gate {
     /// Runs the commands in turn, round after round, until every
     /// configuration they share is decided or the time is up.
-    func compareCommands(_ beforeCommand: String, _ afterCommand: String, start: Date) throws -> [GateResult] {
-        let deadline = start.addingTimeInterval(maxSeconds)
+    func compareCommands(_ beforeCommand: String, _ afterCommand: String, start: Date) throws -> (
+        results: [GateResult], budget: Double
+    ) {
+        var budget = maxSeconds
+        var deadline = start.addingTimeInterval(budget)
         var names: [String] = []
         var comparisons: [String: SequentialComparison] = [:]
         // The first round's: an engine's values do not change from run to run.
@@ -485,6 +509,16 @@ extension Gate {
                 try checkMatch(reports[0], reports[1])
                 names = firstOrder
                 for name in names { comparisons[name] = newComparison(name) }
+                if givenMaxSeconds == nil {
+                    // Room for the rounds identical builds take to decide, at this round's pace.
+                    budget = Self.commandBudget(roundSeconds: Date().timeIntervalSince(start))
+                    deadline = start.addingTimeInterval(budget)
+                    warnLine(
+                        String(
+                            format:
+                                "gate: %.0f s for the comparison (%.0f rounds at the first round's %.2f s; --max-seconds sets it)",
+                            budget, Self.commandBudgetRounds, Date().timeIntervalSince(start)))
+                }
             } else {
                 for (side, report) in reports.enumerated() where Set(report.keys) != Set(names) {
                     throw CLIError(
@@ -500,13 +534,14 @@ extension Gate {
             bar.update("gate", names.count - open, names.count)
             if open == 0 { break }
         } while Date() < deadline
-        return names.map { name in
+        let results = names.map { name in
             var result = comparisons[name]!.result
             if !noValueCheck, let errors = valueErrors[name] {
                 (result.beforeValueError, result.afterValueError) = (errors[0], errors[1])
             }
             return result
         }
+        return (results, budget)
     }
 
     /// Both commands measured the same configurations, or a 65 naming the difference.

@@ -106,6 +106,27 @@ struct GateCommandTests {
         #expect(same.status == 0 && same.stdout.contains("1 unchanged."), "\(same.stdout)\(same.stderr)")
     }
 
+    @Test(
+        "two commands without --max-seconds: a budget of 1,000 rounds at the first round's pace (at least 60 s), said on stderr and kept in the report"
+    )
+    func commandBudget() throws {
+        let same = try Self.documents(1)
+        // Each round runs two commands of at least 0.1 s: more than 200 s for 1,000 rounds.
+        let run = try kinetics([
+            "gate", "--before-command", "sleep 0.1; cat '\(same.before)'", "--after-command",
+            "sleep 0.1; cat '\(same.after)'", "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("kinetics: gate: ") })
+        let seconds = try #require(Double(line.split(separator: " ")[2]))
+        #expect(seconds >= 200 && seconds <= 1_800, "\(line)")
+        #expect(line.contains(" s for the comparison (1000 rounds at the first round's "), "\(line)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["maxSeconds"] as? Double == seconds || abs((report["maxSeconds"] as? Double ?? 0) - seconds) < 1)
+        // Identical documents decide at the first look, long before the budget.
+        #expect((report["seconds"] as? Double ?? .infinity) < 60)
+    }
+
     @Test("a build that computes something else fails on its values, whatever its speed")
     func values() throws {
         let before = try Library.example()
