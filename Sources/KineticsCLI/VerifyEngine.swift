@@ -43,6 +43,60 @@ struct EngineOptions: ParsableArguments {
             "Name the scheme of each 60 Hz trace with the candidates of kinetics compare, a few hundred replays a trace (--no-schemes: skip it and leave the scheme rows out)."
         ))
     var schemes = true
+    @Option(
+        name: .customLong("only-fps"), parsing: .singleValue,
+        help:
+            "Region: ask the engine its springs and decays at this frame rate only (repeatable; 30, 60, 90, 120, 144 or 240)."
+    )
+    var onlyRates: [Double] = []
+    @Option(
+        name: .customLong("damping-ratio"), parsing: .unconditional,
+        help: ArgumentHelp("Region: only springs whose damping ratio ζ is in [LOW, HIGH].", valueName: "LOW:HIGH"))
+    var dampingRatio: String?
+    @Option(
+        name: .customLong("natural-frequency"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Region: only springs whose natural frequency ω₀ (rad/s) is in [LOW, HIGH].", valueName: "LOW:HIGH"))
+    var naturalFrequency: String?
+    @Option(
+        name: .customLong("stable-under"),
+        help: ArgumentHelp(
+            "Region: only the springs this scheme of kinetics compare (as the scheme rows name it) steps stably at each frame rate.",
+            valueName: "scheme"))
+    var stableUnder: String?
+
+    /// The region asked for, nil for the whole grid.
+    ///
+    /// - Throws: `ValidationError` for a value out of its range.
+    func region() throws -> VerificationRegion? {
+        guard !onlyRates.isEmpty || dampingRatio != nil || naturalFrequency != nil || stableUnder != nil else {
+            return nil
+        }
+        func range(_ text: String?, _ option: String) throws -> ClosedRange<Double>? {
+            guard let text else { return nil }
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
+            guard parts.count == 2, let low = parts[0], let high = parts[1], low <= high else {
+                throw ValidationError("\(option) must be LOW:HIGH with LOW <= HIGH, for example 0.1:2, got '\(text)'")
+            }
+            return low ... high
+        }
+        do {
+            return try VerificationRegion(
+                frameRates: onlyRates.isEmpty ? nil : onlyRates,
+                dampingRatio: try range(dampingRatio, "--damping-ratio"),
+                naturalFrequency: try range(naturalFrequency, "--natural-frequency"), stableUnder: stableUnder)
+        } catch let error as VerificationError {
+            // The region's words, as the options that set them.
+            var message = error.description
+            for (words, option) in [
+                ("a frame rate of the region", "--only-fps"), ("the region's damping ratio", "--damping-ratio"),
+                ("the region's natural frequency", "--natural-frequency"),
+            ] {
+                message = message.replacingOccurrences(of: words, with: option)
+            }
+            throw ValidationError(message)
+        }
+    }
 
     /// Whether any engine route is asked for.
     var isUsed: Bool { command != nil || library != nil || exportCases != nil || results != nil }
@@ -60,7 +114,15 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError(
                 "--no-schemes applies to an engine run: give --engine-command, --engine-library or --results")
         }
-        guard isUsed else { return }
+        guard isUsed else {
+            if try region() != nil {
+                throw ValidationError(
+                    "--only-fps, --damping-ratio, --natural-frequency and --stable-under restrict an engine run: give --engine-command, --engine-library, --export-cases or --results"
+                )
+            }
+            return
+        }
+        _ = try region()
         if !methods.isEmpty { throw ValidationError("--method picks built-in methods; an engine run has none") }
         if suites.contains(.conversions) {
             throw ValidationError(
@@ -83,8 +145,9 @@ struct EngineOptions: ParsableArguments {
         -> EngineCaseSet
     {
         do {
-            return try EngineCaseSet(grid: grid, suites: suites, shard: shard)
-        } catch {
+            let set = try EngineCaseSet(grid: grid, suites: suites, shard: shard)
+            return try region().map(set.restricted) ?? set
+        } catch let error as VerificationError {
             throw CLIError.usage(error.description)
         }
     }

@@ -71,6 +71,7 @@ package enum VerificationText {
             text +=
                 "\nEngine: \(engine), \(measures.casesAnswered) of \(measures.casesAsked) cases answered"
                 + refusedCount(measures) + (measures.shard.map { ", shard \($0)" } ?? "") + "."
+            if let region = measures.region { text += "\nRegion: \(region) (the cases outside it were not asked)." }
         }
         if let fault = report.fault { text += "\nThe engine stopped: \(fault.message)." }
         return text

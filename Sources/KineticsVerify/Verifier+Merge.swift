@@ -30,6 +30,7 @@ extension Verifier {
                 [
                     difference("engine", measures.engine, firstMeasures.engine),
                     difference("gates", measures.gates, firstMeasures.gates),
+                    difference("region", measures.region, firstMeasures.region),
                     difference(
                         "scheme naming", measures.schemesNamed ?? true, firstMeasures.schemesNamed ?? true),
                 ])
@@ -41,6 +42,7 @@ extension Verifier {
             engine: parts[0].measures.engine, shard: nil, gates: parts[0].measures.gates,
             casesAsked: parts.map(\.measures.casesAsked).reduce(0, +),
             casesAnswered: parts.map(\.measures.casesAnswered).reduce(0, +))
+        merged.region = parts[0].measures.region
         var refusals: [EngineRefusal] = []
         for refusal in parts.sorted(by: { $0.shard.index < $1.shard.index }).flatMap({ $0.measures.refusals ?? [] }) {
             if let index = refusals.firstIndex(where: { $0.suite == refusal.suite }) {

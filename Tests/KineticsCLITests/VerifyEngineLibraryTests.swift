@@ -187,4 +187,37 @@ struct VerifyEngineLibraryTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    @Test(
+        "a region: --only-fps, --damping-ratio, --natural-frequency and --stable-under ask fewer cases and name the region; bad values exit 64"
+    )
+    func region() throws {
+        let library = try Self.exact()
+        let region = [
+            "--only-fps", "60", "--only-fps", "120", "--damping-ratio", "0.5:1.5", "--natural-frequency", "1:40",
+            "--stable-under", "velocity-first symplectic Euler, damping as a force, 1 step per frame",
+        ]
+        let run = try kinetics(
+            ["verify", "--engine-library", library, "--suite", "spring", "--format", "json"] + region)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try VerificationReport(json: Data(run.stdout.utf8))
+        let measures = try #require(report.engineMeasures)
+        #expect(measures.casesAsked > 0 && measures.casesAsked < 918 / 6, "\(measures.casesAsked)")
+        #expect(measures.region?.frameRates == [60, 120] && measures.region?.dampingRatio == 0.5 ... 1.5)
+        #expect(
+            report.text.contains(
+                "Region: frame rates 60, 120; ζ in [0.5, 1.5]; ω₀ in [1, 40] rad/s; springs that velocity-first symplectic Euler, damping as a force, 1 step per frame steps stably (the cases outside it were not asked)."
+            ), "\(report.text)")
+        for (arguments, message) in [
+            (["--only-fps", "50"], "--only-fps must be one of the grid's, 30, 60, 90, 120, 144, 240, got 50"),
+            (["--damping-ratio", "2:1"], "--damping-ratio must be LOW:HIGH with LOW <= HIGH"),
+            (["--natural-frequency", "-1:2"], "--natural-frequency must be LOW:HIGH with 0 <= LOW <= HIGH"),
+            (["--stable-under", "Euler"], "--stable-under must name a spring scheme of kinetics compare, one of: "),
+        ] {
+            let bad = try kinetics(["verify", "--engine-library", library] + arguments)
+            #expect(bad.status == 64 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
+        }
+        let noEngine = try kinetics(["verify", "--only-fps", "60"])
+        #expect(noEngine.status == 64 && noEngine.stderr.contains("restrict an engine run"), "\(noEngine.stderr)")
+    }
 }

@@ -392,3 +392,83 @@ struct BenchableVerificationTests {
         #expect(set.cases.contains { if case .spring(let s) = $0.problem { s.velocity != 0 } else { false } })
     }
 }
+
+/// One step of semi-implicit Euler a frame (the velocity first, the damping
+/// as a force), the commonest engine design; `regressed` updates the
+/// position before the velocity instead (explicit Euler), as a bad change
+/// to such an engine would.
+private struct OneStepEuler: VerifiableEngine {
+    var regressed = false
+
+    func answer(_ engineCase: EngineCase) throws -> EngineAnswer {
+        guard case .spring(let spring) = engineCase.problem else { throw CancellationError() }
+        let p = spring.parameters
+        var (x, v, last) = (spring.from, spring.velocity, 0.0)
+        var values: [Double] = []
+        for time in spring.times {
+            let h = time - last
+            let force = (-p.tension * (x - spring.to) - p.friction * v) / p.mass
+            if regressed {
+                x += v * h
+                v += force * h
+            } else {
+                v += force * h
+                x += v * h
+            }
+            last = time
+            values.append(x)
+        }
+        return EngineAnswer(values: values)
+    }
+}
+
+@Suite("Verifier: a region of the grid")
+struct VerificationRegionTests {
+    static let scheme = "velocity-first symplectic Euler, damping as a force, 1 step per frame"
+
+    @Test(
+        "a one-step Euler engine diverges on the grid's stiff springs, stays bounded inside its scheme's stability region, and a gate there at the error it shows fails on a real regression"
+    )
+    func gatedInItsRegion() throws {
+        let whole = try EngineCaseSet(grid: .quick, suites: [.spring])
+        let everywhere = try Verifier.run(
+            OneStepEuler(), named: "euler", on: whole, tolerances: Tolerances(), namingSchemes: false)
+        let wild = try #require(everywhere.rows.first { $0.check == "error" })
+        // Diverged: growing without bound over the case, or overflowing to NaN.
+        #expect(!(wild.value < 1e6), "the whole grid: \(wild.value)")
+
+        #expect(VerificationRegion.schemeNames.contains(Self.scheme))
+        let region = try VerificationRegion(frameRates: [60, 120], stableUnder: Self.scheme)
+        let set = whole.restricted(to: region)
+        #expect(set.cases.count < whole.cases.count / 3 && !set.cases.isEmpty, "\(set.cases.count)")
+        let inside = try Verifier.run(OneStepEuler(), named: "euler", on: set, tolerances: Tolerances())
+        let error = try #require(inside.rows.first { $0.check == "error" })
+        // Stable there: bounded, though a step near the stability limit is
+        // far from the exact motion (its phase runs off within the case).
+        #expect(error.value.isFinite && error.value < 10, "inside the region: \(error.value)")
+        #expect(inside.text.contains("Region: frame rates 60, 120; springs that \(Self.scheme) steps stably"))
+        #expect(inside.engineMeasures?.casesAnswered == set.cases.count && inside.fault == nil)
+        // The scheme row names the engine's scheme for most of its springs.
+        let named = try #require(inside.rows.first { $0.check == "scheme at 60 Hz" })
+        #expect(named.location.hasPrefix(Self.scheme), "\(named.location)")
+
+        // Gated at the error it shows there (10% over): it passes, and a
+        // regressed build (explicit Euler) fails in the same region.
+        let gate = try Tolerances(overrides: ["engine.spring": error.value * 1.1])
+        #expect(
+            try Verifier.run(OneStepEuler(), named: "euler", on: set, tolerances: gate, namingSchemes: false).passed)
+        let regressed = try Verifier.run(
+            OneStepEuler(regressed: true), named: "euler", on: set, tolerances: gate, namingSchemes: false)
+        #expect(!regressed.passed, "\(regressed.text)")
+        // The region is kept in the measures, so that shards of two regions do not merge.
+        #expect(inside.engineMeasures?.region == region)
+    }
+
+    @Test("a region's bad values are usage errors naming the accepted values")
+    func badRegion() {
+        #expect(throws: VerificationError.self) { try VerificationRegion(frameRates: [50]) }
+        #expect(throws: VerificationError.self) { try VerificationRegion(dampingRatio: -1 ... 2) }
+        #expect(throws: VerificationError.self) { try VerificationRegion(naturalFrequency: 0 ... .infinity) }
+        #expect(throws: VerificationError.self) { try VerificationRegion(stableUnder: "Euler") }
+    }
+}

@@ -53,7 +53,10 @@ public struct EngineCaseSet: Sendable {
     public let suites: [VerificationSuite]
     /// The shard, if the run is one part of a larger one.
     public let shard: VerificationShard?
-    /// The cases, in order: springs (each at every frame rate), decays, curves.
+    /// The region the cases were restricted to (``restricted(to:)``), if any.
+    public let region: VerificationRegion?
+    /// The cases, in order: springs (each at every frame rate of the
+    /// region), decays, curves.
     public let cases: [EngineCase]
 
     /// The grid's springs that this set holds, with their grid positions.
@@ -79,6 +82,7 @@ public struct EngineCaseSet: Sendable {
         self.grid = grid
         self.suites = suites
         self.shard = shard
+        region = nil
         func kept<T>(_ all: [T]) -> [(position: Int, T)] {
             all.enumerated().filter { shard?.keeps($0.offset) ?? true }.map { ($0.offset, $0.element) }
         }
@@ -116,6 +120,16 @@ public struct EngineCaseSet: Sendable {
                 EngineCase(id: Self.id("bezier", position), problem: .bezier(BezierProblem(curve: curve, x: x))))
         }
         self.cases = cases
+    }
+
+    /// A set of these parts (``restricted(to:)``).
+    init(
+        grid: VerificationGrid, suites: [VerificationSuite], shard: VerificationShard?, region: VerificationRegion?,
+        cases: [EngineCase], springs: [(position: Int, springCase: SpringCase)],
+        decays: [(position: Int, decayCase: DecayCase)], curves: [(position: Int, curve: UnitBezier)], samples: Int
+    ) {
+        (self.grid, self.suites, self.shard, self.region, self.cases) = (grid, suites, shard, region, cases)
+        (self.springs, self.decays, self.curves, self.samples) = (springs, decays, curves, samples)
     }
 
     /// `spring/17/60`: the kind, the grid position and the frame rate.

@@ -95,6 +95,8 @@ public struct EngineMeasures: Codable, Sendable, Equatable {
     /// the scheme rows are then left out. (Optional, so that reports
     /// written before the choice existed still read; nil means named.)
     public var schemesNamed: Bool?
+    /// The region the cases were restricted to; nil for the whole grid.
+    public var region: VerificationRegion?
     /// Per spring of the grid (of the shard).
     public var springs: [EngineSpringMeasure] = []
     /// Per decay.

@@ -19,6 +19,7 @@ extension Verifier {
             engine: engine, shard: set.shard, gates: tolerances.engineGateValues, casesAsked: set.cases.count,
             casesAnswered: set.cases.count { answers[$0.id] != nil })
         measures.schemesNamed = namingSchemes ? nil : false
+        measures.region = set.region
         let refused = EngineRefusal.grouped(set.cases.map(\.id), refusals: refusals)
         measures.refusals = refused.isEmpty ? nil : refused
         let rates = verificationFrameRates
