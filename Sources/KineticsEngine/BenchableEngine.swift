@@ -102,10 +102,10 @@ public struct BenchWorkload: Sendable {
 /// measure it (through `BenchSuite`), and `Verifier.run(engine:named:on:
 /// tolerances:namingSchemes:jobs:progress:)` in `KineticsVerify` verifies
 /// the same code over the grids, as `verify --engine-library` does a C
-/// engine. A package registers its engines with
-/// ``BenchEngine/register(_:)`` (or hands them to `BenchSuite.main`, which
-/// runs the `kinetics bench` command on them), and they are measured beside
-/// the built-in engines with the same tables, value check, baselines and gate.
+/// engine. A package registers its engines with `BenchEngine.register(_:)`
+/// in `KineticsBench` (or hands them to `BenchSuite.main`, which runs the
+/// `kinetics bench` command on them), and they are measured beside the
+/// built-in engines with the same tables, value check, baselines and gate.
 ///
 /// Kinetics calls an engine from one thread.
 public protocol BenchableEngine: AnyObject {
