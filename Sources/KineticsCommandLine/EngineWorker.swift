@@ -147,6 +147,7 @@ package struct WorkerChannel {
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }()
+    /// Reads what ``encoder`` writes.
     package static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
@@ -154,6 +155,7 @@ package struct WorkerChannel {
         return decoder
     }()
 
+    /// A channel reading `read` and writing `write`.
     init(read: Int32, write: Int32) {
         self.read = read
         self.write = write
@@ -511,16 +513,10 @@ package final class EngineWorker {
     private static func receive(_ process: WorkerProcess, limit: Int = workerAnswerLimit) throws -> WorkerAnswer {
         let answer = try process.receive(WorkerAnswer.self, limit: limit)
         if case .stalled(let what, let seconds) = answer {
-            throw process.failure(WorkerFailure.stall(what, seconds: seconds))
+            throw process.failure(
+                "gave no frame for \(String(format: "%.0f", seconds)) s (--frame-timeout), at \(what)")
         }
         return answer
-    }
-}
-
-extension WorkerFailure {
-    /// `gave no frame for 60 s (--frame-timeout), at frame 31 (warm-up included)`.
-    static func stall(_ what: String, seconds: Double, option: String = "--frame-timeout") -> String {
-        "gave no frame for \(String(format: "%.0f", seconds)) s (\(option)), at \(what)"
     }
 }
 
