@@ -44,7 +44,7 @@ public struct BenchAnimation: Sendable, Equatable {
     /// The curve's control points (x1, y1, x2, y2), stored in place of the
     /// curve, which carries its solver's tables: the bench makes an
     /// animation for every replacement in its measured frames.
-    package var controlPoints: SIMD4<Double>
+    @usableFromInline package var controlPoints: SIMD4<Double>
 
     /// An animation of `kind`; the fields a kind does not use are ignored.
     public init(
@@ -57,7 +57,11 @@ public struct BenchAnimation: Sendable, Equatable {
             duration: duration, controlPoints: SIMD4(curve.x1, curve.y1, curve.x2, curve.y2))
     }
 
-    /// An animation whose curve is given by its control points.
+    /// An animation whose curve is given by its control points. Inlinable:
+    /// the bench makes one for every replacement and add in its measured
+    /// frames, and a call across modules there costs instructions the
+    /// instruction gate counts.
+    @inlinable
     package init(
         kind: Kind, spring: SpringParameters, to: Double, velocity: Double, deceleration: DecayParameters,
         threshold: Double, duration: Double, controlPoints: SIMD4<Double>
