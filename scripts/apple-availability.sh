@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checks that stand in for a Mac's compiler (issue 61), run by .ci/run:
+# The checks that stand in for a Mac's compiler, run by .ci/run:
 #
 # 1. Every Swift module of the package builds at its Apple floor (the
 #    `platforms:` of Package.swift). The toolchain's interfaces of the
