@@ -13,44 +13,28 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
-/// The numerical modules' settings. `scripts/test.sh` sets
-/// KINETICS_OPTIMIZED_TESTS: its debug build then optimises these modules
-/// (`-O`) but keeps every check a debug build makes (`-assert-config Debug`:
-/// asserts, preconditions, the bounds of unsafe buffers), so that the tests
-/// run their grids in about a third of the time, with line tables only for
-/// debug information. Without the variable (a package that depends on this
-/// one, a plain `swift build`) there are no such flags.
+/// The numerical modules' settings. With the package's `OptimizedTests`
+/// trait (`swift build --traits OptimizedTests`, as `scripts/test.sh` builds)
+/// a debug build optimises these modules (`-O`) and keeps every check a
+/// debug build makes (`-assert-config Debug`: asserts, preconditions, the
+/// bounds of unsafe buffers), so that the tests run their grids faster.
+/// Without the trait (a package that depends on this one, a plain
+/// `swift build`) there are no such flags.
 ///
-/// `KineticsReference` and `KineticsCompare` are also compiled whole
-/// (`wholeModule`), so that calls across their files are
-/// inlined as in a release build: `-num-threads 2` keeps one object file
-/// per source file, as SwiftPM's debug build and its index store expect,
-/// and `-disable-incremental-llvm-codegen` rewrites every one of them each
-/// time (without it, a rebuild after an edit kept object files whose
-/// symbols had moved to another file, and the link failed with duplicate
-/// definitions). `Kinetics` is not: compiled whole it took about 70 s on
-/// the build's critical path, file by file on two cores far less, for
-/// tests about a sixth slower (CONTRIBUTING.md has the measurements).
-/// `KineticsVerify`, which arranges the grids that the others compute, is
-/// not optimised: at `-O` it took 25 s more to build, on the critical path
-/// (the command line and its tests wait for it), for tests about 9 s faster.
+/// A whole-module build (`wholeModule`) inlines calls across the module's
+/// files as a release build does; `-num-threads 2` keeps one object file per
+/// source file, as SwiftPM's debug build and its index store expect, and
+/// `-disable-incremental-llvm-codegen` rewrites each of them every time, so
+/// that no object file keeps a symbol that has moved to another file.
+/// CONTRIBUTING.md says which modules are built whole, and why.
 func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
-    guard Context.environment["KINETICS_OPTIMIZED_TESTS"] != nil else { return swiftSettings }
     let whole = ["-wmo", "-num-threads", "2", "-Xfrontend", "-disable-incremental-llvm-codegen"]
     return swiftSettings + [
         .unsafeFlags(
             ["-O", "-assert-config", "Debug", "-gline-tables-only"] + (wholeModule ? whole : []),
-            .when(configuration: .debug))
+            .when(configuration: .debug, traits: ["OptimizedTests"]))
     ]
 }
-
-/// swift-docc-plugin, for `swift package generate-documentation`; not in
-/// the test command's build (KINETICS_OPTIMIZED_TESTS), where compiling its
-/// two plugins took about 7 of the fresh build's seconds and nothing uses
-/// them.
-let documentationPlugin: [Package.Dependency] =
-    Context.environment["KINETICS_OPTIMIZED_TESTS"] != nil
-    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
 
 /// A test target with the package's settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
@@ -63,17 +47,27 @@ let package = Package(
     // iOS releases, and these are the oldest of each family that every
     // library product compiles for (scripts/apple-availability.sh checks it).
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    // What users import, one module each:
     products: [
+        // Apps and UI frameworks: the solvers and the animator.
         .library(name: "Kinetics", targets: ["Kinetics"]),
+        // Tests that want GSL's exact answers (springs, decay, bezier).
         .library(name: "KineticsReference", targets: ["KineticsReference"]),
-        .executable(name: "kinetics", targets: ["KineticsCLI"]),
-        // For the fuzz targets in Fuzz/ (a package of their own).
-        .library(name: "KineticsScenario", targets: ["KineticsScenario"]),
-        .library(name: "KineticsBench", targets: ["KineticsBench"]),
-        .library(name: "KineticsCompare", targets: ["KineticsCompare"]),
-        // A package's own bench executable: BenchSuite.main with its BenchableEngine types.
-        .library(name: "KineticsBenchSuite", targets: ["KineticsCommandLine", "KineticsBench"]),
+        // A Swift engine's verification tests (Verifier; BenchableEngine).
         .library(name: "KineticsVerify", targets: ["KineticsVerify"]),
+        // A Swift engine's package benchmarks: workloads, engines, reports
+        // (Benchmarks/ imports it).
+        .library(name: "KineticsBench", targets: ["KineticsBench"]),
+        // The kinetics commands, for a package's own bench executable
+        // (BenchSuite.main with its engines); Fuzz/ reaches the readers
+        // it fuzzes through it.
+        .library(name: "KineticsCommandLine", targets: ["KineticsCommandLine"]),
+        .executable(name: "kinetics", targets: ["KineticsCLI"]),
+    ],
+    traits: [
+        .trait(
+            name: "OptimizedTests",
+            description: "Debug builds of the numerical modules at -O, with every debug check kept (scripts/test.sh)")
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,7 +77,8 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
-    ] + documentationPlugin,
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // MARK: - The library
 
@@ -202,16 +197,28 @@ let package = Package(
 
         // MARK: - The command-line tool
 
-        // What the `kinetics` command and a package's own bench executable
-        // (BenchSuite) share: the bench command, errors and exit status, output.
+        // Every command of `kinetics`, and BenchSuite: a package's own bench
+        // executable runs the bench command with its engines.
         .target(
             name: "KineticsCommandLine",
             dependencies: [
                 "Kinetics",
+                "KineticsReference",
+                "KineticsVerify",
+                "KineticsCompare",
+                "KineticsScenario",
                 "KineticsBench",
+                "KineticsPlot",
+                "KineticsReport",
                 "KineticsInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The `kinetics` executable: one call into KineticsCommandLine.
+        .executableTarget(
+            name: "KineticsCLI",
+            dependencies: ["KineticsCommandLine"],
             swiftSettings: swiftSettings
         ),
         // The example of a package benching its own Swift engine.
@@ -228,23 +235,6 @@ let package = Package(
             name: "display-link-example",
             dependencies: ["Kinetics"],
             path: "Examples/DisplayLink",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "KineticsCLI",
-            dependencies: [
-                "KineticsCommandLine",
-                "Kinetics",
-                "KineticsReference",
-                "KineticsVerify",
-                "KineticsCompare",
-                "KineticsScenario",
-                "KineticsBench",
-                "KineticsPlot",
-                "KineticsReport",
-                "KineticsInput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
             swiftSettings: swiftSettings
         ),
 

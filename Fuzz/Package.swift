@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for Kinetics' parsers and bezier solvers. A package of
 // its own so that `-sanitize=fuzzer` (which supplies `main`) never reaches
-// the main package's build. Run them with scripts/fuzz.sh.
+// the main package's build. Run them with scripts/fuzz.sh. The scenario and
+// trace readers are implementation modules of Kinetics, reached through the
+// command-line product that uses them.
 import PackageDescription
 
 let package = Package(
@@ -12,11 +14,12 @@ let package = Package(
         .executableTarget(
             name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
         .executableTarget(
-            name: "FuzzScenario", dependencies: ["FuzzDriver", .product(name: "KineticsScenario", package: "Kinetics")]),
+            name: "FuzzScenario",
+            dependencies: ["FuzzDriver", .product(name: "KineticsCommandLine", package: "Kinetics")]),
         .executableTarget(
             name: "FuzzBaseline", dependencies: ["FuzzDriver", .product(name: "KineticsBench", package: "Kinetics")]),
         .executableTarget(
-            name: "FuzzTrace", dependencies: ["FuzzDriver", .product(name: "KineticsCompare", package: "Kinetics")]),
+            name: "FuzzTrace", dependencies: ["FuzzDriver", .product(name: "KineticsCommandLine", package: "Kinetics")]),
     ],
     swiftLanguageModes: [.v6]
 )

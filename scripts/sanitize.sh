@@ -22,11 +22,10 @@ inputs='ScenarioTests|CompareTests|ReferenceDataTests|HardeningTests|InputLimitT
 animator='KineticsTests\.(Animator|BareSpring|ClockFault|FrameClock|ImplicitAnimation|FillAndAdditive|InternalCheck|QuietCompletion|KeyRegistry|RestTest)'
 filter=${1:-"^$animator|^KineticsPropertyTests\.|^KineticsAllocationTests\.|EngineParityTests/(enginesAgree|popModelsAgree)|$inputs"}
 # The numerical modules at -O with every debug check kept, as the test
-# command builds them (KINETICS_OPTIMIZED_TESTS, Package.swift): the
+# command builds them (the OptimizedTests trait, Package.swift): the
 # sanitizer still sees every load and store left, the bounds of unsafe
 # buffers are still checked, and the tests take a quarter of the time.
-export KINETICS_OPTIMIZED_TESTS=1
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
-swift build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -DKINETICS_INTERNAL_CHECKS \
+swift build --build-tests --traits OptimizedTests --sanitize=address --scratch-path .build-asan -Xswiftc -DKINETICS_INTERNAL_CHECKS \
     -Xswiftc -DKINETICS_CHECKED_EXCLUSIVITY -Xswiftc -DKINETICS_ADDRESS_SANITIZER
 swift test --skip-build --sanitize=address --scratch-path .build-asan --filter "$filter"

@@ -6,11 +6,10 @@
 # KINETICS_INTERNAL_CHECKS set: the animator checks its bookkeeping
 # after every operation that changes it (Animator.checkInternally).
 #
-# KINETICS_OPTIMIZED_TESTS (Package.swift): the numerical modules (Kinetics,
-# KineticsReference, KineticsCompare) are built with -O and
-# with every debug check kept (-assert-config Debug); the rest, the tests
-# included, at -Onone. The tests then take about half the time, for a build
-# about a quarter longer.
+# The package's OptimizedTests trait (Package.swift): the numerical modules
+# (Kinetics, KineticsReference, KineticsCompare) are built with -O and with
+# every debug check kept (-assert-config Debug); the rest, the tests
+# included, at -Onone. CONTRIBUTING.md has what it costs and saves.
 #
 # The tests that count allocations run in a second process, one at a time.
 # malloc-interposer 1.6.1 frees a thread's counter block in a thread-exit
@@ -29,8 +28,7 @@ scripts/ensure-valgrind.sh
 # The real engines' adapters (the peer tests build them again, into a
 # folder of their own); installs their Debian packages when missing.
 scripts/engines/build-peers.sh .build/peers >/dev/null
-export KINETICS_OPTIMIZED_TESTS=1
-swift build --build-tests -Xswiftc -DKINETICS_INTERNAL_CHECKS
+swift build --build-tests --traits OptimizedTests -Xswiftc -DKINETICS_INTERNAL_CHECKS
 if [[ $# -gt 0 ]]; then
     exec swift test --skip-build "$@"
 fi

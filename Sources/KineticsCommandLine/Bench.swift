@@ -5,10 +5,10 @@ import KineticsBench
 import KineticsInput
 
 /// `kinetics bench`: the per-frame cost of many concurrent animations.
-package struct Bench: ParsableCommand {
+struct Bench: ParsableCommand {
     /// The command's name: `bench` under `kinetics`, the program's own
     /// name where it is the program (a package's bench executable).
-    package static var configuration: CommandConfiguration {
+    static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: BenchSuite.isRunning ? programName : "bench",
             abstract: "Measure the per-frame cost of N concurrent animations; gate on a baseline.",
@@ -116,9 +116,9 @@ package struct Bench: ParsableCommand {
         help: "Skip checking each engine's values against GSL (instruction counts run the measured frames only).")
     var noValueCheck = false
 
-    package init() {}
+    init() {}
 
-    package func validate() throws {
+    func validate() throws {
         for engine in engines where !engine.isBuiltIn && libraries.isEmpty && !BenchEngine.registered.contains(engine) {
             throw ValidationError(
                 "--engine must be one of \((BenchEngine.allCases + BenchEngine.namedOnly + BenchEngine.registered).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
@@ -157,7 +157,7 @@ package struct Bench: ParsableCommand {
         }
     }
 
-    package func run() throws {
+    func run() throws {
         try checkWritable(output, saveBaseline)
         // A missing or malformed baseline is reported before anything is measured.
         var base: BenchReport?
@@ -270,7 +270,7 @@ func listed(_ keys: [String], most: Int = 4) -> String {
 /// Loads the engine library at `path` (under `label`, also prefixed to a
 /// message, when given): exit 66 when nothing is there, 65 when it is no
 /// usable engine library.
-package func loadEngineLibrary(_ path: String, as label: String? = nil) throws -> EngineLibrary {
+func loadEngineLibrary(_ path: String, as label: String? = nil) throws -> EngineLibrary {
     do {
         return try EngineLibrary.load(path, as: label)
     } catch {
@@ -366,7 +366,7 @@ final class WorkerLibrary {
 }
 
 /// The formats of a report: a table for people, JSON, CSV, Markdown.
-package enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv, markdown
 }
 

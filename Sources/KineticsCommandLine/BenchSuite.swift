@@ -1,16 +1,16 @@
 import Foundation
-import KineticsBench
+@_exported import KineticsBench
 import KineticsInput
 
 /// The `kinetics bench` command for a package's own Swift engines: an
 /// executable target's `main.swift` (or `@main` type) hands its engines to
 /// ``main(_:)``, and the executable then takes every option of `kinetics
 /// bench` and measures them beside the built-in engines, with the same
-/// tables, value check, baselines (`--save-baseline`, `--baseline`) and
-/// exit status (2 on a regression).
+/// tables, value check against GSL's motion, baselines (`--save-baseline`,
+/// `--baseline`) and exit status (2 on a regression).
 ///
 /// ```swift
-/// import KineticsCommandLine
+/// import KineticsCommandLine  // exports KineticsBench and KineticsEngine
 /// BenchSuite.main([MySprings.self])
 /// ```
 public enum BenchSuite {
@@ -24,6 +24,7 @@ public enum BenchSuite {
     /// arguments; exits with its status.
     public static func main(_ engines: [any BenchableEngine.Type]) -> Never {
         running.withLock { $0 = true }
+        BenchRunner.motionReference = .gsl
         for engine in engines {
             do {
                 try BenchEngine.register(engine)

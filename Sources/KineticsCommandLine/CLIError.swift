@@ -4,44 +4,44 @@ import KineticsBench
 import KineticsInput
 
 /// The version of the tool and of its output formats.
-package enum KineticsVersion {
+enum KineticsVersion {
     /// The tool's version.
-    package static let current = KineticsBuildInfo.version
+    static let current = KineticsBuildInfo.version
 }
 
 /// A failure after parsing: a one-line message and a sysexits status.
-package struct CLIError: Error {
+struct CLIError: Error {
     /// 1: a check failed.
-    package static let checkFailed: Int32 = 1
+    static let checkFailed: Int32 = 1
     /// 2: a performance regression.
-    package static let regression: Int32 = 2
+    static let regression: Int32 = 2
     /// 64: the command line was wrong.
-    package static let usage: Int32 = 64
+    static let usage: Int32 = 64
     /// 65: input data was malformed.
-    package static let badData: Int32 = 65
+    static let badData: Int32 = 65
     /// 66: an input file is missing.
-    package static let missingInput: Int32 = 66
+    static let missingInput: Int32 = 66
     /// 69: a tool this needs is not installed (valgrind for instruction counts).
-    package static let unavailable: Int32 = 69
+    static let unavailable: Int32 = 69
     /// 73: an output file cannot be written.
-    package static let cannotWrite: Int32 = 73
+    static let cannotWrite: Int32 = 73
 
-    package let message: String
-    package let status: Int32
+    let message: String
+    let status: Int32
 
-    package init(message: String, status: Int32) {
+    init(message: String, status: Int32) {
         self.message = message
         self.status = status
     }
 
-    package static func usage(_ message: String) -> CLIError { CLIError(message: message, status: usage) }
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, status: usage) }
 }
 
 /// Parses the arguments as `Command`, runs it and turns every error into
 /// one line on stderr (`kinetics: error: …`) and a sysexits status; --help
 /// and --version print their text and succeed. `arguments`: the process's
 /// arguments after the program's name unless given.
-package func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? = nil) -> Never {
+func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? = nil) -> Never {
     // A copy of this program started by `--count instructions` runs only
     // what it was started for (``CountedRun``).
     if let counted = CountedRun.requested { counted.execute() }

@@ -59,8 +59,8 @@ extension WorkerRequest {
 /// requests on descriptor 3 and answering on descriptor 4, so that what the
 /// engine writes to its standard output or error cannot mix with the
 /// answers. Not for users: `gate` starts it.
-package struct EngineWorkerCommand: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct EngineWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "engine-worker",
         abstract: "Measure one engine library for a parent kinetics process (started by gate).",
         shouldDisplay: false
@@ -77,9 +77,9 @@ package struct EngineWorkerCommand: ParsableCommand {
     @Option(help: "The CPU to run on (Linux).")
     var cpu: Int?
 
-    package init() {}
+    init() {}
 
-    package func run() throws {
+    func run() throws {
         var channel = WorkerChannel.ofWorker
         if let cpu { CPUBinding.bind(to: cpu) }
         if let memory { limitAddressSpace(to: memory) }
@@ -124,7 +124,7 @@ package struct EngineWorkerCommand: ParsableCommand {
 /// Limits this process's address space to `bytes` (Linux; elsewhere
 /// nothing is done): an engine that allocates without end meets the limit
 /// (its malloc returns NULL) and ends its worker, not the run.
-package func limitAddressSpace(to bytes: Double) {
+func limitAddressSpace(to bytes: Double) {
     #if os(Linux)
         var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
@@ -132,23 +132,23 @@ package func limitAddressSpace(to bytes: Double) {
 }
 
 /// One end of a worker's channel: JSON lines over two descriptors.
-package struct WorkerChannel {
+struct WorkerChannel {
     let read: Int32
     let write: Int32
     private var buffer: [UInt8] = []
 
     /// The channel over descriptors 3 and 4 of a worker process.
-    package static var ofWorker: WorkerChannel { WorkerChannel(read: 3, write: 4) }
+    static var ofWorker: WorkerChannel { WorkerChannel(read: 3, write: 4) }
 
     /// JSON with `nan`, `inf` and `-inf` as strings: an engine's value may be any double.
-    package static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
     }()
     /// Reads what ``encoder`` writes.
-    package static let decoder: JSONDecoder = {
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -164,7 +164,7 @@ package struct WorkerChannel {
     /// Writes `value` as one JSON line.
     ///
     /// - Throws: ``WorkerChannelClosed`` when the other end is gone.
-    package func send<Value: Encodable>(_ value: Value) throws {
+    func send<Value: Encodable>(_ value: Value) throws {
         var bytes = Array(try Self.encoder.encode(value))
         bytes.append(UInt8(ascii: "\n"))
         var offset = 0
@@ -182,7 +182,7 @@ package struct WorkerChannel {
     ///
     /// - Throws: ``WorkerLineTooLong`` when a line passes `limit` bytes
     ///   and `splitting` is not set.
-    package mutating func receiveLine(limit: Int, splitting: Bool = false) throws -> Data? {
+    mutating func receiveLine(limit: Int, splitting: Bool = false) throws -> Data? {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         // Where the search for the newline goes on: the bytes before it
         // hold none, so a long line is read in linear time.
@@ -229,9 +229,9 @@ struct WorkerLineTooLong: Error {
 
 /// How a worker stopped answering: `killed by signal 11 (SIGSEGV)`,
 /// `exited with status 3`, `sent an answer of over 1048576 bytes`.
-package struct WorkerFailure: Error, CustomStringConvertible {
-    package var what: String
-    package var description: String { what }
+struct WorkerFailure: Error, CustomStringConvertible {
+    var what: String
+    var description: String { what }
 }
 
 /// A copy of this program started to run code Kinetics does not control
@@ -241,7 +241,7 @@ package struct WorkerFailure: Error, CustomStringConvertible {
 /// that says how it ended. What it writes to its standard output and error
 /// is passed to this process's standard error, each line marked with its
 /// name (``mark``).
-package final class WorkerProcess {
+final class WorkerProcess {
     private let pid: pid_t
     private var channel: WorkerChannel
     private let forwarding = DispatchGroup()
@@ -253,7 +253,7 @@ package final class WorkerProcess {
     ///
     /// - Throws: ``CLIError`` (65) when no pipe can be made or the program
     ///   cannot be started.
-    package init(_ arguments: [String], mark: String, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], mark: String, environment: [String: String] = [:]) throws {
         // A closed pipe must be an error from write(2), not a signal that ends Kinetics.
         signal(SIGPIPE, SIG_IGN)
         var requests: [Int32] = [0, 0]
@@ -292,10 +292,10 @@ package final class WorkerProcess {
     }
 
     /// This program, which workers run: `Bundle.main`'s executable.
-    package static var program: String { Bundle.main.executablePath ?? CommandLine.arguments[0] }
+    static var program: String { Bundle.main.executablePath ?? CommandLine.arguments[0] }
 
     /// What marks the lines the worker writes (its engine's name, once known).
-    package var mark: String {
+    var mark: String {
         get { marking.withLock { $0 } }
         set { marking.withLock { $0 = newValue } }
     }
@@ -303,7 +303,7 @@ package final class WorkerProcess {
     /// Sends `request` as one JSON line.
     ///
     /// - Throws: ``WorkerFailure`` when the worker has ended.
-    package func send<Request: Encodable>(_ request: Request) throws {
+    func send<Request: Encodable>(_ request: Request) throws {
         do {
             try channel.send(request)
         } catch {
@@ -315,7 +315,7 @@ package final class WorkerProcess {
     ///
     /// - Throws: ``WorkerFailure`` when the worker has ended, or sends more
     ///   than `limit` bytes or a line that is no `Answer` (it is stopped).
-    package func receive<Answer: Decodable>(_: Answer.Type, limit: Int) throws -> Answer {
+    func receive<Answer: Decodable>(_: Answer.Type, limit: Int) throws -> Answer {
         let line: Data?
         do {
             line = try channel.receiveLine(limit: limit)
@@ -331,7 +331,7 @@ package final class WorkerProcess {
 
     /// The failure of a worker that ended, or broke the protocol (`broke`):
     /// the worker is stopped, and the failure says how it ended.
-    package func failure(_ broke: String?) -> WorkerFailure {
+    func failure(_ broke: String?) -> WorkerFailure {
         if let ended { return WorkerFailure(what: ended) }
         if broke != nil { kill(pid, SIGKILL) }
         close(channel.write)
@@ -346,7 +346,7 @@ package final class WorkerProcess {
     /// Ends the worker's input and waits for it to end.
     ///
     /// - Throws: ``WorkerFailure`` unless it exits with status 0.
-    package func finish() throws {
+    func finish() throws {
         guard ended == nil else { throw WorkerFailure(what: ended!) }
         let failure = failure(nil)
         guard failure.what == Self.describe(0) else { throw failure }
@@ -418,15 +418,15 @@ package final class WorkerProcess {
 
 /// An engine library measured in a worker process of its own (``WorkerProcess``
 /// running `kinetics engine-worker`), for `bench` and `gate`.
-package final class EngineWorker {
+final class EngineWorker {
     /// The name its engine takes (`before`, `after`, or the engine's own),
     /// which marks the lines it writes.
-    package let engine: BenchEngine
+    let engine: BenchEngine
     private let process: WorkerProcess
 
     /// The address space a worker may take unless told otherwise: half the
     /// machine's memory.
-    package static var defaultMemory: Double { Double(ProcessInfo.processInfo.physicalMemory / 2) }
+    static var defaultMemory: Double { Double(ProcessInfo.processInfo.physicalMemory / 2) }
 
     /// Starts a worker on the library at `path`, its engine named `name`
     /// (nil: the engine's own name), with at most `memory` bytes of address
@@ -437,7 +437,7 @@ package final class EngineWorker {
     /// - Throws: ``CLIError`` with 66 for a missing library and 65 for one
     ///   that does not load, as the in-process route says them;
     ///   ``WorkerFailure`` when the worker ends before it answers.
-    package init(
+    init(
         library path: String, as name: String?, frameTimeout: Double, memory: Double = defaultMemory,
         cpu: Int? = nil, launcher: [String] = [], executable: String? = nil, environment: [String: String] = [:]
     ) throws {
@@ -465,10 +465,10 @@ package final class EngineWorker {
     /// Each round's exchange with the worker, in nanoseconds: the round's
     /// time here, from its request sent to its answer read, less the time
     /// the worker spent on it. It is outside the timed frames.
-    package private(set) var exchanges: [Double] = []
+    private(set) var exchanges: [Double] = []
 
     /// One round of `configuration` in the worker: its median frame, in nanoseconds.
-    package func sample(_ configuration: BenchConfiguration) throws -> Double {
+    func sample(_ configuration: BenchConfiguration) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         try process.send(WorkerRequest.sample(configuration))
         let answer = try Self.receive(process)
@@ -484,7 +484,7 @@ package final class EngineWorker {
 
     /// `configuration` measured in the worker, as `kinetics bench` measures
     /// it in-process.
-    package func measure(_ configuration: BenchConfiguration, checkingValues: Bool) throws -> BenchResult {
+    func measure(_ configuration: BenchConfiguration, checkingValues: Bool) throws -> BenchResult {
         let request = WorkerRequest.measure(configuration, checkingValues: checkingValues)
         try process.send(request)
         switch try Self.receive(process, limit: request.answerLimit) {
@@ -497,10 +497,10 @@ package final class EngineWorker {
     /// Ends the worker once it has answered everything asked.
     ///
     /// - Throws: ``WorkerFailure`` unless it exits with status 0.
-    package func finish() throws { try process.finish() }
+    func finish() throws { try process.finish() }
 
     /// The value check of `configuration` in the worker.
-    package func valueError(_ configuration: BenchConfiguration) throws -> Double? {
+    func valueError(_ configuration: BenchConfiguration) throws -> Double? {
         try process.send(WorkerRequest.check(configuration))
         switch try Self.receive(process) {
         case .valueError(let error): return error

@@ -3,16 +3,16 @@ import KineticsBench
 import KineticsInput
 
 /// A progress bar on stderr, drawn only on a terminal and never under CI=true.
-package final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()
     private var lastDrawn = ""
 
-    package init() {
+    init() {
         enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["CI"] != "true"
     }
 
-    package func update(_ label: String, _ done: Int, _ total: Int) {
+    func update(_ label: String, _ done: Int, _ total: Int) {
         guard enabled, total > 0 else { return }
         let fraction = Double(done) / Double(total)
         let width = 30
@@ -26,7 +26,7 @@ package final class ProgressBar: @unchecked Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    package func finish() {
+    func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
@@ -34,7 +34,7 @@ package final class ProgressBar: @unchecked Sendable {
 
 /// Writes `text` to `path` through a temporary file and a rename (no partial
 /// file is ever left), or to standard output when `path` is nil.
-package func writeOutput(_ text: String, to path: String?) throws {
+func writeOutput(_ text: String, to path: String?) throws {
     guard let path else {
         FileHandle.standardOutput.write(Data(text.utf8))
         return
@@ -59,7 +59,7 @@ package func writeOutput(_ text: String, to path: String?) throws {
 /// its folder is missing or not writable, or it names a folder. Commands
 /// that work for a while call this first, so that a typo in an output path
 /// costs nothing.
-package func checkWritable(_ paths: String?...) throws {
+func checkWritable(_ paths: String?...) throws {
     for case let path? in paths {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -74,18 +74,18 @@ package func checkWritable(_ paths: String?...) throws {
 }
 
 /// Writes a line to standard error.
-package func warnLine(_ message: String) {
+func warnLine(_ message: String) {
     FileHandle.standardError.write(Data("\(programName): \(message)\n".utf8))
 }
 
 /// The largest input file read, 64 MiB: every input kinetics reads is far
 /// smaller, and a larger one is refused before it is read.
-package let inputSizeLimit = 64 << 20
+let inputSizeLimit = 64 << 20
 
 /// Reads a whole input file of at most `limit` bytes, refusing a larger one
 /// before reading it (and stopping a pipe or a growing file at the limit):
 /// a missing or unreadable file is exit 66, one over the limit exit 65.
-package func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an input") throws -> Data {
+func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an input") throws -> Data {
     do {
         return try InputFile.read(path, limit: limit, what: what)
     } catch {
@@ -95,7 +95,7 @@ package func readInput(_ path: String, limit: Int = inputSizeLimit, what: String
 
 /// Reads the file at `path` a chunk at a time (``InputFile/stream``), with
 /// the errors and statuses of ``readInput(_:limit:what:)``.
-package func streamInput(
+func streamInput(
     _ path: String, limit: Int = inputSizeLimit, what: String = "an input", _ body: (ArraySlice<UInt8>) -> Bool
 ) throws {
     do {

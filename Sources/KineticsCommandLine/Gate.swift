@@ -4,8 +4,8 @@ import KineticsBench
 import KineticsInput
 
 /// `kinetics gate`: two builds compared in paired rounds, with a verdict.
-package struct Gate: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+struct Gate: ParsableCommand {
+    static let configuration = CommandConfiguration(
         abstract: "Compare two builds in paired rounds, in random order; exit 2 on a regression.",
         discussion: """
             --before PATH --after PATH: two builds of one C engine (kinetics_engine.h), each loaded in a \
@@ -104,9 +104,9 @@ package struct Gate: ParsableCommand {
     @Option(help: "Write the output to FILE instead of standard output.")
     var output: String?
 
-    package init() {}
+    init() {}
 
-    package func validate() throws {
+    func validate() throws {
         let libraries = before != nil || after != nil
         let commands = beforeCommand != nil || afterCommand != nil
         guard libraries != commands else {
@@ -152,7 +152,7 @@ package struct Gate: ParsableCommand {
         }
     }
 
-    package func run() throws {
+    func run() throws {
         try checkWritable(output)
         let start = Date()
         let results: [GateResult]

@@ -3,7 +3,7 @@ import Foundation
 import KineticsBench
 
 /// What `--count` counts.
-package enum CountKind: String, ExpressibleByArgument, CaseIterable {
+enum CountKind: String, ExpressibleByArgument, CaseIterable {
     /// Instructions, with callgrind's simulated cache misses.
     case instructions
 }
@@ -20,7 +20,7 @@ package enum CountKind: String, ExpressibleByArgument, CaseIterable {
 /// the shared libraries its run path finds there. The hash seed is fixed
 /// (SWIFT_DETERMINISTIC_HASHING), so that the same binary counts the same
 /// run after run.
-package final class InstructionCounter {
+final class InstructionCounter {
     private let folder: URL
     private let executable: String
     private let libraryPath: String
@@ -31,13 +31,13 @@ package final class InstructionCounter {
     /// How many times longer a frame may take under callgrind than the
     /// `--frame-timeout` of the timed run: its cache simulation runs code
     /// some 50 to 100 times slower.
-    package static let slowdown = 200.0
+    static let slowdown = 200.0
 
     /// Finds valgrind and objcopy (69 when either is missing) and makes
     /// the copy of this program. A frame under callgrind has
     /// `frameTimeout` × ``slowdown`` seconds to return; the run under
     /// callgrind has its own watchdog.
-    package init(frameTimeout: Double = 60) throws {
+    init(frameTimeout: Double = 60) throws {
         #if !os(Linux)
             // valgrind's callgrind, and /proc/self/exe below, are Linux's.
             throw CLIError(
@@ -92,7 +92,7 @@ package final class InstructionCounter {
     /// Counts `configuration`'s measured frames; `libraries` are loaded
     /// first (the engine of one of them, or a built-in one, is
     /// `configuration.engine`, by its table's name).
-    package func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
+    func count(_ configuration: BenchConfiguration, libraries: [String] = []) throws -> InstructionCount {
         let text = try callgrind(
             CountedRun(configuration: configuration, libraries: libraries, frameTimeout: frameTimeout),
             collectingIn: [BenchRunner.countedFrameSymbol], for: configuration.key)
@@ -106,7 +106,7 @@ package final class InstructionCounter {
     ///
     /// - Throws: ``WorkerFailure`` when the worker dies, stalls or breaks
     ///   off; ``CLIError`` as ``count(_:libraries:)``.
-    package func countInWorker(_ configuration: BenchConfiguration, library path: String, as name: String? = nil)
+    func countInWorker(_ configuration: BenchConfiguration, library path: String, as name: String? = nil)
         throws -> InstructionCount
     {
         let output = folder.appendingPathComponent("callgrind.out").path
@@ -144,7 +144,7 @@ package final class InstructionCounter {
     /// Counts the bezier evaluations of `kinetics bench`, every method on
     /// the same x as its timings, in one run, with collection inside each
     /// method's function alone.
-    package func countBezier() throws -> [BezierInstructionCount] {
+    func countBezier() throws -> [BezierInstructionCount] {
         let functions = BezierBench.countedFunctions.map { "*\($0.name)*" }
         let text = try callgrind(
             CountedRun(configuration: nil, libraries: [], frameTimeout: frameTimeout), collectingIn: functions,

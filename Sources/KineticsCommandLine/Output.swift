@@ -1,20 +1,20 @@
 import Foundation
 
 /// Writes text to standard output in large chunks.
-package struct StandardOutput {
+struct StandardOutput {
     private var buffer = ""
 
     /// Appends `text` and a newline, flushing every 64 KiB.
-    package init() {}
+    init() {}
 
-    package mutating func line(_ text: String) {
+    mutating func line(_ text: String) {
         buffer += text
         buffer += "\n"
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
     /// Writes what is buffered.
-    package mutating func flush() {
+    mutating func flush() {
         guard !buffer.isEmpty else { return }
         FileHandle.standardOutput.write(Data(buffer.utf8))
         buffer = ""
@@ -23,7 +23,7 @@ package struct StandardOutput {
 
 /// Encodes `value` as JSON with sorted keys; numbers read back to the same
 /// double; non-finite numbers become the strings "inf", "-inf" and "nan".
-package func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+func jsonText<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(

@@ -3,23 +3,23 @@ import ArgumentParser
 /// How engine libraries are run, for `bench`, `gate` and `verify
 /// --engine-library`: each in a worker process of its own (``EngineWorker``)
 /// unless `--in-process` says otherwise.
-package struct WorkerOptions: ParsableArguments {
+struct WorkerOptions: ParsableArguments {
     @Flag(
         name: .customLong("in-process"),
         help:
             "Load the engine libraries in this process, not each in a worker process of its own: a crash in one ends the run with no report."
     )
-    package var inProcess = false
+    var inProcess = false
     @Option(
         name: .customLong("worker-memory"), parsing: .unconditional,
         help:
             "The address space each engine library's worker may take, in GiB, in [1, 1024] (Linux; default half the machine's memory): an engine that allocates without end ends its worker, not the run."
     )
-    package var workerMemory: Double?
+    var workerMemory: Double?
 
-    package init() {}
+    init() {}
 
-    package func validate() throws {
+    func validate() throws {
         if let workerMemory, !(workerMemory >= 1 && workerMemory <= 1_024) {
             throw ValidationError("--worker-memory must be a number of GiB in [1, 1024], got \(workerMemory)")
         }
@@ -29,5 +29,5 @@ package struct WorkerOptions: ParsableArguments {
     }
 
     /// The address space of a worker, in bytes.
-    package var memory: Double { workerMemory.map { $0 * 1_073_741_824 } ?? EngineWorker.defaultMemory }
+    var memory: Double { workerMemory.map { $0 * 1_073_741_824 } ?? EngineWorker.defaultMemory }
 }

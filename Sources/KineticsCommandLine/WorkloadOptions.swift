@@ -5,7 +5,7 @@ import KineticsBench
 /// The workload options that `kinetics bench` and `kinetics gate` share:
 /// every combination of the counts, mixes, frame rates and scenarios given
 /// is one configuration.
-package struct WorkloadOptions: ParsableArguments {
+struct WorkloadOptions: ParsableArguments {
     @Option(
         name: .customLong("animations"),
         help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000 (gate: 10000).")
@@ -34,9 +34,9 @@ package struct WorkloadOptions: ParsableArguments {
     )
     var frameTimeout = 60.0
 
-    package init() {}
+    init() {}
 
-    package func validate() throws {
+    func validate() throws {
         for count in counts where !(1 ... 1_000_000).contains(count) {
             throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
         }

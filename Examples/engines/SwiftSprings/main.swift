@@ -13,7 +13,6 @@
 // lift out of the loop.
 import Foundation
 import Kinetics
-import KineticsBench
 import KineticsCommandLine
 
 /// Scalar springs only, moved by the exact solution over each frame: one

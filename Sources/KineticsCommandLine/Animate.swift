@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
-import KineticsCommandLine
 import KineticsInput
 import KineticsScenario
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
-import KineticsCommandLine
 import KineticsVerify
 
 /// The options that verify an outside engine instead of Kinetics' own methods.

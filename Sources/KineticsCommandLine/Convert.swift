@@ -1,7 +1,6 @@
 import ArgumentParser
 import Kinetics
 import KineticsBench
-import KineticsCommandLine
 import KineticsInput
 
 /// `kinetics convert`: one spring in every parameterisation.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KineticsCommandLine
 import KineticsReport
 import KineticsVerify
 

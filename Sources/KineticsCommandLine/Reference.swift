@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KineticsCommandLine
 import KineticsVerify
 
 /// `kinetics reference`: writes the GSL reference files the tests compare against.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
-import KineticsCommandLine
 import KineticsReport
 
 /// The `kinetics` command.
@@ -10,7 +9,6 @@ import KineticsReport
 /// regression; 64 a usage error; 65 bad input data; 66 a missing input file;
 /// 69 a tool that is needed is missing (valgrind, for instruction counts);
 /// 73 an output that cannot be written. Every error is one line on stderr.
-@main
 struct KineticsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kinetics",
@@ -33,9 +31,14 @@ struct KineticsCommand: ParsableCommand {
         defaultSubcommand: Report.self
     )
 
-    /// Runs the command; every error is one line on stderr and a sysexits
-    /// status. Bench and gate check values against GSL's motion.
-    static func main() {
+}
+
+/// The `kinetics` program: the executable `kinetics` is this one call.
+public enum KineticsProgram {
+    /// Runs the command on the process's arguments and exits with its
+    /// status; every error is one line on stderr and a sysexits status.
+    /// Bench and gate check values against GSL's motion.
+    public static func main() -> Never {
         BenchRunner.motionReference = .gsl
         runCommand(KineticsCommand.self)
     }

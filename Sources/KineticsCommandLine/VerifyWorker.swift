@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
-import KineticsCommandLine
 import KineticsVerify
 
 /// What `kinetics verify-worker` answers, one JSON line each.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Kinetics
-import KineticsCommandLine
 
 /// The five ways to give a spring on the command line; exactly one is used.
 struct SpringOptions: ParsableArguments {

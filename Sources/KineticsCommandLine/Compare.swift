@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
-import KineticsCommandLine
 import KineticsCompare
 import KineticsInput
 import KineticsPlot

@@ -1,0 +1,4 @@
+// The `kinetics` executable; its commands live in KineticsCommandLine.
+import KineticsCommandLine
+
+KineticsProgram.main()
