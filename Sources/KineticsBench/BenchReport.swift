@@ -46,6 +46,10 @@ public struct BenchReport: Codable, Sendable {
     /// What each bezier method executes per evaluation, with
     /// `--count instructions` (absent otherwise).
     public var bezierInstructions: [BezierInstructionCount]?
+    /// What each interaction counted in this run costs, in instructions
+    /// (``InteractionCost/costs(_:)``; absent without `--count instructions`
+    /// or without a steady frame beside the event's).
+    public var interactionCosts: [InteractionCost]?
     /// The configurations an engine library's worker died measuring, in
     /// the order met: they have no result (absent when none did).
     public var failures: [BenchFailure]?
@@ -124,7 +128,7 @@ public struct BenchReport: Codable, Sendable {
 /// A configuration that an engine library's worker process did not measure
 /// because it died, stalled or broke off (`kinetics bench` runs each
 /// library in a worker of its own).
-public struct BenchFailure: Codable, Sendable, Equatable {
+public struct BenchFailure: Error, Codable, Sendable, Equatable {
     /// The engine's name.
     public var engine: String
     /// Its library.
@@ -350,23 +354,26 @@ public enum BaselineGate {
 
     /// The regressions of `current` against `baseline`: a configuration whose
     /// calibrated p50 is more than `maxRegression` percent above the
-    /// baseline's (`perScenario` percent for the scenarios it names), that
-    /// allocates where the baseline did not, or whose value error grew past
+    /// baseline's (`perScenario` percent for the scenarios it names; not
+    /// compared when `comparingTimes` is false), whose instructions per frame
+    /// (or a bezier method's per evaluation) grew by `maxCountIncrease`
+    /// percent or more where both counted, that allocates where the baseline
+    /// did not, or whose value error grew past
     /// ``valueErrorLimit(baseline:)``. Configurations the baseline lacks are
     /// not compared (``unmeasured(_:baseline:)`` lists the converse).
     public static func regressions(
         _ current: BenchReport, baseline: BenchReport, maxRegression: Double,
         perScenario: [BenchScenario: Double] = [:],
-        maxCountIncrease: Double = 1
+        maxCountIncrease: Double = 1, comparingTimes: Bool = true
     ) -> [Regression] {
-        var found: [Regression] = []
+        var found = bezierRegressions(current, baseline: baseline, maxCountIncrease: maxCountIncrease)
         let byKey = Dictionary(
             baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
         for result in current.results {
             guard let base = byKey[result.configuration.key] else { continue }
             let change = (result.calibrated / base.calibrated - 1) * 100
             let bound = perScenario[result.configuration.scenario] ?? maxRegression
-            if change > bound {
+            if comparingTimes && change > bound {
                 found.append(
                     Regression(
                         key: result.configuration.key,
@@ -414,5 +421,40 @@ public enum BaselineGate {
             }
         }
         return found
+    }
+
+    /// The bezier methods whose instructions per evaluation grew by
+    /// `maxCountIncrease` percent or more, where both reports counted them.
+    static func bezierRegressions(_ current: BenchReport, baseline: BenchReport, maxCountIncrease: Double)
+        -> [Regression]
+    {
+        let before = Dictionary(
+            (baseline.bezierInstructions ?? []).map { ($0.method, $0.instructionsPerEvaluation) },
+            uniquingKeysWith: { first, _ in first })
+        return (current.bezierInstructions ?? []).compactMap { count in
+            guard let then = before[count.method], then > 0 else { return nil }
+            let change = (count.instructionsPerEvaluation / then - 1) * 100
+            guard change >= maxCountIncrease else { return nil }
+            return Regression(
+                key: "bezier \(count.method.rawValue)",
+                message: String(
+                    format: "%.1f instructions per evaluation vs baseline %.1f (%+.2f%%, %g%% or more)",
+                    count.instructionsPerEvaluation, then, change, maxCountIncrease))
+        }
+    }
+
+    /// One line per configuration both reports counted: its instructions
+    /// per frame against the baseline's, and the change.
+    public static func countComparisons(_ current: BenchReport, baseline: BenchReport) -> [String] {
+        let byKey = Dictionary(
+            baseline.results.map { ($0.configuration.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return current.results.compactMap { result in
+            guard let now = result.instructions, let then = byKey[result.configuration.key]?.instructions else {
+                return nil
+            }
+            return String(
+                format: "%@: %.1f instructions per frame vs %.1f (%+.2f%%)", result.configuration.key,
+                now.instructionsPerFrame, then.instructionsPerFrame, InstructionCount.change(now, from: then))
+        }
     }
 }

@@ -60,6 +60,12 @@ struct Bench: ParsableCommand {
     var method: SpringMethod = .pop
     @Option(parsing: .unconditional, help: "Repetitions (at least 7).")
     var repetitions = 7
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Measure every configuration this many times, the whole list in turn, and keep each one's median run by the calibrated figure (1 to 100): a baseline less at the mercy of one moment of a shared machine."
+    )
+    var runs = 1
     @Option(help: "Output: table, json, csv or markdown.")
     var format: ReportFormat = .table
     @Option(help: "Write the output to FILE instead of standard output.")
@@ -109,6 +115,38 @@ struct Bench: ParsableCommand {
         name: .customLong("max-count-increase"), parsing: .unconditional,
         help: "Percent more instructions per frame than --baseline's that counts as a regression (1), in [0, 1000].")
     var maxCountIncrease = 1.0
+    @Option(
+        name: .customLong("compare-by"),
+        help:
+            "What --baseline compares: calibrated (times, and instruction counts where both runs counted them) or instructions (the counts alone, with --count instructions: exact, so a tight bound holds on a noisy machine)."
+    )
+    var compareBy: BaselineMeasure = .calibrated
+    @Option(
+        name: .customLong("max-instructions"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "ENGINE.INTERACTION=N: with --count instructions, exit 2 when one interaction (retarget, replacement, add, completion: its scenario's frame less the steady frame, over the animations it touches) costs ENGINE more than N instructions (repeatable).",
+            valueName: "engine.interaction=n"))
+    var maxInstructions: [String] = []
+    @Option(
+        name: .customLong("max-instruction-ratio"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "A/B=R: with --count instructions, exit 2 when engine A's instructions per frame are more than R times engine B's in a workload both ran (repeatable).",
+            valueName: "a/b=r"))
+    var maxInstructionRatios: [String] = []
+
+    /// The ceilings of --max-instructions and the limits of --max-instruction-ratio.
+    var instructionLimits: (ceilings: [InteractionCeiling], ratios: [InstructionRatioLimit]) {
+        get throws {
+            do {
+                return (
+                    try maxInstructions.map { text throws(BenchError) in try InteractionCeiling(parsing: text) },
+                    try maxInstructionRatios.map { text throws(BenchError) in try InstructionRatioLimit(parsing: text) }
+                )
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
     @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
     var noBezier = false
     @Flag(
@@ -127,10 +165,22 @@ struct Bench: ParsableCommand {
         guard (7 ... 1_000).contains(repetitions) else {
             throw ValidationError("--repetitions must be a whole number in [7, 1000], got \(repetitions)")
         }
+        guard (1 ... 100).contains(runs) else {
+            throw ValidationError("--runs must be a whole number in [1, 100], got \(runs)")
+        }
         guard maxCountIncrease.isFinite, (0 ... 1_000).contains(maxCountIncrease) else {
             throw ValidationError("--max-count-increase must be a percentage in [0, 1000], got \(maxCountIncrease)")
         }
         _ = try regressionBounds
+        let limits = try instructionLimits
+        if count != .instructions {
+            if compareBy == .instructions {
+                throw ValidationError("--compare-by instructions needs --count instructions")
+            }
+            if !limits.ceilings.isEmpty || !limits.ratios.isEmpty {
+                throw ValidationError("--max-instructions and --max-instruction-ratio need --count instructions")
+            }
+        }
     }
 
     /// Every configuration asked for, engines innermost so that each
@@ -176,46 +226,46 @@ struct Bench: ParsableCommand {
         let counter = count == .instructions ? try InstructionCounter(frameTimeout: workload.frameTimeout) : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
-        var results: [BenchResult] = []
+        // Each run measures the whole list in turn; a configuration keeps
+        // its median run, by the calibrated figure (counts are exact: the
+        // first run counts).
+        var runs: [[BenchResult]] = Array(repeating: [], count: list.count)
         var failures: [BenchFailure] = []
-        for (index, configuration) in list.enumerated() {
-            bar.update("bench", index, list.count)
-            do {
-                var result: BenchResult
-                if let library = inWorkers[configuration.engine] {
-                    do {
-                        result = try library.measure(configuration, checkingValues: !noValueCheck)
-                        result.instructions = try counter?.countInWorker(configuration, library: library.path)
-                    } catch let failure as WorkerFailure {
-                        let failed = BenchFailure(
-                            engine: configuration.engine.rawValue, library: library.path, what: failure.what,
-                            configuration: configuration)
-                        failures.append(failed)
-                        bar.finish()
-                        let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
-                        warnLine(failed.sentence + (more ? "; its other configurations run in a new worker" : ""))
-                        continue
-                    }
-                } else {
-                    result = try BenchRunner.measure(configuration, checkingValues: !noValueCheck)
-                    // Libraries in workers stay out of the counted run of another engine.
-                    result.instructions = try counter?.count(
-                        configuration, libraries: workers.inProcess ? libraries : [])
+        for run in 0 ..< self.runs {
+            for (index, configuration) in list.enumerated() {
+                bar.update("bench", run * list.count + index, self.runs * list.count)
+                do {
+                    let measured = try measure(
+                        configuration, counter: run == 0 ? counter : nil, library: inWorkers[configuration.engine])
+                    runs[index].append(measured)
+                } catch let failure as BenchFailure {
+                    failures.append(failure)
+                    bar.finish()
+                    let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
+                    warnLine(failure.sentence + (more ? "; its other configurations run in a new worker" : ""))
+                } catch let error as BenchError {
+                    bar.finish()
+                    throw CLIError(message: error.description, status: CLIError.badData)
+                } catch {
+                    bar.finish()
+                    throw error
                 }
-                results.append(result)
-            } catch let error as BenchError {
-                bar.finish()
-                throw CLIError(message: error.description, status: CLIError.badData)
-            } catch {
-                bar.finish()
-                throw error
             }
+        }
+        let results = runs.compactMap { measured -> BenchResult? in
+            guard
+                var median = measured.sorted(by: { $0.calibrated < $1.calibrated }).dropFirst(measured.count / 2).first
+            else { return nil }
+            median.instructions = measured.first?.instructions
+            return median
         }
         let bezier = noBezier ? nil : BezierBench.measure()
         let bezierInstructions = noBezier ? nil : try counter?.countBezier()
         bar.finish()
         var report = BenchReport(kinetics: KineticsVersion.current, results: results, bezier: bezier)
         report.bezierInstructions = bezierInstructions
+        let costs = InteractionCost.costs(report)
+        report.interactionCosts = costs.isEmpty ? nil : costs
         report.failures = failures.isEmpty ? nil : failures
         let text: String
         switch format {
@@ -226,31 +276,14 @@ struct Bench: ParsableCommand {
         }
         try writeOutput(text, to: output)
         if let saveBaseline { try writeOutput(try jsonText(report, pretty: true) + "\n", to: saveBaseline) }
-        if let base {
-            let bounds = try regressionBounds
-            let compared = BaselineGate.comparisons(
-                report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios)
-            let unmeasured = BaselineGate.unmeasured(report, baseline: base)
-            guard !compared.isEmpty else {
-                throw CLIError(
-                    message:
-                        "nothing compared with \(baseline!): it holds \(listed(base.results.map(\.configuration.key))); this run measured \(listed(report.results.map(\.configuration.key)))",
-                    status: CLIError.badData)
-            }
-            warnLine("compared with \(baseline!) (a saved baseline; for changes under 25% use kinetics gate):")
-            for comparison in compared { warnLine("  \(comparison)") }
-            if !unmeasured.isEmpty {
-                warnLine("not measured in this run, so not compared: \(listed(unmeasured, most: 20))")
-            }
-            let regressions = BaselineGate.regressions(
-                report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios,
-                maxCountIncrease: maxCountIncrease)
-            for regression in regressions { warnLine("regression: \(regression)") }
-            if !regressions.isEmpty && failures.isEmpty {
-                throw CLIError(
-                    message: "\(regressions.count) regression\(regressions.count == 1 ? "" : "s") against \(baseline!)",
-                    status: CLIError.regression)
-            }
+        var regressions = try limitRegressions(report)
+        if let base { regressions += try baselineRegressions(report, base) }
+        for regression in regressions { warnLine("regression: \(regression)") }
+        if !regressions.isEmpty && failures.isEmpty {
+            let against = baseline.map { " against \($0)" } ?? ""
+            throw CLIError(
+                message: "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")\(against)",
+                status: CLIError.regression)
         }
         if let first = failures.first {
             let more =
@@ -258,6 +291,85 @@ struct Bench: ParsableCommand {
                 ? " (and \(failures.count - 1) more configuration\(failures.count > 2 ? "s" : ""))" : ""
             throw CLIError(message: first.sentence + more, status: CLIError.badData)
         }
+    }
+}
+
+extension Bench {
+    /// One run of `configuration`: in the worker of its library, if it has
+    /// one, or here; counted by `counter` when given.
+    ///
+    /// - Throws: ``BenchFailure`` when the worker dies, ``BenchError`` when
+    ///   the engine refuses the workload.
+    func measure(_ configuration: BenchConfiguration, counter: InstructionCounter?, library: WorkerLibrary?) throws
+        -> BenchResult
+    {
+        guard let library else {
+            var result = try BenchRunner.measure(configuration, checkingValues: !noValueCheck)
+            // Libraries in workers stay out of the counted run of another engine.
+            result.instructions = try counter?.count(configuration, libraries: workers.inProcess ? libraries : [])
+            return result
+        }
+        do {
+            var result = try library.measure(configuration, checkingValues: !noValueCheck)
+            result.instructions = try counter?.countInWorker(configuration, library: library.path)
+            return result
+        } catch let failure as WorkerFailure {
+            throw BenchFailure(
+                engine: configuration.engine.rawValue, library: library.path, what: failure.what,
+                configuration: configuration)
+        }
+    }
+}
+
+/// What `--baseline` compares.
+enum BaselineMeasure: String, ExpressibleByArgument, CaseIterable {
+    case calibrated, instructions
+}
+
+extension Bench {
+    /// The interactions over their --max-instructions ceilings and the
+    /// workloads over a --max-instruction-ratio, each limit's counts said
+    /// on stderr.
+    func limitRegressions(_ report: BenchReport) throws -> [Regression] {
+        let limits = try instructionLimits
+        var found: [Regression] = []
+        for ceiling in limits.ceilings { found += ceiling.violations(report.interactionCosts ?? []) }
+        for ratio in limits.ratios {
+            for line in ratio.lines(report) { warnLine(line) }
+            found += ratio.violations(report)
+        }
+        return found
+    }
+
+    /// The comparison with the baseline `base`, said on stderr, and its
+    /// regressions.
+    func baselineRegressions(_ report: BenchReport, _ base: BenchReport) throws -> [Regression] {
+        let bounds = try regressionBounds
+        let byTimes = compareBy == .calibrated
+        let compared =
+            byTimes
+            ? BaselineGate.comparisons(report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios)
+                .map(\.description)
+            : BaselineGate.countComparisons(report, baseline: base)
+        let unmeasured = BaselineGate.unmeasured(report, baseline: base)
+        guard !compared.isEmpty else {
+            let what = byTimes ? "measured" : "counted (--compare-by instructions)"
+            throw CLIError(
+                message:
+                    "nothing compared with \(baseline!): it holds \(listed(base.results.map(\.configuration.key))); this run \(what) \(listed(report.results.map(\.configuration.key)))",
+                status: CLIError.badData)
+        }
+        warnLine(
+            byTimes
+                ? "compared with \(baseline!) (a saved baseline; for changes under 25% use kinetics gate):"
+                : "compared with \(baseline!), instructions (at most \(String(format: "%g", maxCountIncrease))% more):")
+        for comparison in compared { warnLine("  \(comparison)") }
+        if !unmeasured.isEmpty {
+            warnLine("not measured in this run, so not compared: \(listed(unmeasured, most: 20))")
+        }
+        return BaselineGate.regressions(
+            report, baseline: base, maxRegression: bounds.all, perScenario: bounds.scenarios,
+            maxCountIncrease: maxCountIncrease, comparingTimes: byTimes)
     }
 }
 

@@ -128,12 +128,26 @@ package enum BenchText {
             }
     }
 
+    /// Per interaction counted (`--count instructions` of an event's frame
+    /// and the steady frame of its workload): what one costs.
+    package static func interactionLines(_ report: BenchReport) -> [String] {
+        guard let costs = report.interactionCosts, !costs.isEmpty else { return [] }
+        return [
+            "instructions an interaction costs (the event's frame less the steady frame, over the animations it touches):"
+        ]
+            + costs.map {
+                String(
+                    format: "  %@: %.1f instructions per %@", $0.key, $0.instructionsPerOperation,
+                    $0.interaction.rawValue)
+            }
+    }
+
     package static func table(_ report: BenchReport) -> String {
         let rows = report.results.map { cells($0, report) }
         var lines = ["Kinetics bench on \(report.machine); frame times are medians over every measured frame.", ""]
         lines += aligned(columns, rows) + [""] + legendLines(report)
         for extra in [
-            valueLines(report), instructionLines(report), overheadLines(report),
+            valueLines(report), instructionLines(report), interactionLines(report), overheadLines(report),
             scalingLines(report),
         ]
         where !extra.isEmpty {
@@ -212,7 +226,7 @@ package enum BenchText {
         lines.append("|" + columns.map { _ in " --- " }.joined(separator: "|") + "|")
         for result in report.results { lines.append("| " + cells(result, report).joined(separator: " | ") + " |") }
         lines += [""] + legendLines(report)
-        for extra in [valueLines(report), instructionLines(report), overheadLines(report)]
+        for extra in [valueLines(report), instructionLines(report), interactionLines(report), overheadLines(report)]
         where !extra.isEmpty {
             lines += [""] + extra
         }
