@@ -5,9 +5,9 @@
 # data/baselines/ci.json: exit 2 on a regression in time or allocations.
 #
 #   scripts/bench-gate.sh            measure and compare
-#   scripts/bench-gate.sh --refresh  measure five times and write the
-#                                    median of each configuration as the
-#                                    new baseline
+#   scripts/bench-gate.sh --refresh  measure five times (--runs 5) and
+#                                    write the median of each configuration
+#                                    as the new baseline
 #
 # Times on a shared machine move: the same binary's calibrated figures
 # differ by up to 1.5x between runs here for steady frames, and up to 1.8x
@@ -30,21 +30,8 @@ binary=.build/release/kinetics
 
 case "${1:-}" in
     --refresh)
-        runs=$(mktemp -d)
-        trap 'rm -rf "$runs"' EXIT
-        for run in 1 2 3 4 5; do
-            "$binary" bench "${arguments[@]}" --format json --output "$runs/$run.json"
-        done
-        python3 - "$runs" "$baseline" <<'PY'
-import json, os, sys
-runs = [json.load(open(os.path.join(sys.argv[1], name))) for name in sorted(os.listdir(sys.argv[1]))]
-merged = runs[0]
-for index, result in enumerate(merged["results"]):
-    candidates = sorted((run["results"][index] for run in runs), key=lambda r: r["calibrated"])
-    merged["results"][index] = candidates[len(candidates) // 2]
-json.dump(merged, open(sys.argv[2], "w"), indent=2, sort_keys=True)
-print(f"wrote {sys.argv[2]}: the median of {len(runs)} runs per configuration")
-PY
+        "$binary" bench "${arguments[@]}" --runs 5 --save-baseline "$baseline" >/dev/null
+        echo "wrote $baseline: the median of 5 runs per configuration"
         ;;
     "")
         "$binary" bench "${arguments[@]}" --baseline "$baseline" --max-regression 60 \
