@@ -48,23 +48,21 @@ printf 'pair\trun\tstatus\tverdict\trounds\tchange\tlower\tupper\tseconds\n' >"$
 printf 'pair\trun\tratio\n' >"$out/bench-ratios.tsv"
 gate() {  # pair-name after-library run
     local status=0
-    "$kinetics" gate --before "$out/libsoa.so" --after "$2" --animations "$animations" --format json \
-        --output "$out/gate.json" 2>/dev/null || status=$?
-    python3 - "$1" "$3" "$status" "$out/gate.json" >>"$out/gate-power.tsv" <<'PY'
-import json, sys
-pair, run, status, path = sys.argv[1:5]
-report = json.load(open(path))
-c = report["results"][0]["comparison"]
-print("\t".join([pair, run, status, c["verdict"], str(c["rounds"]), f"{c['ratio'] - 1:.4f}",
-                 f"{c['lower'] - 1:.4f}", f"{c['upper'] - 1:.4f}", f"{report['seconds']:.1f}"]))
-PY
+    "$kinetics" gate --before "$out/libsoa.so" --after "$2" --animations "$animations" --format csv \
+        --output "$out/gate.csv" 2>/dev/null || status=$?
+    # Columns: rounds (2), ratio (5), lower (6), upper (7), verdict (10), seconds (13).
+    awk -F, -v pair="$1" -v run="$3" -v status="$status" 'NR == 2 {
+        printf "%s\t%s\t%s\t%s\t%s\t%.4f\t%.4f\t%.4f\t%.1f\n", pair, run, status, $10, $2, $5 - 1, $6 - 1, $7 - 1, $13
+    }' "$out/gate.csv" >>"$out/gate-power.tsv"
 }
 bench_ratio() {  # pair-name slowed-library run
     "$kinetics" bench --engine-library "$out/libsoa.so" --engine-library "$2" --engine soa-springs \
-        --engine soa-springs-slowed --animations "$animations" --no-bezier --no-value-check --format json |
-        python3 -c 'import json, sys
-r = {x["configuration"]["engine"]: x["p50"] for x in json.load(sys.stdin)["results"]}
-print(sys.argv[1], sys.argv[2], r["soa-springs-slowed"] / r["soa-springs"], sep="\t")' "$1" "$3" >>"$out/bench-ratios.tsv"
+        --engine soa-springs-slowed --animations "$animations" --no-bezier --no-value-check --format csv \
+        --output "$out/bench.csv"
+    # Columns: engine (1), p50_ns (7).
+    awk -F, -v pair="$1" -v run="$3" 'NR > 1 { p50[$1] = $7 }
+        END { printf "%s\t%s\t%.6f\n", pair, run, p50["soa-springs-slowed"] / p50["soa-springs"] }' \
+        "$out/bench.csv" >>"$out/bench-ratios.tsv"
 }
 # The slowed builds and the identical one in turns, so that the machine's
 # moods fall on all of them; each slowed build's slowdown measured as a
@@ -77,27 +75,26 @@ for ((run = 1; run <= runs; run++)); do
     gate identical "$out/libsoa-again.so" "$run"
 done
 
-python3 - "$out/gate-power.tsv" "$out/bench-ratios.tsv" "$identical" <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-ratios = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
-pairs = []
-for r in rows:
-    if r["pair"] not in pairs:
-        pairs.append(r["pair"])
-pairs.sort(key=lambda p: (p == "identical", int(p.split("-")[1]) if "-" in p else 0))
-print("build                      bench ratio: median (range)   gate estimate: median (range)   flagged (exit 2)   verdicts                      seconds: median, max")
-for pair in pairs:
-    mine = [r for r in rows if r["pair"] == pair]
-    flagged = sum(r["status"] == "2" for r in mine)
-    verdicts = ", ".join(f"{v} {n}" for v in ("regression", "improvement", "unchanged", "inconclusive")
-                         if (n := sum(r["verdict"] == v for r in mine)))
-    seconds = sorted(float(r["seconds"]) for r in mine)
-    changes = [100 * float(r["change"]) for r in mine]
-    bench = [100 * (float(r["ratio"]) - 1) for r in ratios if r["pair"] == pair]
-    bench_text = f"{statistics.median(bench):+5.1f}% ({min(bench):+.1f} to {max(bench):+.1f})" if bench else "-"
-    name = pair if pair != "identical" else f"identical ({sys.argv[3]})"
-    print(f"{name:<26} {bench_text:<29} {statistics.median(changes):+5.1f}% ({min(changes):+.1f} to {max(changes):+.1f})"
-          f"{'':<8} {flagged:>3} of {len(mine):<3} {100 * flagged / len(mine):3.0f}%   {verdicts:<29} {statistics.median(seconds):.1f}, {seconds[-1]:.1f}")
-PY
+# A column of numbers (percent when scaled by 100) as "median (min to max)".
+spread() {  # column-values... scale
+    sort -g | awk -v scale="$1" '{ v[NR] = $1 * scale }
+        END { if (NR == 0) { print "-"; exit }
+              m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+              printf "%+5.1f%% (%+.1f to %+.1f)", m, v[1], v[NR] }'
+}
+echo "build                      bench ratio: median (range)   gate estimate: median (range)   flagged (exit 2)   verdicts                      seconds: median, max"
+for pair in "${extras[@]/#/slowed-}" identical; do
+    name=$pair
+    [[ $pair == identical ]] && name="identical ($identical)"
+    bench=$(awk -F'\t' -v p="$pair" '$1 == p { print $3 - 1 }' "$out/bench-ratios.tsv" | spread 100)
+    estimate=$(awk -F'\t' -v p="$pair" '$1 == p { print $6 }' "$out/gate-power.tsv" | spread 100)
+    seconds=$(awk -F'\t' -v p="$pair" '$1 == p { print $9 }' "$out/gate-power.tsv" | sort -g |
+        awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f, %.1f", m, v[NR] }')
+    counts=$(awk -F'\t' -v p="$pair" '$1 == p { n++; if ($3 == 2) flagged++; verdict[$4]++ }
+        END { printf "%3d of %-3d %3.0f%%\t", flagged, n, 100 * flagged / n
+              sep = ""; split("regression improvement unchanged inconclusive", order, " ")
+              for (i = 1; i <= 4; i++) if (verdict[order[i]]) { printf "%s%s %d", sep, order[i], verdict[order[i]]; sep = ", " } }' \
+        "$out/gate-power.tsv")
+    printf '%-26s %-29s %-31s %-18s %-29s %s\n' "$name" "$bench" "$estimate" "${counts%%$'\t'*}" "${counts#*$'\t'}" "$seconds"
+done
 echo "every run: $out/gate-power.tsv, $out/bench-ratios.tsv"

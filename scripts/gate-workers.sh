@@ -36,14 +36,10 @@ for size in "${sizes[@]}"; do
     for run in $(seq 1 "$runs"); do
         side=$([[ $((run % 2)) == 1 ]] && echo after || echo before)
         "$kinetics" gate --before "$out/libsoa.so" --after "$out/libsoa.so" --animations "$size" \
-            --in-process-side "$side" --no-value-check --format json --output "$out/run.json" 2>/dev/null || true
-        python3 - "$out/run.json" "$size" "$run" "$side" >>"$table" <<'PY'
-import json, sys
-result = json.load(open(sys.argv[1]))["results"][0]
-comparison = result["comparison"]
-print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], comparison["verdict"],
-                 "%+.2f%%" % ((comparison["ratio"] - 1) * 100), str(comparison["rounds"])]))
-PY
+            --in-process-side "$side" --no-value-check --format csv --output "$out/run.csv" 2>/dev/null || true
+        # Columns: rounds (2), ratio (5), verdict (10).
+        awk -F, -v size="$size" -v run="$run" -v side="$side" 'NR == 2 {
+            printf "%s\t%s\t%s\t%s\t%+.2f%%\t%s\n", size, run, side, $10, ($5 - 1) * 100, $2 }' "$out/run.csv" >>"$table"
     done
     echo "$size springs, $runs runs, one side in a worker and the other in-process: $(awk -F'\t' -v n="$size" \
         '$1 == n { count[$4]++ } END { for (v in count) printf "%s %d, ", v, count[v] }' "$table" | sed 's/, $//')"

@@ -145,7 +145,7 @@ package enum GateText {
             return lines.joined(separator: "\n") + "\n"
         }
         var lines = [
-            "configuration,rounds,before_ns,after_ns,ratio,lower,upper,confidence,min_effect,verdict,before_value_error,after_value_error"
+            "configuration,rounds,before_ns,after_ns,ratio,lower,upper,confidence,min_effect,verdict,before_value_error,after_value_error,seconds"
         ]
         for result in report.results {
             guard let c = result.comparison else { continue }
@@ -155,13 +155,14 @@ package enum GateText {
                     (result.afterMedian).map(csvNumber) ?? "", csvNumber(c.ratio), csvNumber(c.lower),
                     csvNumber(c.upper), csvNumber(c.confidence), csvNumber(c.minimumEffect), c.verdict.rawValue,
                     result.beforeValueError.map(csvNumber) ?? "", result.afterValueError.map(csvNumber) ?? "",
+                    csvNumber(report.seconds),
                 ].joined(separator: ","))
         }
         if let failure = report.failure {
             // The configuration it died in, with nothing measured but the verdict.
             let verdict = "crashed: \(failure.side) (\(failure.build)): \(failure.what) during \(failure.during)"
             lines.append(
-                ([csvField(failure.configuration)] + Array(repeating: "", count: 8) + [csvField(verdict), "", ""])
+                ([csvField(failure.configuration)] + Array(repeating: "", count: 8) + [csvField(verdict), "", "", ""])
                     .joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
