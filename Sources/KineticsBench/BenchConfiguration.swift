@@ -37,7 +37,7 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Swift packages. Not among ``allCases``.
     public static let abiNull = BenchEngine("abi-null")
 
-    /// The animator with every key made once (``AnimationKey``) instead of
+    /// The animator with every key made once (`AnimationKey`) instead of
     /// passed as a `String` to each add: what adds cost under keys hashed
     /// once. Measured when asked for by name. Not among ``allCases``.
     public static let animatorKeys = BenchEngine("animator-keys")
@@ -109,17 +109,25 @@ public enum BenchScenario: String, CaseIterable, Sendable, Codable {
 
 /// One measured configuration.
 public struct BenchConfiguration: Hashable, Sendable, Codable {
+    /// The engine measured.
     public var engine: BenchEngine
+    /// How many animations run at once.
     public var animations: Int
+    /// What kinds of animation they are.
     public var mix: BenchMix
+    /// The frame rate, in frames a second.
     public var fps: Double
+    /// What happens to the animations from frame to frame.
     public var scenario: BenchScenario
     /// The spring method (the `reference` engine always steps as Pop does).
     public var method: SpringMethod
     /// Measured frames per repetition.
     public var frames: Int
+    /// Timed repetitions of those frames.
     public var repetitions: Int
+    /// Frames run before the first repetition, untimed.
     public var warmupFrames: Int
+    /// The share of the animations a churn frame replaces and a burst adds.
     public var churnFraction: Double
 
     /// A configuration; the defaults measure 30 frames after 10 warm-up

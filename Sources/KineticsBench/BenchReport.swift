@@ -169,9 +169,12 @@ public enum BaselineError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// One configuration that got worse than its baseline.
 public struct Regression: Sendable, Equatable, CustomStringConvertible {
+    /// The configuration's key, or what else got worse (`bezier fast`).
     public var key: String
+    /// How it got worse, with both figures and the bound.
     public var message: String
 
+    /// `key: message`.
     public var description: String { "\(key): \(message)" }
 }
 
@@ -179,8 +182,9 @@ public struct Regression: Sendable, Equatable, CustomStringConvertible {
 public struct BaselineComparison: Sendable, Equatable, CustomStringConvertible {
     /// The configuration's key.
     public var key: String
-    /// The calibrated figures of this run and of the baseline.
+    /// The calibrated figure of this run.
     public var calibrated: Double
+    /// The calibrated figure of the baseline.
     public var baseline: Double
     /// The change, in percent.
     public var change: Double

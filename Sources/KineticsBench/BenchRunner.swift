@@ -7,11 +7,15 @@ import KineticsAllocations
 public struct BenchResult: Codable, Sendable, Equatable {
     /// What was measured.
     public var configuration: BenchConfiguration
-    /// Frame time percentiles and mean over every measured frame, in nanoseconds.
+    /// The median frame time over every measured frame, in nanoseconds.
     public var p50: Double
+    /// The 90th percentile of the frame times, in nanoseconds.
     public var p90: Double
+    /// The 99th percentile of the frame times, in nanoseconds.
     public var p99: Double
+    /// The longest frame, in nanoseconds.
     public var max: Double
+    /// The mean frame time, in nanoseconds.
     public var mean: Double
     /// The median frame time of each repetition (their spread is the noise).
     public var repetitionMedians: [Double]
@@ -39,6 +43,7 @@ public struct BenchResult: Codable, Sendable, Equatable {
     /// they were kept. Where their spread is wider than the repetitions'
     /// medians', dividing by the kernel adds noise instead of removing it.
     public var calibrationMinimum: Double?
+    /// The largest of those medians (see ``calibrationMinimum``).
     public var calibrationMaximum: Double?
     /// Mass completion: the median time of the steady frame just before the
     /// completing one; burst: of the steady frame just after the burst (all
@@ -74,6 +79,8 @@ public struct BenchResult: Codable, Sendable, Equatable {
         return (high - low) / calibrationNanoseconds * 100
     }
 
+    /// Two results are equal when they measured the same configuration to
+    /// the same frame times.
     public static func == (lhs: BenchResult, rhs: BenchResult) -> Bool {
         lhs.configuration == rhs.configuration && lhs.p50 == rhs.p50 && lhs.repetitionMedians == rhs.repetitionMedians
     }
@@ -145,7 +152,7 @@ public enum BenchRunner {
     }
 
     /// The measured frames of ``measure(_:checkingValues:)`` without their
-    /// statistics: what a run under callgrind needs (``countedFrame``
+    /// statistics: what a run under callgrind needs (`countedFrame`
     /// executes the same frames, after the same calibration passes).
     package static func runFrames(_ configuration: BenchConfiguration) throws(BenchError) {
         guard configuration.scenario != .massCompletion, configuration.scenario != .burst else {
@@ -206,7 +213,7 @@ public enum BenchRunner {
         engine.frame(frame, at: time)
     }
 
-    /// The name `--count instructions` finds ``countedFrame(_:_:_:)`` by,
+    /// The name `--count instructions` finds `countedFrame(_:_:_:)` by,
     /// as a callgrind pattern over its mangled name.
     public static let countedFrameSymbol = "*RunnerO12countedFrameyy*"
 

@@ -8,10 +8,11 @@ public struct BezierResult: Codable, Sendable, Equatable {
     public var curve: String
     /// The method timed.
     public var method: BezierBenchMethod
-    /// The median over repetitions of the time per evaluation, and the
-    /// smallest and largest repetition.
+    /// The median over repetitions of the time per evaluation, in nanoseconds.
     public var nanoseconds: Double
+    /// The fastest repetition's time per evaluation.
     public var minimum: Double
+    /// The slowest repetition's time per evaluation.
     public var maximum: Double
     /// The largest |y - y precise| over the evaluated x.
     public var maxError: Double
@@ -20,24 +21,28 @@ public struct BezierResult: Codable, Sendable, Equatable {
     /// within each repetition, so a slow spell of the machine hits both
     /// sides of a ratio): the median and the smallest and largest.
     public var timesFast: Double?
+    /// The smallest of those ratios.
     public var timesFastMinimum: Double?
+    /// The largest of those ratios.
     public var timesFastMaximum: Double?
     /// The same against `fast-single`, the path the animator takes (one x
     /// per call), for the methods listed after it.
     public var timesFastSingle: Double?
+    /// The smallest of those ratios.
     public var timesFastSingleMinimum: Double?
+    /// The largest of those ratios.
     public var timesFastSingleMaximum: Double?
 }
 
 /// A way of evaluating a unit bezier that `kinetics bench` times.
 public enum BezierBenchMethod: String, CaseIterable, Codable, Sendable {
-    /// The curve's ``BezierTable`` over all the x at once
-    /// (``BezierTable/solve(_:into:)``).
+    /// The curve's `BezierTable` over all the x at once
+    /// (`BezierTable.solve(_:into:)`).
     case fast
-    /// The same table, one ``BezierTable/solve(_:)`` call per x, as the
+    /// The same table, one `BezierTable.solve(_:)` call per x, as the
     /// animator's loops evaluate it.
     case fastSingle = "fast-single"
-    /// ``UnitBezier/solveFast(_:)``, for one-off evaluations.
+    /// `UnitBezier.solveFast(_:)`, for one-off evaluations.
     case fastIterative = "fast-iterative"
     /// WebKit's and Pop's solver with tolerance 1/400 in x, Pop's for its
     /// default 0.4 s duration.
@@ -61,6 +66,10 @@ public enum BezierBench {
     /// `fast-single` second, as the ratios assume.
     static let methods = BezierBenchMethod.allCases
 
+    /// Times every method on `samples` x of each curve, the methods taking
+    /// turns within each of `repetitions` repetitions (after one untimed
+    /// round), and measures each one's largest error against the precise
+    /// solve.
     public static func measure(samples: Int = 1 << 16, repetitions: Int = 7) -> [BezierResult] {
         let xs = (0 ..< samples).map { (0.5 + Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) }
         // One output buffer for every run, touched before timing.

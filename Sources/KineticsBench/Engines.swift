@@ -120,14 +120,14 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     enum Keys {
         /// Strings (`animator`).
         case strings
-        /// Keys made once, ``AnimationKey`` (`animator-keys`).
+        /// Keys made once, `AnimationKey` (`animator-keys`).
         case madeOnce
         /// None (`animator-unkeyed`).
         case none
     }
     private let keying: Keys
     private let keys: [String]
-    /// The keys made once (``AnimationKey``), for `animator-keys`; empty for
+    /// The keys made once (`AnimationKey`), for `animator-keys`; empty for
     /// the others.
     private let madeKeys: [AnimationKey]
     /// The engine's mutable state, unchecked like the animator's (see

@@ -8,8 +8,9 @@
 public struct SequentialComparison: Sendable {
     /// The configuration without the engine: `10000 spring steady 60 Hz`.
     public let name: String
-    /// Each round's time of `before` and of `after`, in nanoseconds.
+    /// Each round's time of `before`, in nanoseconds.
     public private(set) var before: [Double] = []
+    /// Each round's time of `after`, in nanoseconds.
     public private(set) var after: [Double] = []
     /// The comparison that decided it; nil while undecided.
     public private(set) var decided: PairedComparison?
@@ -67,7 +68,9 @@ public struct SequentialComparison: Sendable {
 /// The instructions per frame of two builds (`kinetics gate --count
 /// instructions`): counts repeat exactly, so one run of each decides.
 public struct InstructionComparison: Codable, Sendable, Equatable {
+    /// The first build's counts.
     public var before: InstructionCount
+    /// The second build's counts.
     public var after: InstructionCount
     /// after/before − 1 in instructions per frame, in percent.
     public var change: Double
@@ -99,18 +102,21 @@ public struct GateResult: Codable, Sendable, Equatable {
 
     /// The verdict of the counts, or of the times.
     public var verdict: GateVerdict { instructions?.verdict ?? comparison?.verdict ?? .inconclusive }
-    /// The median of the rounds' times of each build, in nanoseconds (nil
+    /// The median of the rounds' times of `before`, in nanoseconds (nil
     /// when counted).
     public var beforeMedian: Double?
+    /// The same of `after`.
     public var afterMedian: Double?
     /// Every round's time of each build (the round's median frame), in
     /// nanoseconds, in the order measured: the comparison can be
-    /// recomputed from them.
+    /// recomputed from them. `before`'s:
     public var before: [Double]
+    /// `after`'s round times.
     public var after: [Double]
     /// Each build's value error against the exact motion (``ValueCheck``),
-    /// where checked.
+    /// where checked: `before`'s.
     public var beforeValueError: Double?
+    /// `after`'s value error.
     public var afterValueError: Double?
 
     /// A counted result: no rounds, no times.
@@ -183,12 +189,15 @@ public struct GateReport: Codable, Sendable {
     public var mode: String
     /// Whether instructions were counted instead of times measured.
     public var counted: Bool
-    /// The two builds: their paths or commands.
+    /// The first build: its path or command.
     public var before: String
+    /// The second build: its path or command.
     public var after: String
-    /// The settings of the verdicts.
+    /// The confidence of the verdicts (`--confidence`).
     public var confidence: Double
+    /// The smallest change a verdict calls a change, as a fraction (`--min-effect`).
     public var minimumEffect: Double
+    /// The time a comparison may take before it stops undecided (`--max-seconds`).
     public var maxSeconds: Double
     /// How long the comparison ran, in seconds.
     public var seconds: Double

@@ -32,7 +32,7 @@ public struct MotionReference: Sendable {
         @Sendable (_ parameters: SpringParameters, _ displacement: Double, _ velocity: Double, _ time: Double)
             throws -> Double
     /// A decay's position at `time` seconds, from `position` and `velocity`
-    /// at time 0, slowing continuously (``DecayMethod/continuous``).
+    /// at time 0, slowing continuously (`DecayMethod.continuous`).
     public var decay:
         @Sendable (_ parameters: DecayParameters, _ position: Double, _ velocity: Double, _ time: Double)
             throws -> Double
@@ -48,7 +48,7 @@ public struct MotionReference: Sendable {
         self.decay = decay
     }
 
-    /// Kinetics' own closed forms (``SpringPropagator/exact(_:time:)``, and
+    /// Kinetics' own closed forms (`SpringPropagator.exact(_:time:)`, and
     /// the continuous decay in one step): exact to rounding, and needing no
     /// GSL. The tests hold them to GSL's trajectories within 1e-12.
     public static let closedForm = MotionReference(
@@ -77,7 +77,7 @@ extension BenchRunner {
         set { reference.withLock { $0 = newValue } }
     }
 
-    /// Runs the engine on the first ``checkedAnimations`` animations of the
+    /// Runs the engine on the first `checkedAnimations` animations of the
     /// workload for a second of frames and compares its springs and decays
     /// with ``motionReference``. Nil for workloads whose motion changes under the engine's
     /// feet (churn, retarget storms, mass completion) or that have no spring

@@ -21,11 +21,17 @@ public enum ReferenceData {
     /// A spring trajectory of the set: released at displacement -1 (from 0
     /// towards 1) with `velocity`, sampled at 60 Hz for `seconds`.
     public struct SpringEntry: Sendable {
+        /// The file's name, without `.csv`.
         public let name: String
+        /// The spring's tension.
         public let tension: Double
+        /// The spring's friction.
         public let friction: Double
+        /// The spring's mass.
         public let mass: Double
+        /// The release velocity.
         public let velocity: Double
+        /// How long the trajectory is sampled, in seconds.
         public let seconds: Double
     }
 

@@ -54,12 +54,19 @@ public struct VerificationRow: Codable, Sendable, Equatable {
 
 /// One spring trajectory's errors, for plots: a parameter set at a frame rate.
 public struct SpringCaseResult: Codable, Sendable, Equatable {
+    /// The spring's tension.
     public var tension: Double
+    /// The spring's friction.
     public var friction: Double
+    /// The spring's mass.
     public var mass: Double
+    /// The initial velocity, in units of the displacement a second.
     public var velocity: Double
+    /// ζ = friction / (2 √(tension · mass)).
     public var dampingRatio: Double
+    /// ω₀ = √(tension / mass), in radians a second.
     public var naturalFrequency: Double
+    /// The frame rate stepped at.
     public var fps: Double
     /// Max error over the amplitude by method name; absent when it diverged.
     public var errors: [String: Double]
@@ -67,8 +74,11 @@ public struct SpringCaseResult: Codable, Sendable, Equatable {
 
 /// One decay trajectory's errors, for plots.
 public struct DecayCaseResult: Codable, Sendable, Equatable {
+    /// The decay's deceleration: the factor its velocity keeps each millisecond.
     public var deceleration: Double
+    /// The initial velocity.
     public var velocity: Double
+    /// The frame rate stepped at.
     public var fps: Double
     /// Max error over the throw by method name.
     public var errors: [String: Double]

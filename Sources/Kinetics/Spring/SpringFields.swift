@@ -4,16 +4,27 @@
 /// scenario files) fill it and call ``resolve()``; the errors say what is
 /// wrong in terms of the fields, and each front end names them its own way.
 public struct SpringFields: Sendable, Equatable {
+    /// Pop's tension (stiffness over mass 1), with ``friction``.
     public var tension: Double?
+    /// Pop's friction (damping), with ``tension``.
     public var friction: Double?
+    /// The mass, with any of the pairs (1 when absent).
     public var mass: Double?
+    /// Pop's bounciness, with ``speed``.
     public var bounciness: Double?
+    /// Pop's speed, with ``bounciness``.
     public var speed: Double?
+    /// The spring constant, with ``damping``.
     public var stiffness: Double?
+    /// The damping coefficient, with ``stiffness``.
     public var damping: Double?
+    /// SwiftUI's response (the period of the undamped oscillation, in seconds), with ``dampingFraction``.
     public var response: Double?
+    /// SwiftUI's damping fraction (the damping ratio), with ``response``.
     public var dampingFraction: Double?
+    /// SwiftUI's or Flutter's duration, in seconds, with ``bounce``.
     public var duration: Double?
+    /// SwiftUI's or Flutter's bounce, with ``duration``.
     public var bounce: Double?
 
     /// No fields.
