@@ -9,12 +9,12 @@
 #                                    write the median of each configuration
 #                                    as the new baseline
 #
-# Times on a shared machine move: the same binary's calibrated figures
-# differ by up to 1.5x between runs here for steady frames, and up to 1.8x
-# for churn and mass completion (their frames are bound by bookkeeping, not
-# by the memory the calibration kernel streams, so the kernel calibrates
-# them less well). The gate therefore allows 60% for steady frames and 150%
-# for the others: it catches a lost specialisation or an accidental O(n)
+# Times on a shared machine move between runs of the same binary, churn and
+# mass completion more than steady frames (their frames are bound by
+# bookkeeping, not by the memory the calibration kernel streams, so the
+# kernel calibrates them less well; docs/bench.md has the spreads
+# measured). The gate therefore allows 60% for steady frames and 150% for
+# the others: it catches a lost specialisation or an accidental O(n)
 # step, which cost 2x and 10x and more; scripts/instructions.sh is the
 # tight, noise-free check of both (`kinetics bench --count instructions`,
 # 2%), and `kinetics gate` the check of one change in times.

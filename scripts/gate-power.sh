@@ -15,7 +15,7 @@
 #   scripts/gate-power.sh       RUNS=50 EXTRA="50 75 100" ANIMATIONS=10000 by default
 #
 # EXTRA lists the slowed builds: multiply-adds per 1,000 springs a frame
-# (on the 2-core development machine, 100 slows the frame by about 5%).
+# (docs/bench.md gives the slowdown each made on the machines measured).
 # Prints the rates and writes every run's verdict to gate-power.tsv (in
 # OUT, default a temporary folder). KINETICS names a kinetics binary to use
 # instead of building the release one.

@@ -24,7 +24,7 @@ filter=${1:-"^$animator|^KineticsPropertyTests\.|^KineticsAllocationTests\.|Engi
 # The numerical modules at -O with every debug check kept, as the test
 # command builds them (the OptimizedTests trait, Package.swift): the
 # sanitizer still sees every load and store left, the bounds of unsafe
-# buffers are still checked, and the tests take a quarter of the time.
+# buffers are still checked, and the tests run faster (CONTRIBUTING.md).
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 swift build --build-tests --traits OptimizedTests --sanitize=address --scratch-path .build-asan -Xswiftc -DKINETICS_INTERNAL_CHECKS \
     -Xswiftc -DKINETICS_CHECKED_EXCLUSIVITY -Xswiftc -DKINETICS_ADDRESS_SANITIZER

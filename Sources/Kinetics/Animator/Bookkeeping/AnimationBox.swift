@@ -354,8 +354,8 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// group's; the rest the start takes from `animation` here. Storing the
     /// new animation wrote the box's cold lines, through the generic type's
     /// assignment witness; at 100,000 springs, where each line a replacement
-    /// touches is a cache miss, churn frames took about a fifth longer with it
-    /// (the two builds run in turn).
+    /// touches is a cache miss, churn frames took longer with it
+    /// (docs/performance.md).
     func restartQuietSpring(
         with animation: borrowing Animation<Value>, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int

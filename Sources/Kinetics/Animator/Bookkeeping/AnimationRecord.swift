@@ -28,8 +28,8 @@ struct LifeCycle {
     /// Pop's internal count of runs left: `repeatCount`, doubled when autoreversing.
     var repeatRemaining: Int
     /// The four switches, a bit each: as four `Bool`s, each record's
-    /// restart unpacked and stored them one by one (12 instructions, on
-    /// every add and replacement); as one byte, one store.
+    /// restart unpacked and stored them one by one, on every add and
+    /// replacement; as one byte, one store.
     private var switches: UInt8
 
     private static var repeatsForever: UInt8 { 1 }

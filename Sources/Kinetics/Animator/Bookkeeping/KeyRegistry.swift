@@ -17,7 +17,7 @@
 /// struct stored in the animator, every non-mutating call copied it (a
 /// retain and release of each of its arrays). Its tables are ``Column``s
 /// held in constants: an add writes five of them, and as arrays each write
-/// checked its array's uniqueness (about 100 instructions an add).
+/// checked its array's uniqueness.
 final class KeyRegistry {
     /// A record's key: a caller's string, or the name the animator gave it
     /// (``GeneratedKey``), kept as its number.

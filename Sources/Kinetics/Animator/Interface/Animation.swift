@@ -322,7 +322,8 @@ public struct Animation<Value: AnimatableVector> {
         // The three numbers at once (finite: one vector test; the bounds:
         // one comparison each); one by one, to name the setting, only when
         // that fails. (Written as separate checks, the compiler turns each
-        // into a test of the number's bits, some 15 instructions.)
+        // into a longer test of the number's bits; docs/performance.md
+        // has the count.)
         let numbers = SIMD4(threshold ?? 1, roundingFactor, beginTime, 0)
         if !(numbers - numbers == .zero) || !(numbers[0] > 0) || !(numbers[1] >= 0) {
             if let threshold { try Check.positive(threshold, "threshold") }

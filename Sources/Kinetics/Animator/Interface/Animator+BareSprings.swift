@@ -98,7 +98,7 @@ extension Animator {
     /// `batch` (method index `method`, record `index`) into the quiet
     /// output, as ``renderQuietSpring(_:index:width:)`` would, but in the
     /// batch at hand: the lane's dispatch, through the record's status,
-    /// cost every add and replacement some 30 instructions.
+    /// cost every add and replacement (docs/performance.md).
     @inline(__always)
     private func renderFirstQuietFrame<Stored: AnimatableVector>(
         _ batch: SpringBatch<Stored>, lane: Lane<Stored>, method: Int, element: Int, index: Int

@@ -24,9 +24,9 @@ final class SharedTables {
     // The spring groups' three calls a start, a restart and a removal make,
     // on the groups of method index `method`. Out of line and not generic:
     // borrowed through closures in the generic code that calls them, the
-    // groups cost some 45 instructions of closure contexts a call (their
-    // arguments copied in, a thunk, a partial application), and read from
-    // the array directly, a retain and a release.
+    // groups cost closure contexts on every call (their arguments copied
+    // in, a thunk, a partial application), and read from the array
+    // directly, a retain and a release.
 
     /// ``SpringGroups/acquire(_:threshold:clock:grid:configurations:)`` (a
     /// group starting now).
