@@ -226,39 +226,7 @@ struct Bench: ParsableCommand {
         let counter = count == .instructions ? try InstructionCounter(frameTimeout: workload.frameTimeout) : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
-        // Each run measures the whole list in turn; a configuration keeps
-        // its median run, by the calibrated figure (counts are exact: the
-        // first run counts).
-        var runs: [[BenchResult]] = Array(repeating: [], count: list.count)
-        var failures: [BenchFailure] = []
-        for run in 0 ..< self.runs {
-            for (index, configuration) in list.enumerated() {
-                bar.update("bench", run * list.count + index, self.runs * list.count)
-                do {
-                    let measured = try measure(
-                        configuration, counter: run == 0 ? counter : nil, library: inWorkers[configuration.engine])
-                    runs[index].append(measured)
-                } catch let failure as BenchFailure {
-                    failures.append(failure)
-                    bar.finish()
-                    let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
-                    warnLine(failure.sentence + (more ? "; its other configurations run in a new worker" : ""))
-                } catch let error as BenchError {
-                    bar.finish()
-                    throw CLIError(message: error.description, status: CLIError.badData)
-                } catch {
-                    bar.finish()
-                    throw error
-                }
-            }
-        }
-        let results = runs.compactMap { measured -> BenchResult? in
-            guard
-                var median = measured.sorted(by: { $0.calibrated < $1.calibrated }).dropFirst(measured.count / 2).first
-            else { return nil }
-            median.instructions = measured.first?.instructions
-            return median
-        }
+        let (results, failures) = try measureAll(list, counter: counter, inWorkers: inWorkers, bar: bar)
         let bezier = noBezier ? nil : BezierBench.measure()
         let bezierInstructions = noBezier ? nil : try counter?.countBezier()
         bar.finish()
@@ -295,6 +263,48 @@ struct Bench: ParsableCommand {
 }
 
 extension Bench {
+    /// Every configuration of `list`, ``runs`` times in turn, each keeping
+    /// its median run; the configurations whose worker died, apart.
+    func measureAll(
+        _ list: [BenchConfiguration], counter: InstructionCounter?, inWorkers: [BenchEngine: WorkerLibrary],
+        bar: ProgressBar
+    ) throws -> (results: [BenchResult], failures: [BenchFailure]) {
+        // Each run measures the whole list in turn; a configuration keeps
+        // its median run, by the calibrated figure (counts are exact: the
+        // first run counts).
+        var runs: [[BenchResult]] = Array(repeating: [], count: list.count)
+        var failures: [BenchFailure] = []
+        for run in 0 ..< self.runs {
+            for (index, configuration) in list.enumerated() {
+                bar.update("bench", run * list.count + index, self.runs * list.count)
+                do {
+                    let measured = try measure(
+                        configuration, counter: run == 0 ? counter : nil, library: inWorkers[configuration.engine])
+                    runs[index].append(measured)
+                } catch let failure as BenchFailure {
+                    failures.append(failure)
+                    bar.finish()
+                    let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
+                    warnLine(failure.sentence + (more ? "; its other configurations run in a new worker" : ""))
+                } catch let error as BenchError {
+                    bar.finish()
+                    throw CLIError(message: error.description, status: CLIError.badData)
+                } catch {
+                    bar.finish()
+                    throw error
+                }
+            }
+        }
+        let results = runs.compactMap { measured -> BenchResult? in
+            guard
+                var median = measured.sorted(by: { $0.calibrated < $1.calibrated }).dropFirst(measured.count / 2).first
+            else { return nil }
+            median.instructions = measured.first?.instructions
+            return median
+        }
+        return (results, failures)
+    }
+
     /// One run of `configuration`: in the worker of its library, if it has
     /// one, or here; counted by `counter` when given.
     ///

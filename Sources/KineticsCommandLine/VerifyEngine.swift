@@ -214,31 +214,7 @@ extension Verify {
             bar.finish()
             (answers, fault) = (run.answers, run.fault)
         } else if let path = engine.results {
-            // Read as a stream: a line longer than any answer is refused
-            // as soon as it is, and the file is never held whole.
-            var lines = AnswerLines(limit: answers.lineLimit)
-            func take(_ line: String, _ number: Int) throws(EngineFault) {
-                try answers.take(line: line, number: number)
-            }
-            try streamInput(path, limit: Self.resultsSizeLimit, what: "a results file") { chunk in
-                chunk.withUnsafeBytes { buffer in
-                    do throws(EngineFault) { try lines.append(buffer, to: take) } catch {
-                        fault = EngineFault(error.kind, "\(path): \(error.message)")
-                    }
-                }
-                return fault == nil
-            }
-            if fault == nil {
-                do throws(EngineFault) { try lines.finish(to: take) } catch {
-                    fault = EngineFault(error.kind, "\(path): \(error.message)")
-                }
-            }
-            if fault == nil && !answers.isComplete {
-                fault = EngineFault(
-                    .ended,
-                    "\(path) answers \(set.cases.count - answers.missingCount) of \(set.cases.count) cases; no answer for case \(answers.firstMissing ?? "?") (are --grid, --suite and --shard those of the export?)"
-                )
-            }
+            fault = try readResults(path, into: &answers, cases: set.cases.count)
         }
         let bar = ProgressBar()
         let report: VerificationReport
@@ -254,6 +230,47 @@ extension Verify {
             throw CLIError(message: "\(error)", status: CLIError.checkFailed)
         }
         bar.finish()
+        warnRefusals(report)
+        for warning in report.warnings ?? [] { warnLine("warning: " + warning) }
+        // The answers read until a fault are reported all the same.
+        try destination.write(report)
+    }
+
+    /// Reads an engine's answers from a results file into `answers`, as a
+    /// stream: a line longer than any answer is refused as soon as it is,
+    /// and the file is never held whole. Returns the fault that ended the
+    /// reading, or that `cases` cases were not all answered.
+    private func readResults(_ path: String, into answers: inout EngineAnswers, cases: Int) throws -> EngineFault? {
+        var fault: EngineFault?
+        var lines = AnswerLines(limit: answers.lineLimit)
+        func take(_ line: String, _ number: Int) throws(EngineFault) {
+            try answers.take(line: line, number: number)
+        }
+        try streamInput(path, limit: Self.resultsSizeLimit, what: "a results file") { chunk in
+            chunk.withUnsafeBytes { buffer in
+                do throws(EngineFault) { try lines.append(buffer, to: take) } catch {
+                    fault = EngineFault(error.kind, "\(path): \(error.message)")
+                }
+            }
+            return fault == nil
+        }
+        if fault == nil {
+            do throws(EngineFault) { try lines.finish(to: take) } catch {
+                fault = EngineFault(error.kind, "\(path): \(error.message)")
+            }
+        }
+        if fault == nil && !answers.isComplete {
+            fault = EngineFault(
+                .ended,
+                "\(path) answers \(cases - answers.missingCount) of \(cases) cases; no answer for case \(answers.firstMissing ?? "?") (are --grid, --suite and --shard those of the export?)"
+            )
+        }
+        return fault
+    }
+
+    /// Says on stderr which suites the engine refused, and how to run the
+    /// others alone.
+    private func warnRefusals(_ report: VerificationReport) {
         let refusals = report.engineMeasures?.refusals ?? []
         let others = report.suites.filter { suite in !refusals.contains { $0.suite == suite } }
         for refusal in refusals {
@@ -262,9 +279,6 @@ extension Verify {
                     + (others.isEmpty
                         ? "" : "; to run the others alone: " + others.map { "--suite \($0)" }.joined(separator: " ")))
         }
-        for warning in report.warnings ?? [] { warnLine("warning: " + warning) }
-        // The answers read until a fault are reported all the same.
-        try destination.write(report)
     }
 
     /// `kinetics verify merge`: the shards of a run, as one report.

@@ -188,7 +188,42 @@ package struct Figure: Sendable {
         svg.raw(
             "<defs><clipPath id=\"\(clip)\"><rect x=\"\(n(frame.x))\" y=\"\(n(frame.y))\" width=\"\(n(frame.width))\" height=\"\(n(frame.height))\"/></clipPath></defs>\n"
         )
-        // Grid and ticks.
+        drawAxes(panel, x: x, y: y, frame: frame, into: &svg)
+        // Data, clipped to the plotting area.
+        svg.raw("<g clip-path=\"url(#\(clip))\">\n")
+        for (position, band) in panel.bands.enumerated() {
+            let color = Self.palette[position % Self.palette.count]
+            var outline: [String] = []
+            for (index, value) in band.x.enumerated() {
+                if let px = x.pixel(value), let py = y.pixel(band.upper[index]) { outline.append("\(n(px)),\(n(py))") }
+            }
+            for (index, value) in band.x.enumerated().reversed() {
+                if let px = x.pixel(value), let py = y.pixel(band.lower[index]) { outline.append("\(n(px)),\(n(py))") }
+            }
+            svg.raw(
+                "<g class=\"band\" data-name=\"\(SVGWriter.escape(band.name))\"><polygon points=\"\(outline.joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.2\" stroke=\"none\"/></g>\n"
+            )
+        }
+        for rule in panel.rules {
+            guard let py = y.pixel(rule.y) else { continue }
+            svg.raw(
+                "<g class=\"rule\" data-name=\"\(SVGWriter.escape(rule.label))\"><line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>"
+            )
+            svg.element(
+                "text", ["x": n(frame.x + 6), "y": n(py - 4), "fill": "#555"], text: rule.label, newline: false)
+            svg.raw("</g>\n")
+        }
+        for series in panel.series { draw(series, x: x, y: y, colors: colors, into: &svg) }
+        svg.raw("</g>\n")
+        drawLegend(panel, frame: frame, colors: colors, into: &svg)
+        svg.raw("</g>\n")
+    }
+
+    /// The panel's grid, ticks, frame, title and axis labels.
+    private func drawAxes(
+        _ panel: Panel, x: Scale, y: Scale, frame: (x: Double, y: Double, width: Double, height: Double),
+        into svg: inout SVGWriter
+    ) {
         for tick in x.ticks {
             guard let px = x.pixel(tick) else { continue }
             svg.raw(
@@ -221,66 +256,44 @@ package struct Figure: Sendable {
             "text",
             ["x": n(18), "y": n(yMiddle), "text-anchor": "middle", "transform": "rotate(-90 18 \(n(yMiddle)))"],
             text: panel.yLabel)
-        // Data, clipped to the plotting area.
-        svg.raw("<g clip-path=\"url(#\(clip))\">\n")
-        for (position, band) in panel.bands.enumerated() {
-            let color = Self.palette[position % Self.palette.count]
-            var outline: [String] = []
-            for (index, value) in band.x.enumerated() {
-                if let px = x.pixel(value), let py = y.pixel(band.upper[index]) { outline.append("\(n(px)),\(n(py))") }
-            }
-            for (index, value) in band.x.enumerated().reversed() {
-                if let px = x.pixel(value), let py = y.pixel(band.lower[index]) { outline.append("\(n(px)),\(n(py))") }
-            }
-            svg.raw(
-                "<g class=\"band\" data-name=\"\(SVGWriter.escape(band.name))\"><polygon points=\"\(outline.joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.2\" stroke=\"none\"/></g>\n"
-            )
-        }
-        for rule in panel.rules {
-            guard let py = y.pixel(rule.y) else { continue }
-            svg.raw(
-                "<g class=\"rule\" data-name=\"\(SVGWriter.escape(rule.label))\"><line x1=\"\(n(frame.x))\" y1=\"\(n(py))\" x2=\"\(n(frame.x + frame.width))\" y2=\"\(n(py))\" stroke=\"#555\" stroke-dasharray=\"6 4\"/>"
-            )
-            svg.element(
-                "text", ["x": n(frame.x + 6), "y": n(py - 4), "fill": "#555"], text: rule.label, newline: false)
-            svg.raw("</g>\n")
-        }
-        for series in panel.series {
-            let color = colors[series.name] ?? Self.palette[0]
-            svg.raw(
-                "<g class=\"series\" data-name=\"\(SVGWriter.escape(series.name))\" stroke=\"\(color)\" fill=\"\(color)\">\n"
-            )
-            if series.style != .markers {
-                // One polyline per run of drawable points.
-                var run: [String] = []
-                func flush() {
-                    if run.count > 1 {
-                        let dash = series.style == .dashed ? " stroke-dasharray=\"5 3\"" : ""
-                        svg.raw(
-                            "<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke-width=\"1.6\"\(dash)/>\n"
-                        )
-                    }
-                    run.removeAll()
+    }
+
+    /// One series: its polylines (one per run of drawable points) and its
+    /// markers.
+    private func draw(
+        _ series: Series, x: Scale, y: Scale, colors: [String: String], into svg: inout SVGWriter
+    ) {
+        let color = colors[series.name] ?? Self.palette[0]
+        svg.raw(
+            "<g class=\"series\" data-name=\"\(SVGWriter.escape(series.name))\" stroke=\"\(color)\" fill=\"\(color)\">\n"
+        )
+        if series.style != .markers {
+            // One polyline per run of drawable points.
+            var run: [String] = []
+            func flush() {
+                if run.count > 1 {
+                    let dash = series.style == .dashed ? " stroke-dasharray=\"5 3\"" : ""
+                    svg.raw(
+                        "<polyline points=\"\(run.joined(separator: " "))\" fill=\"none\" stroke-width=\"1.6\"\(dash)/>\n"
+                    )
                 }
-                for point in series.points {
-                    if let px = x.pixel(point.x), let py = y.pixel(point.y) {
-                        run.append("\(n(px)),\(n(py))")
-                    } else {
-                        flush()
-                    }
-                }
-                flush()
+                run.removeAll()
             }
-            if series.style == .markers || series.style == .lineAndMarkers {
-                for point in series.points {
-                    guard let px = x.pixel(point.x), let py = y.pixel(point.y) else { continue }
-                    svg.raw("<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"2.5\" stroke=\"none\"/>\n")
+            for point in series.points {
+                if let px = x.pixel(point.x), let py = y.pixel(point.y) {
+                    run.append("\(n(px)),\(n(py))")
+                } else {
+                    flush()
                 }
             }
-            svg.raw("</g>\n")
+            flush()
         }
-        svg.raw("</g>\n")
-        drawLegend(panel, frame: frame, colors: colors, into: &svg)
+        if series.style == .markers || series.style == .lineAndMarkers {
+            for point in series.points {
+                guard let px = x.pixel(point.x), let py = y.pixel(point.y) else { continue }
+                svg.raw("<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"2.5\" stroke=\"none\"/>\n")
+            }
+        }
         svg.raw("</g>\n")
     }
 

@@ -131,99 +131,119 @@ public enum Verifier {
             let methods = measures.kept(SpringMethod.self)
             guard !methods.isEmpty else { return }
             let cases = gridCases(VerificationGrids.springs(grid), measures.springs)
-            let scales = measures.samples.map(\.value.scales)
             for method in methods {
-                // Which trajectories are left out is decided from the parameters,
-                // never from the results: `pop` and `fixed` take fixed 1 ms RK4
-                // steps, which grow without bound for springs outside RK4's
-                // stability region (as Pop's own solver does). Every other
-                // trajectory counts, NaN included.
-                var worst = WorstCase()
-                var leftOut = 0
-                var spread = WorstCase(startingAt: 0)
-                for (springCase, measurement) in cases {
-                    guard method.isStable(for: springCase.parameters) else {
-                        leftOut += verificationFrameRates.count
-                        continue
-                    }
-                    for (index, fps) in verificationFrameRates.enumerated() {
-                        guard let error = measurement.errors[index][method] else { continue }
-                        worst.consider(
-                            error.maxError, rms: error.rmsError,
-                            at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            parameters(springCase, fps: fps))
-                    }
-                    if let caseSpread = measurement.frameRateSpread[method] {
-                        spread.consider(
-                            caseSpread.value, at: "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
-                            parameters(springCase, fps: caseSpread.fps))
-                    }
+                springErrorRows(method, cases)
+                springTimeScaleRows(method)
+                if method == .rk4 { rk4OrderRow() }
+            }
+            springCaseResults(cases)
+        }
+
+        /// A method's error against GSL and its dependence on the frame rate.
+        private mutating func springErrorRows(
+            _ method: SpringMethod, _ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]
+        ) {
+            // Which trajectories are left out is decided from the parameters,
+            // never from the results: `pop` and `fixed` take fixed 1 ms RK4
+            // steps, which grow without bound for springs outside RK4's
+            // stability region (as Pop's own solver does). Every other
+            // trajectory counts, NaN included.
+            var worst = WorstCase()
+            var leftOut = 0
+            var spread = WorstCase(startingAt: 0)
+            for (springCase, measurement) in cases {
+                guard method.isStable(for: springCase.parameters) else {
+                    leftOut += verificationFrameRates.count
+                    continue
                 }
-                let checked: String? =
-                    switch method {
-                    case .analytic: "spring.analytic"
-                    case .rk4: "spring.rk4"
-                    case .pop, .fixed: nil
-                    }
-                let note =
-                    leftOut > 0
-                    ? "\(leftOut) trajectories left out: their springs are outside the stability region of a 1 ms RK4 step (|λ|·h up to about 2.8), where this method grows without bound"
-                    : nil
-                report.rows.append(
-                    row(
-                        "spring", method.rawValue, "error", worst, rms: true, toleranceName: checked,
-                        tolerances: tolerances, note: note))
-                let spreadTolerance: String? =
-                    switch method {
-                    case .analytic, .fixed: "spring.frame-rate"
-                    case .rk4: "spring.rk4.frame-rate"
-                    case .pop: nil
-                    }
-                report.rows.append(
-                    row(
-                        "spring", method.rawValue, "frame-rate dependence", spread,
-                        location: spread.value == 0 ? "identical at every common time" : nil,
-                        toleranceName: spreadTolerance, tolerances: tolerances))
-                // Time scale.
-                let fitted = scales.flatMap { $0[method] ?? [] }
-                if method == .pop {
-                    for (index, fps) in verificationFrameRates.enumerated() {
-                        let values = scales.map { $0[method]![index] }.sorted()
-                        guard let median = values.middle else { continue }
-                        report.rows.append(
-                            VerificationRow(
-                                suite: "spring", mode: "pop", check: "time scale \(brief(fps)) Hz", cases: values.count,
-                                value: median, minimum: values.first, maximum: values.last,
-                                location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
-                    }
-                } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(
-                    nil,
-                    { worst, next in
-                        worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
-                    })
-                {
-                    report.rows.append(
-                        row(
-                            "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
-                            location:
-                                "over \(measures.samples.count) springs × \(verificationFrameRates.count) frame rates",
-                            toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
-                            tolerances: tolerances))
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    guard let error = measurement.errors[index][method] else { continue }
+                    worst.consider(
+                        error.maxError, rms: error.rmsError,
+                        at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                        parameters(springCase, fps: fps))
                 }
-                if method == .rk4 {
-                    let orders = measures.samples.compactMap(\.value.rk4Order).sorted()
-                    if let median = orders.middle {
-                        let tolerance = tolerances["spring.rk4.order"]
-                        report.rows.append(
-                            VerificationRow(
-                                suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count,
-                                value: median,
-                                minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
-                                toleranceName: "spring.rk4.order", tolerance: tolerance,
-                                passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
-                    }
+                if let caseSpread = measurement.frameRateSpread[method] {
+                    spread.consider(
+                        caseSpread.value, at: "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
+                        parameters(springCase, fps: caseSpread.fps))
                 }
             }
+            let checked: String? =
+                switch method {
+                case .analytic: "spring.analytic"
+                case .rk4: "spring.rk4"
+                case .pop, .fixed: nil
+                }
+            let note =
+                leftOut > 0
+                ? "\(leftOut) trajectories left out: their springs are outside the stability region of a 1 ms RK4 step (|λ|·h up to about 2.8), where this method grows without bound"
+                : nil
+            report.rows.append(
+                row(
+                    "spring", method.rawValue, "error", worst, rms: true, toleranceName: checked,
+                    tolerances: tolerances, note: note))
+            let spreadTolerance: String? =
+                switch method {
+                case .analytic, .fixed: "spring.frame-rate"
+                case .rk4: "spring.rk4.frame-rate"
+                case .pop: nil
+                }
+            report.rows.append(
+                row(
+                    "spring", method.rawValue, "frame-rate dependence", spread,
+                    location: spread.value == 0 ? "identical at every common time" : nil,
+                    toleranceName: spreadTolerance, tolerances: tolerances))
+        }
+
+        /// A method's time scale: Pop's per frame rate (its time runs slow),
+        /// the others' largest |s - 1|.
+        private mutating func springTimeScaleRows(_ method: SpringMethod) {
+            let scales = measures.samples.map(\.value.scales)
+            let fitted = scales.flatMap { $0[method] ?? [] }
+            if method == .pop {
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    let values = scales.map { $0[method]![index] }.sorted()
+                    guard let median = values.middle else { continue }
+                    report.rows.append(
+                        VerificationRow(
+                            suite: "spring", mode: "pop", check: "time scale \(brief(fps)) Hz", cases: values.count,
+                            value: median, minimum: values.first, maximum: values.last,
+                            location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
+                }
+            } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(
+                nil,
+                { worst, next in
+                    worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
+                })
+            {
+                report.rows.append(
+                    row(
+                        "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
+                        location:
+                            "over \(measures.samples.count) springs × \(verificationFrameRates.count) frame rates",
+                        toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
+                        tolerances: tolerances))
+            }
+        }
+
+        /// RK4's order of convergence, halving the step.
+        private mutating func rk4OrderRow() {
+            let orders = measures.samples.compactMap(\.value.rk4Order).sorted()
+            if let median = orders.middle {
+                let tolerance = tolerances["spring.rk4.order"]
+                report.rows.append(
+                    VerificationRow(
+                        suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count,
+                        value: median,
+                        minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
+                        toleranceName: "spring.rk4.order", tolerance: tolerance,
+                        passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
+            }
+        }
+
+        /// Each trajectory's errors by method, for the plots.
+        private mutating func springCaseResults(_ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]) {
             for (springCase, measurement) in cases {
                 for (index, fps) in verificationFrameRates.enumerated() {
                     var errors: [String: Double] = [:]

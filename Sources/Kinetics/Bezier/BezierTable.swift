@@ -183,6 +183,17 @@ public struct BezierTable: Sendable {
             coefficients[job.entry].y = Double(coefficients.count)
             appendLevel(start: job.start, span: job.span, count: Self.pieces, depth: job.depth)
         }
+        self.coefficients = coefficients
+        storage = Storage(
+            coefficients, Self.brackets(curve, segments: segments), scale: Double(segments),
+            polynomial: curve.polynomial)
+        lookup = Lookup(segments: segments, coefficients: storage.coefficients, rare: storage.rare)
+    }
+
+    /// Each segment's bracket of t, `(low, high, shape, 0)`: the parameters
+    /// of its ends, and which end x(t) is flat at (1 the low, 2 the high, 0
+    /// neither).
+    static func brackets(_ curve: UnitBezier, segments: Int) -> [SIMD4<Double>] {
         var brackets: [SIMD4<Double>] = []
         brackets.reserveCapacity(segments)
         let width = 1 / Double(segments)
@@ -194,9 +205,7 @@ public struct BezierTable: Sendable {
             let shape: Double = curve.dxdt(at: low) < 0.1 * secant ? 1 : curve.dxdt(at: high) < 0.1 * secant ? 2 : 0
             brackets.append(SIMD4(low, high, shape, 0))
         }
-        self.coefficients = coefficients
-        storage = Storage(coefficients, brackets, scale: Double(segments), polynomial: curve.polynomial)
-        lookup = Lookup(segments: segments, coefficients: storage.coefficients, rare: storage.rare)
+        return brackets
     }
 
     /// The cubic `c` in u = x·scale - segment, rewritten in x.

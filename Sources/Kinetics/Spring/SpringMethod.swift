@@ -111,3 +111,30 @@ extension SpringMethod {
         }
     }
 }
+
+extension SpringMethod {
+    /// `1 / popStep`, by which a clock is multiplied to count its steps.
+    static var inversePopStep: Double { 1 / popStep }
+
+    /// How many of Pop's steps fit in `accumulated` and what is left, as Pop's
+    /// loop of subtractions counts them: by division, with the loop itself
+    /// where the quotient is within rounding of a whole number.
+    @inline(__always)
+    static func popSteps(_ accumulated: Double) -> (steps: Int, left: Double) {
+        let h = popStep
+        // Truncation is the floor here (the clock is never negative); the
+        // product rounds differently from a quotient only next to a whole
+        // number of steps, where the loop below decides.
+        var steps = Int(accumulated * inversePopStep)
+        var left = accumulated - Double(steps) * h
+        if left < 1e-12 || h - left < 1e-12 {
+            steps = 0
+            left = accumulated
+            while left >= h {
+                left -= h
+                steps += 1
+            }
+        }
+        return (steps, left)
+    }
+}

@@ -51,9 +51,7 @@ private struct SettlingSearch {
         self.d0 = d0
         self.v0 = v0
         self.band = band
-        omega2 = spring.stiffnessPerMass
-        alpha = spring.frictionPerMass / 2
-        q = SpringPropagator.dampingDiscriminant(omega2: omega2, alpha: alpha)
+        (omega2, alpha, q) = spring.damping.terms
     }
 
     func displacement(at t: Double) -> Double {

@@ -126,7 +126,7 @@ extension SpringPropagator {
     ///    `r₁ = -ω²/(α + ω')`, times bounded factors, so `e^{-αt}` (which
     ///    underflows) never multiplies `cosh(ω't)` (which overflows).
     /// 2. Stay accurate through critical damping: `q` is rounded once (see
-    ///    `dampingDiscriminant`), `S` is `sin(y)/y·t` (or
+    ///    `SpringDamping.discriminant`), `S` is `sin(y)/y·t` (or
     ///    `-expm1(-2y)/(2y)·…`), which has no cancellation as `y → 0`, and the
     ///    three branches agree to rounding at `q = 0`.
     /// 3. Stay accurate for strong damping: for ζ >= 1.5 the coefficients are
@@ -140,9 +140,7 @@ extension SpringPropagator {
     /// error (precondition).
     public static func exact(_ spring: SpringParameters, time: Double) -> SpringPropagator {
         precondition(time.isFinite && time >= 0, "the exact propagator needs a finite time >= 0")
-        let omega2 = spring.stiffnessPerMass
-        let alpha = spring.frictionPerMass / 2
-        let q = dampingDiscriminant(omega2: omega2, alpha: alpha)
+        let (omega2, alpha, q) = spring.damping.terms
         let t = time
 
         if q >= 0 {
@@ -187,12 +185,32 @@ extension SpringPropagator {
             vv: (slowRoot * e1 + fastRate * e2) / width)
     }
 
+}
+
+/// A spring's damping, set up once for every formula that reads it: `ω²`
+/// (`k/m`), `α` (`c/2m`) and the discriminant `ω² - α²`, positive when the
+/// spring is underdamped, zero when critically damped, negative when
+/// overdamped.
+struct SpringDamping {
+    /// `ω² = k/m`.
+    let omega2: Double
+    /// `α = c/2m`, the decay rate of an underdamped spring's envelope.
+    let alpha: Double
     /// `ω² - α²` with one rounding (a fused multiply-add on the rounded `ω²`
-    /// and `α`): positive when underdamped, negative when overdamped. Its
-    /// absolute error, a few ulps of `ω²`, moves `C` and `S` by about
-    /// `error·t²`, which the factor `e^{-αt}` keeps below 1e-15 near ζ = 1.
-    @usableFromInline
-    static func dampingDiscriminant(omega2: Double, alpha: Double) -> Double {
-        fma(-alpha, alpha, omega2)
+    /// and `α`). Its absolute error, a few ulps of `ω²`, moves the exact
+    /// propagator's `C` and `S` by about `error·t²`, which the factor
+    /// `e^{-αt}` keeps below 1e-15 near ζ = 1.
+    let discriminant: Double
+
+    /// The three, in that order.
+    var terms: (omega2: Double, alpha: Double, discriminant: Double) { (omega2, alpha, discriminant) }
+}
+
+extension SpringParameters {
+    /// The spring's ``SpringDamping``.
+    var damping: SpringDamping {
+        let omega2 = stiffnessPerMass
+        let alpha = frictionPerMass / 2
+        return SpringDamping(omega2: omega2, alpha: alpha, discriminant: fma(-alpha, alpha, omega2))
     }
 }

@@ -174,14 +174,10 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
             Self.move(&value, &velocity, toward: target, by: step.power(Int(count)))
             return
         }
-        // Two plain variables rather than a state tuple: in a debug build a
-        // tuple of a generic type costs a metadata lookup at every step.
         var d = value - target
         var v = velocity
         for _ in 0 ..< Int(count) {
-            let next = d * step.dd + v * step.dv
-            v = d * step.vd + v * step.vv
-            d = next
+            (d, v) = step.apply(displacement: d, velocity: v)
         }
         value = target + d
         velocity = v
@@ -196,9 +192,9 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
     private static func move(
         _ value: inout Value, _ velocity: inout Value, toward target: Value, by map: SpringPropagator
     ) {
-        let d = value - target
-        value = target + (d * map.dd + velocity * map.dv)
-        velocity = d * map.vd + velocity * map.vv
+        let moved = map.apply(displacement: value - target, velocity: velocity)
+        value = target + moved.displacement
+        velocity = moved.velocity
     }
 
     // MARK: Rest
@@ -236,9 +232,7 @@ extension SpringParameters {
     /// it is under- or critically damped, `α + ω'` (the fast root) when it is
     /// overdamped.
     public var fastestRate: Double {
-        let omega2 = stiffnessPerMass
-        let alpha = frictionPerMass / 2
-        let q = SpringPropagator.dampingDiscriminant(omega2: omega2, alpha: alpha)
+        let (omega2, alpha, q) = damping.terms
         return q >= 0 ? omega2.squareRoot() : alpha + (-q).squareRoot()
     }
 
@@ -256,11 +250,10 @@ extension SpringParameters {
     /// At Pop's default spring (ω₀ = 18.5 rad/s, ζ = 0.82) this is 1 ms.
     public var rk4MaximumStep: Double {
         let scale = 0.0239  // (120·e·1e-9)^(1/4)
-        let omega2 = stiffnessPerMass
-        let alpha = frictionPerMass / 2
-        let q = SpringPropagator.dampingDiscriminant(omega2: omega2, alpha: alpha)
+        let damping = self.damping
+        let omega2 = damping.omega2
         let accurate: Double
-        if q > 0 {
+        if damping.discriminant > 0 {
             let zeta = Swift.max(dampingRatio, 0.01)
             accurate = scale * zeta.squareRoot().squareRoot() / omega2.squareRoot()
         } else {

@@ -41,6 +41,21 @@ extension Animator {
     /// hold configurations and timing functions) and finds only its own key;
     /// and that every waiting record is queued to start.
     package func invariantViolations() -> [String] {
+        var problems = recordViolations() + registryViolations()
+        let owned = elementViolations(&problems)
+        problems += bareSpringViolations(owned: owned) + springBatchViolations() + sharedTableViolations()
+        // Waiting records are queued.
+        let queued = Set(state.waiting)
+        for i in 0 ..< records.count where status[i].live && status[i].phase == .waiting {
+            if !queued.contains(AnimationHandle(record: RecordIndex(i), generation: status[i].generation)) {
+                problems.append("waiting record \(i) is not queued")
+            }
+        }
+        return problems
+    }
+
+    /// Every record is live or free, and free once.
+    private func recordViolations() -> [String] {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: records.count)
         for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
@@ -56,9 +71,13 @@ extension Animator {
         for i in 0 ..< records.count where !isFree[i] && !status[i].live {
             problems.append("record \(i) is neither live nor free")
         }
+        return problems
+    }
 
-        // The registry: consistent in itself, and naming live records by their keys.
-        problems += registry.violations()
+    /// The registry: consistent in itself, and naming live records by their
+    /// keys; every property has its keyed-record hint (a number; any is safe).
+    private func registryViolations() -> [String] {
+        var problems = registry.violations()
         let entries = registry.allEntries
         for i in entries.indices where registry.contains(RecordIndex(i)) {
             let entry = entries[i]
@@ -70,15 +89,19 @@ extension Animator {
                 problems.append("registry key \(entry.name) and record \(i) disagree")
             }
         }
-        // Every property has its keyed-record hint (a number; any is safe).
         for (width, count, hints) in [
             (1, lane1.values.count, lane1.keyedRecords.count), (2, lane2.values.count, lane2.keyedRecords.count),
             (4, lane4.values.count, lane4.keyedRecords.count),
         ] where count != hints {
             problems.append("lane \(width) has \(count) properties and \(hints) keyed-record hints")
         }
+        return problems
+    }
 
-        // Batch elements and their owners.
+    /// Batch elements and their owners: each element's owner is live, owns
+    /// it alone and points at it; every record with an element has one in a
+    /// batch. Returns which records own an element.
+    private func elementViolations(_ problems: inout [String]) -> [Bool] {
         var owned = [Bool](repeating: false, count: records.count)
         func checkColumns<V>(_ columns: [ElementColumns<V>]) {
             for common in columns {
@@ -106,8 +129,13 @@ extension Animator {
         where status[i].live && records[i].box?.hasElement == true && !owned[i] {
             problems.append("record \(i) has an element that no batch holds")
         }
-        // A bare spring (no box) runs in the element it owns: not paused
-        // (pausing gives it a box), neither rounded nor additive.
+        return owned
+    }
+
+    /// A bare spring (no box) runs in the element it owns: not paused
+    /// (pausing gives it a box), neither rounded nor additive.
+    private func bareSpringViolations(owned: [Bool]) -> [String] {
+        var problems: [String] = []
         for i in 0 ..< records.count where status[i].live && records[i].box == nil {
             if status[i].spring == .none || !owned[i] || status[i].phase != .running {
                 problems.append("record \(i) has no box, and is not a running spring in a batch")
@@ -118,8 +146,14 @@ extension Animator {
                 }
             }
         }
-        // A spring's status names its batch (retargets go there directly);
-        // no other record's does.
+        return problems
+    }
+
+    /// A spring's status names its batch (retargets go there directly); no
+    /// other record's does. A batch's group starts are marked, its columns
+    /// keep one count, and each running element has its group's threshold.
+    private func springBatchViolations() -> [String] {
+        var problems: [String] = []
         var springs = 0
         func checkSprings<V>(_ lane: Lane<V>, width: Int) {
             for batch in lane.springs {
@@ -157,9 +191,13 @@ extension Animator {
         if located != springs {
             problems.append("\(located) records are located in spring batches, which hold \(springs) elements")
         }
+        return problems
+    }
 
-        // The shared tables: each entry's users are the animations (and, for
-        // configurations and timing functions, the groups and tracks) that hold it.
+    /// The shared tables: each entry's users are the animations (and, for
+    /// configurations and timing functions, the groups and tracks) that hold it.
+    private func sharedTableViolations() -> [String] {
+        var problems: [String] = []
         var usage = TableUsage()
         for i in 0 ..< records.count where status[i].live {
             if let box = records[i].box {
@@ -181,14 +219,6 @@ extension Animator {
         problems += lane2.tracks.violations(expected: usage.tracks[1], timings: &usage.timings)
         problems += lane4.tracks.violations(expected: usage.tracks[2], timings: &usage.timings)
         problems += shared.timings.violations(expected: usage.timings)
-
-        // Waiting records are queued.
-        let queued = Set(state.waiting)
-        for i in 0 ..< records.count where status[i].live && status[i].phase == .waiting {
-            if !queued.contains(AnimationHandle(record: RecordIndex(i), generation: status[i].generation)) {
-                problems.append("waiting record \(i) is not queued")
-            }
-        }
         return problems
     }
 }

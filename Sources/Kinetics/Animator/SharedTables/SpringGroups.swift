@@ -307,7 +307,7 @@ final class SpringGroups {
             // more, and a blend of the two by the time left over; the slope
             // of the last step is kept for the rest test.
             let h = SpringMethod.popStep
-            let (steps, left) = SpringBatch<Double>.popSteps(state.groups[index].clock + dt)
+            let (steps, left) = SpringMethod.popSteps(state.groups[index].clock + dt)
             state.groups[index].clock = left
             guard steps > 0 else {
                 frame.keep = 1
