@@ -66,14 +66,19 @@ struct InternalCheckTests {
         @Test("the pointers a batch loop writes through stop the process past the capacity (debug builds)")
         func pointerPastCapacity() async {
             let column = Column<Double>(capacity: 4)
+            column.fill(4, with: 0)
             let pointer = ColumnPointer(column)
             pointer[3] = 1
-            #expect(column.base[3] == 1 && pointer[3] == 1)
+            #expect(column[3] == 1 && pointer[3] == 1 && pointer.address(3).pointee == 1)
+            #expect(column.elements.count == 4 && column.elements[3] == 1)
             await #expect(processExitsWith: .failure) {
                 ColumnPointer(Column<Double>(capacity: 4))[4] = 1
             }
             await #expect(processExitsWith: .failure) {
                 ColumnPointer(Column<Double>(capacity: 4)).check(-1)
+            }
+            await #expect(processExitsWith: .failure) {
+                _ = Column<Double>(capacity: 4).pointer.address(4)
             }
         }
     #else

@@ -377,7 +377,7 @@ struct KeyRegistryTests {
             registry.insert(RecordIndex(record), target: TargetID(UInt64(record % 3)), key: "a\(record)")
         }
         let records = (0 ..< 10_000).map { RecordIndex($0) }
-        records.withUnsafeBufferPointer { registry.remove($0.baseAddress!, count: $0.count) }
+        records.withUnsafeBufferPointer { registry.remove($0) }
         #expect(registry.count == 0 && registry.targets.isEmpty && registry.violations() == [])
         for record in 0 ..< 100 { registry.insert(RecordIndex(record), target: TargetID(7), key: "b\(record)") }
         #expect(registry.find(TargetID(7), "b42") == RecordIndex(42))

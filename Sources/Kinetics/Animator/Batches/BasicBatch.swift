@@ -29,7 +29,7 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), giving back their timing functions.
     func finishQuietly(_ timings: TimingTable, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { state.base[$0].timing },
+            output: &output, entry: { state.pointer[$0].timing },
             release: { entry, users in timings.release(entry, count: users) })
     }
 

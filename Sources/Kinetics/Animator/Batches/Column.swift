@@ -19,8 +19,21 @@ final class Column<Element> {
         var capacity: Int
     }
 
-    /// The first element; stable between appends.
-    var base: UnsafeMutablePointer<Element> { buffer.base }
+    /// The first element; stable between appends. Only this file reaches
+    /// it: the rest of the module goes through ``pointer``, ``elements``
+    /// and the subscript, which check their indices in debug builds.
+    fileprivate var base: UnsafeMutablePointer<Element> { buffer.base }
+
+    /// The elements as the batch loops reach them (``ColumnPointer``):
+    /// checked against the capacity in debug builds, a bare pointer in
+    /// release builds. Valid until the column next grows.
+    @inline(__always)
+    var pointer: ColumnPointer<Element> { ColumnPointer(base, capacity: capacity) }
+
+    /// The elements, read-only, as a buffer of `count`. Valid until the
+    /// column next changes.
+    @inline(__always)
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     var count: Int { buffer.count }
     var capacity: Int { buffer.capacity }
@@ -164,14 +177,14 @@ final class Column<Element> {
 /// its capacity too, which every index is checked against. Valid until the
 /// column next grows.
 struct ColumnPointer<Element> {
-    let base: UnsafeMutablePointer<Element>
+    fileprivate let base: UnsafeMutablePointer<Element>
     #if DEBUG
         let capacity: Int
     #endif
 
     @inline(__always)
     init(_ column: Column<Element>) {
-        self.init(column.base, capacity: column.capacity)
+        self = column.pointer
     }
 
     /// `capacity` elements from `base` (for other storage than a column's:
@@ -196,6 +209,14 @@ struct ColumnPointer<Element> {
         #endif
         return ColumnPointer<Other>(
             UnsafeMutableRawPointer(base).assumingMemoryBound(to: Other.self), capacity: capacity)
+    }
+
+    /// The address of element `index` (checked in debug builds), for a
+    /// field read or written in place through it.
+    @inline(__always)
+    func address(_ index: Int) -> UnsafeMutablePointer<Element> {
+        check(index)
+        return base + index
     }
 
     /// Stops the process (debug builds) unless `index` is within the capacity.
@@ -293,4 +314,20 @@ private struct RemoveSwapping: ColumnOperation {
 
     @inline(__always)
     func apply<Element>(to column: Column<Element>) { column.removeSwapping(at: index) }
+}
+
+extension ColumnPointer where Element == Double {
+    /// Elements `index` and `index + 1`, in one SIMD register.
+    @inline(__always)
+    func pair(_ index: Int) -> SIMD2<Double> {
+        check(index &+ 1)
+        return UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
+    }
+
+    /// Stores `pair` in elements `index` and `index + 1`.
+    @inline(__always)
+    func setPair(_ index: Int, _ pair: SIMD2<Double>) {
+        check(index &+ 1)
+        UnsafeMutableRawPointer(base + index).storeBytes(of: pair, as: SIMD2<Double>.self)
+    }
 }

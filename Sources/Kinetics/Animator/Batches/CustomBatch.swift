@@ -15,7 +15,7 @@ final class CustomBatch<V: AnimatableVector>: ElementBatch {
     }
 
     func advance(_ context: FrameContext, values: ColumnPointer<V>, output: inout FrameOutput) {
-        let flags = common.flags.base
+        let flags = common.flags.pointer
         for index in 0 ..< count where flags[index] & ElementFlag.paused == 0 {
             advanceElement(index, context: context, values: values, output: &output)
         }

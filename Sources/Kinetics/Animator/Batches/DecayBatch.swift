@@ -65,7 +65,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), giving back their configurations.
     func finishQuietly(_ configurations: DecayConfigurations, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { state.base[$0].configuration },
+            output: &output, entry: { state.pointer[$0].configuration },
             release: { entry, users in configurations.release(entry, count: users) })
     }
 
@@ -98,7 +98,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         let from = p.from[index]
         let end = p.to[index]
         let bits = p.flags[index]
-        let clampsStart = bits & ElementFlag.clamps != 0 && common.clamp.base[index].contains(.start)
+        let clampsStart = bits & ElementFlag.clamps != 0 && common.clamp.pointer[index].contains(.start)
         for component in 0 ..< V.componentCount {
             let start = from[component: component]
             let stop = end[component: component]
@@ -109,7 +109,7 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         }
         states[index].value = x
         states[index].velocity = v
-        let done = DecayParameters.isAtRest(velocity: v, threshold: common.threshold.base[index])
+        let done = DecayParameters.isAtRest(velocity: v, threshold: common.threshold.pointer[index])
         // Clamped above, so written as it is (endFrame would clamp again).
         common.write(index, x, flags: bits, p, values: values)
         common.report(index, done: done, flags: bits, owner: p.owner, values: values, output: &output)

@@ -154,8 +154,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     @inline(__always)
     func markEnd() {
         precondition(flags.capacity > flags.count &+ 1, "no room for the flags' stop bytes")
-        flags.base[flags.count] = ElementFlag.stop
-        flags.base[flags.count &+ 1] = ElementFlag.stop
+        flags.pointer[flags.count] = ElementFlag.stop
+        flags.pointer[flags.count &+ 1] = ElementFlag.stop
     }
 
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
@@ -185,9 +185,9 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     @inline(never)
     func reportFinished(_ index: Int, bits: UInt8, values: ColumnPointer<V>, output: inout FrameOutput) {
         if bits & ElementFlag.quiet != 0 && output.collectsQuiet {
-            noteQuietFinish(index, target: to.base[index], slot: slot.base[index], values: values)
+            noteQuietFinish(index, target: to.pointer[index], slot: slot.pointer[index], values: values)
         } else {
-            output.finished.append(owner.base[index])
+            output.finished.append(owner.pointer[index])
         }
     }
 
@@ -223,7 +223,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             // Every element finished (as a batch of animations started
             // together does): none moves, and one pass in element order
             // reports the owners and counts the entries.
-            let owners = owner.base
+            let owners = owner.pointer
             let all = count
             output.quiet.append(count: all) { records in
                 for element in 0 ..< all {
@@ -236,19 +236,19 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
             quietlyFinished.truncate(to: 0)
             return 0
         }
-        let finished = quietlyFinished.base
+        let finished = quietlyFinished.pointer
         var end = count
         var position = quietlyFinished.count
         while position > 0 {
             position -= 1
             let element = finished[position].index
-            output.quiet.append(owner.base[element].record)
+            output.quiet.append(owner.pointer[element].record)
             releases.add(entry(element), release: release)
             end -= 1
             if element != end {
                 copyElement(from: end, to: element)
                 move(end, element)
-                output.moved.append(MovedElement(owner: owner.base[element], element: ElementIndex(element)))
+                output.moved.append(MovedElement(owner: owner.pointer[element], element: ElementIndex(element)))
             }
         }
         releases.flush(release)
@@ -339,7 +339,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         @inline(__always)
         func twoFlags(_ index: Int) -> UInt16 {
             flags.check(index &+ 1)
-            return UInt16(littleEndian: UnsafeRawPointer(flags.base + index).loadUnaligned(as: UInt16.self))
+            return UInt16(littleEndian: UnsafeRawPointer(flags.address(index)).loadUnaligned(as: UInt16.self))
         }
     }
 

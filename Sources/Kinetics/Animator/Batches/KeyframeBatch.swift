@@ -19,7 +19,7 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), giving back their tracks.
     func finishQuietly(_ tracks: KeyframeTracks<V>, timings: TimingTable, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { state.base[$0].track },
+            output: &output, entry: { state.pointer[$0].track },
             release: { entry, users in tracks.release(entry, count: users, timings: timings) })
     }
 

@@ -82,8 +82,8 @@ extension SpringBatch {
     func markGroupStarts(around element: Int) {
         let end = count
         assert(UInt(bitPattern: element) < UInt(bitPattern: end), "spring element \(element) out of 0..<\(end)")
-        let flags = common.flags.base
-        let groups = group.base
+        let flags = common.flags.pointer
+        let groups = group.pointer
         let joined = groups[element]
         let starts = element == 0 || groups[element &- 1] != joined
         flags[element] = flags[element] & ~ElementFlag.groupStart | (starts ? ElementFlag.groupStart : 0)
@@ -122,7 +122,7 @@ extension SpringBatch {
         _ groups: SpringGroups, values: ColumnPointer<V>, output: inout FrameOutput, _ path: Path.Type
     ) {
         precondition(output.collectsQuiet, "the straight path runs in a tick's advance")
-        let frames = groups.frames.base
+        let frames = groups.frames.pointer
         let p = Pointers(self)
         if Path.stepsInPairs, let scalars = self as? SpringBatch<Double> {
             let scalarValues = values.assumingMemoryBound(to: Double.self)
@@ -151,7 +151,7 @@ extension SpringBatch {
     /// finish are outside it.
     @inline(__always)
     func advanceInRuns(
-        _ frames: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
+        _ frames: ColumnPointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
         output: inout FrameOutput, pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?,
         step: (Int) -> Bool
     ) {
@@ -177,7 +177,7 @@ extension SpringBatch {
                     common.reportFinished(index, bits: bits, values: values, output: &output)
                 }
             } else if bits & ElementFlag.paused == 0 {
-                advanceElement(index, p, frame: frames + p.group[index].index, values: values, output: &output)
+                advanceElement(index, p, frame: frames.address(p.group[index].index), values: values, output: &output)
             }
             index &+= 1
         }
@@ -204,7 +204,7 @@ extension SpringBatch {
     /// (``ElementFlag/groupStart``): the frame is found again only there.
     @inline(__always)
     func run(
-        from start: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>, afterRest: Bool,
+        from start: Int, _ p: Pointers, _ frames: ColumnPointer<SpringGroups.Frame>, afterRest: Bool,
         pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?, step: (Int) -> Bool
     ) -> (index: Int, atRest: Bool) {
         var index = start
@@ -219,13 +219,13 @@ extension SpringBatch {
             guard let pair else { continue }
             var two = p.common.twoFlags(index)
             if two & ~ElementFlag.twoStraightInOneGroup == 0 {
-                var frame = frames + p.group[index].index
+                var frame = frames.address(p.group[index].index)
                 while pair(index, frame) {
                     index &+= 2
                     two = p.common.twoFlags(index)
                     if two & ~ElementFlag.twoQuiet != 0 {
                         guard two & ~ElementFlag.twoStraightInOneGroup == 0 else { break }
-                        frame = frames + p.group[index].index
+                        frame = frames.address(p.group[index].index)
                     }
                 }
             }
@@ -241,10 +241,10 @@ extension SpringBatch {
     /// One element's frame on the straight path; whether it came to rest.
     @inline(__always)
     func straightStep<Path: StraightPath>(
-        _ index: Int, _ p: Pointers, _ frames: UnsafeMutablePointer<SpringGroups.Frame>,
+        _ index: Int, _ p: Pointers, _ frames: ColumnPointer<SpringGroups.Frame>,
         values: ColumnPointer<V>, _ path: Path.Type
     ) -> Bool {
-        let f = frames + p.group[index].index
+        let f = frames.address(p.group[index].index)
         let d0 = p.displacement[index]
         let v0 = p.velocity[index]
         let step = f.pointee.step(

@@ -171,7 +171,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// (``ElementColumns/finishQuietly``), leaving their groups.
     func finishQuietly(_ groups: SpringGroups, configurations: SpringConfigurations, output: inout FrameOutput) {
         finishQuietly(
-            output: &output, entry: { group.base[$0] },
+            output: &output, entry: { group.pointer[$0] },
             release: { entry, users in groups.release(entry, count: users, configurations: configurations) })
     }
 
@@ -246,7 +246,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     func renderFirstPopFrame(_ index: Int, values: ColumnPointer<V>, output: inout FrameOutput) {
         precondition(method == .pop, "a \(method) spring's first frame needs its group's")
         let threshold = common.threshold[index]
-        if threshold != firstFrame.base.pointee.threshold {
+        if threshold != firstFrame.pointer[0].threshold {
             firstFrame[0] = SpringGroups.immediatePopFrame(threshold: threshold)
         }
         let bits = common.flags[index]
@@ -255,7 +255,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         // is grouped at the next tick), a replacement's may.
         let started = ElementFlag.quiet | ElementFlag.unwritten
         guard bits == started || bits == started | ElementFlag.groupStart else {
-            advanceElement(index, Pointers(self), frame: firstFrame.base, values: values, output: &output)
+            advanceElement(index, Pointers(self), frame: firstFrame.pointer.address(0), values: values, output: &output)
             return
         }
         // A quiet spring just started (every add and replacement of one):
@@ -264,7 +264,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         // batch's pointers. (The flags' subscript checked the index; the
         // columns have the same count, and their pointers check in debug
         // builds.)
-        let f = firstFrame.base
+        let f = firstFrame.pointer.address(0)
         let displacements = ColumnPointer(displacement)
         let velocities = ColumnPointer(velocity)
         let slopes = ColumnPointer(slope)
@@ -432,22 +432,6 @@ extension SpringBatch where V == Double {
         values[p.common.slot[index].index] = current[0]
         values[p.common.slot[index &+ 1].index] = current[1]
         return true
-    }
-}
-
-extension ColumnPointer where Element == Double {
-    /// Elements `index` and `index + 1`, in one SIMD register.
-    @inline(__always)
-    func pair(_ index: Int) -> SIMD2<Double> {
-        check(index &+ 1)
-        return UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
-    }
-
-    /// Stores `pair` in elements `index` and `index + 1`.
-    @inline(__always)
-    func setPair(_ index: Int, _ pair: SIMD2<Double>) {
-        check(index &+ 1)
-        UnsafeMutableRawPointer(base + index).storeBytes(of: pair, as: SIMD2<Double>.self)
     }
 }
 

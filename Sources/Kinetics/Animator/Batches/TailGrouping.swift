@@ -140,7 +140,7 @@ final class TailGrouping {
         }
         guard moves else { return nil }
         return Permutation(
-            start: start, count: count, order: order.base, scratch: scratch, largestStride: largestStride)
+            start: start, count: count, order: order, scratch: scratch, largestStride: largestStride)
     }
 
     /// Puts the tail of every column in a new order: the element at new
@@ -148,7 +148,7 @@ final class TailGrouping {
     struct Permutation: ColumnOperation {
         let start: Int
         let count: Int
-        let order: UnsafeMutablePointer<Int32>
+        let order: ColumnPointer<Int32>
         let scratch: UnsafeMutableRawPointer
         let largestStride: Int
         var firstChanged: Int { start }
@@ -157,7 +157,7 @@ final class TailGrouping {
             let stride = MemoryLayout<Element>.stride
             precondition(_isPOD(Element.self) && stride <= largestStride, "a column of \(Element.self)")
             precondition(column.count >= start + count, "a column shorter than the batch")
-            let tail = column.base + start
+            let tail = column.pointer.address(start)
             scratch.copyMemory(from: tail, byteCount: count * stride)
             for place in 0 ..< count {
                 tail[place] = scratch.loadUnaligned(fromByteOffset: Int(order[place]) * stride, as: Element.self)

@@ -58,7 +58,7 @@ extension Animator {
     private func recordViolations() -> [String] {
         var problems: [String] = []
         var isFree = [Bool](repeating: false, count: records.count)
-        for index in UnsafeBufferPointer(start: freeRecords.base, count: freeRecords.count) {
+        for index in freeRecords.elements {
             let i = Int(index.raw)
             guard i >= 0 && i < records.count else {
                 problems.append("free record \(i) out of range")

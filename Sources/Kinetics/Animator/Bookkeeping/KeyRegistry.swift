@@ -294,21 +294,20 @@ final class KeyRegistry {
 
     /// Unregisters `record`; does nothing if it is not registered.
     func remove(_ record: RecordIndex) {
-        withUnsafePointer(to: record) { remove($0, count: 1) }
+        withUnsafePointer(to: record) { remove(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
-    /// Unregisters `count` records from `records` (those registered), in one
-    /// pass over the links.
-    func remove(_ records: UnsafePointer<RecordIndex>, count removing: Int) {
-        remove(records, count: removing) { _, _ in }
+    /// Unregisters `records` (those registered), in one pass over the links.
+    func remove(_ records: UnsafeBufferPointer<RecordIndex>) {
+        remove(records) { _, _ in }
     }
 
-    /// Unregisters `count` records from `records` (those registered) and
+    /// Unregisters `records` (those registered) and
     /// calls `body` with each one's position in the list and the record,
     /// registered or not, in the same pass: a caller with its own work per
     /// record reads the list once.
     @inline(__always)
-    func remove(_ records: UnsafePointer<RecordIndex>, count removing: Int, each body: (Int, RecordIndex) -> Void) {
+    func remove(_ records: UnsafeBufferPointer<RecordIndex>, each body: (Int, RecordIndex) -> Void) {
         withState { state in
             var removed = 0
             // A record's links are within the count (checked); the links and
@@ -316,7 +315,7 @@ final class KeyRegistry {
             let linkCount = self.links.count
             let links = ColumnPointer(self.links)
             let lists = ColumnPointer(self.lists)
-            for position in 0 ..< removing {
+            for position in 0 ..< records.count {
                 let record = records[position]
                 body(position, record)
                 guard record.index < linkCount, !links[record.index].list.isNone else { continue }

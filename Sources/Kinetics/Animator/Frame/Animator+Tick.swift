@@ -70,13 +70,11 @@ extension Animator {
         let moved = outputs.output.moved
         guard quiet.count > 0 || moved.count > 0 else { return }
         let statuses = ColumnPointer(status)
-        for position in 0 ..< moved.count {
-            statuses[moved.base[position].owner.record.index].element = moved.base[position].element
-        }
+        for element in moved.elements { statuses[element.owner.record.index].element = element.element }
         // One pass over the list: each record leaves the registry, its
         // status is set and it joins the free list.
         freeRecords.append(count: quiet.count) { free in
-            registry.remove(quiet.base, count: quiet.count) { position, index in
+            registry.remove(quiet.elements) { position, index in
                 statuses[index.index].live = false
                 statuses[index.index].phase = .finished
                 statuses[index.index].element = .none

@@ -243,12 +243,10 @@ package final class BatchSet {
         let quiet = state.output.quiet
         let moved = state.output.moved
         state.positions.withUnsafeMutableBufferPointer { positions in
-            for index in 0 ..< moved.count {
-                positions[moved.base[index].owner.record.index]?.index = moved.base[index].element
-            }
-            for index in 0 ..< quiet.count { positions[quiet.base[index].index] = nil }
+            for element in moved.elements { positions[element.owner.record.index]?.index = element.element }
+            for record in quiet.elements { positions[record.index] = nil }
         }
-        state.freeIDs.append(contentsOf: UnsafeBufferPointer(start: quiet.base, count: quiet.count))
+        state.freeIDs.append(contentsOf: quiet.elements)
         return quiet.count
     }
 

@@ -112,7 +112,7 @@ final class Lane<V: AnimatableVector> {
     /// an unspecialised `IndexingIterator` (debug builds) allocates.
     func advance(_ context: FrameContext, shared: SharedTables, output: inout FrameOutput) {
         guard values.count > 0 else { return }
-        let pointer = ColumnPointer(values.base, capacity: values.count)
+        let pointer = values.pointer
         var index = 0
         while index < springs.count {
             let batch = springs[index]
@@ -163,11 +163,11 @@ final class Lane<V: AnimatableVector> {
     subscript(slot slot: PropertySlot) -> V {
         get {
             checkSlot(slot)
-            return values.base[slot.index]
+            return values.pointer[slot.index]
         }
         set {
             checkSlot(slot)
-            values.base[slot.index] = newValue
+            values.pointer[slot.index] = newValue
         }
     }
 
@@ -182,7 +182,7 @@ final class Lane<V: AnimatableVector> {
     /// in debug builds).
     @inline(__always)
     func withValues<Result>(_ body: (ColumnPointer<V>) -> Result) -> Result {
-        body(ColumnPointer(values.base, capacity: values.count))
+        body(values.pointer)
     }
 
     /// The number of animations in the lane's batches.

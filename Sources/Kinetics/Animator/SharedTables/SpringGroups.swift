@@ -215,7 +215,7 @@ final class SpringGroups {
     /// ``SpringConfigurations/prepare(dt:)``.
     func prepare(dt: Double, configurations: SpringConfigurations) {
         if clocked { state.slots.forgetKeys() }
-        let maps = configurations.frameMaps.base
+        let maps = configurations.frameMaps.pointer
         state.keepsAnySlope = false
         for index in state.groups.indices where state.slots.users(index) > 0 {
             frames[index] = frame(
