@@ -80,91 +80,21 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // MARK: - The library
+        // MARK: - The library: the modules of the products above
 
-        // The platform's C, the same on every platform: its math library
-        // and atomic integers (kinetics_support.h).
-        .target(
-            name: "CKineticsSupport"
-        ),
         .target(
             name: "Kinetics",
             dependencies: ["CKineticsSupport"],
             swiftSettings: numericalSettings(wholeModule: false)
-        ),
-
-        // MARK: - The GSL reference
-
-        .systemLibrary(
-            name: "CGSL",
-            pkgConfig: "gsl",
-            providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
         ),
         .target(
             name: "KineticsReference",
             dependencies: ["CGSL"],
             swiftSettings: numericalSettings(wholeModule: true)
         ),
-
-        // MARK: - Verification
-
         .target(
             name: "KineticsVerify",
             dependencies: ["Kinetics", "KineticsEngine", "KineticsReference", "KineticsInput", "KineticsCompare"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: - Input files, read within a size limit; numbers and tables as text
-
-        .target(
-            name: "KineticsInput",
-            dependencies: [.product(name: "CSV", package: "CSV.swift")],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: - Scenario files
-
-        .target(
-            name: "KineticsScenario",
-            dependencies: ["Kinetics"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: - Traces from other engines against GSL
-
-        .target(
-            name: "KineticsCompare",
-            dependencies: [
-                "Kinetics", "KineticsReference", "KineticsInput",
-                .product(name: "RealModule", package: "swift-numerics"),
-            ],
-            swiftSettings: numericalSettings(wholeModule: true)
-        ),
-
-        // MARK: - Allocation counting
-
-        .target(
-            name: "KineticsAllocations",
-            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: - The bench harness, the C model of Pop's frame and the C engine interface
-        // (the package-benchmark suites are a package of their own: Benchmarks/)
-
-        // The C interface of an outside engine (kinetics_engine.h), alone:
-        // what an engine author reads and builds against.
-        .target(
-            name: "CKineticsEngine"
-        ),
-        .target(
-            name: "CPopModel",
-            dependencies: ["CKineticsEngine"]
-        ),
-        // The Swift engine interface: what bench, gate and verify call.
-        .target(
-            name: "KineticsEngine",
-            dependencies: ["Kinetics"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -180,22 +110,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // MARK: - Pictures and the report
 
-        .target(
-            name: "KineticsPlot",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "KineticsReport",
-            dependencies: [
-                "Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot",
-                .product(name: "Plot", package: "Plot"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: - The command-line tool
+        // MARK: - Tooling: the kinetics command, and a package's own bench executable
 
         // Every command of `kinetics`, and BenchSuite: a package's own bench
         // executable runs the bench command with its engines.
@@ -221,7 +137,77 @@ let package = Package(
             dependencies: ["KineticsCommandLine"],
             swiftSettings: swiftSettings
         ),
-        // The example of a package benching its own Swift engine.
+
+        // MARK: - Implementation: what the modules above are built from
+
+        // The platform's C, the same on every platform: its math library
+        // and atomic integers (kinetics_support.h).
+        .target(name: "CKineticsSupport"),
+        // GSL, through pkg-config.
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
+        ),
+        // The Swift engine interface that bench, gate and verify call
+        // (exported by KineticsBench and KineticsVerify).
+        .target(
+            name: "KineticsEngine",
+            dependencies: ["Kinetics"],
+            swiftSettings: swiftSettings
+        ),
+        // Input files, read within a size limit; numbers and tables as text.
+        .target(
+            name: "KineticsInput",
+            dependencies: [.product(name: "CSV", package: "CSV.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // Scenario files.
+        .target(
+            name: "KineticsScenario",
+            dependencies: ["Kinetics"],
+            swiftSettings: swiftSettings
+        ),
+        // Traces from other engines against GSL.
+        .target(
+            name: "KineticsCompare",
+            dependencies: [
+                "Kinetics", "KineticsReference", "KineticsInput",
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: numericalSettings(wholeModule: true)
+        ),
+        // Exact allocation counts.
+        .target(
+            name: "KineticsAllocations",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            swiftSettings: swiftSettings
+        ),
+        // The C interface of an outside engine (kinetics_engine.h), alone:
+        // what an engine author reads and builds against.
+        .target(name: "CKineticsEngine"),
+        // The model of Pop's frame in C, behind that interface.
+        .target(
+            name: "CPopModel",
+            dependencies: ["CKineticsEngine"]
+        ),
+        // Pictures and the report.
+        .target(
+            name: "KineticsPlot",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KineticsReport",
+            dependencies: [
+                "Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot",
+                .product(name: "Plot", package: "Plot"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Examples
+
+        // A package benching its own Swift engine.
         .executableTarget(
             name: "swift-springs-bench",
             dependencies: ["Kinetics", "KineticsBench", "KineticsCommandLine"],
