@@ -26,11 +26,8 @@ runs=${RUNS:-50}
 read -r -a extras <<<"${EXTRA:-50 75 100}"
 animations=${ANIMATIONS:-10000}
 bench_runs=${BENCH_RUNS:-7}
-kinetics=${KINETICS:-}
-if [[ -z $kinetics ]]; then
-    swift build -c release --product kinetics >/dev/null
-    kinetics=.build/release/kinetics
-fi
+# KINETICS, or the release build (made now).
+kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 

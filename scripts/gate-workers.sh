@@ -21,11 +21,8 @@ cd "$(dirname "$0")/.."
 
 runs=${RUNS:-50}
 read -r -a sizes <<<"${ANIMATIONS:-1000 10000 100000}"
-kinetics=${KINETICS:-}
-if [[ -z $kinetics ]]; then
-    swift build -c release --product kinetics >/dev/null
-    kinetics=.build/release/kinetics
-fi
+# KINETICS, or the release build (made now).
+kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa.so" Examples/engines/soa_springs.c -lm

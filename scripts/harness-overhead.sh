@@ -18,11 +18,8 @@ cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "harness-overhead.sh: error: valgrind is not installed (apt-get install valgrind)" >&2; exit 69; }
 
 animations=${ANIMATIONS:-10000}
-kinetics=${KINETICS:-}
-if [[ -z $kinetics ]]; then
-    swift build -c release --product kinetics >/dev/null
-    kinetics=.build/release/kinetics
-fi
+# KINETICS, or the release build (made now).
+kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa_springs.so" Examples/engines/soa_springs.c -lm
