@@ -8,8 +8,8 @@
 #
 #   scripts/swift-example.sh        exit 0 within MAX_RATIO, 2 above it
 #
-# MAX_RATIO=1 shows the gate failing (the example counts about 1.3 times
-# the animator's instructions).
+# MAX_RATIO=1 shows the gate failing (the example counts more instructions
+# a spring than the animator; docs/bench.md has the figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "swift-example.sh: error: valgrind is not installed (apt-get install valgrind)" >&2; exit 69; }
