@@ -173,8 +173,4 @@ static void exact_destroy(void *handle) {
     free(e);
 }
 
-static const kinetics_engine table = KINETICS_ENGINE_TABLE(exact, "exact-springs");
-
-uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
-
-const kinetics_engine *kinetics_engine_table(void) { return &table; }
+KINETICS_ENGINE_EXPORT(exact, "exact-springs")

@@ -185,8 +185,4 @@ static double soa_value(const void *handle, int64_t i) {
 
 static int64_t soa_running(const void *handle) { return ((const engine *)handle)->running; }
 
-static const kinetics_engine table = KINETICS_ENGINE_TABLE(soa, "soa-springs");
-
-uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
-
-const kinetics_engine *kinetics_engine_table(void) { return &table; }
+KINETICS_ENGINE_EXPORT(soa, "soa-springs")

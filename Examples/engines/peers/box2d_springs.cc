@@ -209,10 +209,6 @@ int64_t box2d_running(const void *handle) { return static_cast<const Engine *>(h
 /* The world frees its bodies and joints. */
 void box2d_destroy(void *handle) { delete static_cast<Engine *>(handle); }
 
-const kinetics_engine table = KINETICS_ENGINE_TABLE(box2d, "box2d");
-
 }  // namespace
 
-extern "C" uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
-
-extern "C" const kinetics_engine *kinetics_engine_table(void) { return &table; }
+KINETICS_ENGINE_EXPORT(box2d, "box2d")

@@ -230,10 +230,6 @@ int64_t bullet_running(const void *handle) { return static_cast<const Engine *>(
 
 void bullet_destroy(void *handle) { delete static_cast<Engine *>(handle); }
 
-const kinetics_engine table = KINETICS_ENGINE_TABLE(bullet, "bullet");
-
 }  // namespace
 
-extern "C" uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
-
-extern "C" const kinetics_engine *kinetics_engine_table(void) { return &table; }
+KINETICS_ENGINE_EXPORT(bullet, "bullet")

@@ -199,8 +199,4 @@ static void chipmunk_destroy(void *handle) {
     free(e);
 }
 
-static const kinetics_engine table = KINETICS_ENGINE_TABLE(chipmunk, "chipmunk2d");
-
-uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }
-
-const kinetics_engine *kinetics_engine_table(void) { return &table; }
+KINETICS_ENGINE_EXPORT(chipmunk, "chipmunk2d")

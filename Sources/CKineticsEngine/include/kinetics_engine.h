@@ -137,6 +137,14 @@ uint32_t kinetics_engine_abi_version(void);
 /* The engine's table, valid while the library is loaded. */
 const kinetics_engine *kinetics_engine_table(void);
 
+/* Both, for the table of KINETICS_ENGINE_TABLE(PREFIX, NAME), written once at
+ * file scope of the library's source (C, or C++ after this header):
+ *     KINETICS_ENGINE_EXPORT(soa, "soa-springs") */
+#define KINETICS_ENGINE_EXPORT(PREFIX, NAME)                                                              \
+    static const kinetics_engine kinetics_engine_exported_table = KINETICS_ENGINE_TABLE(PREFIX, NAME);  \
+    uint32_t kinetics_engine_abi_version(void) { return KINETICS_ENGINE_ABI_VERSION; }                   \
+    const kinetics_engine *kinetics_engine_table(void) { return &kinetics_engine_exported_table; }
+
 #ifdef __cplusplus
 }
 #endif
