@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "kinetics_engine.h"
+#include "peer_springs.h"
 
 namespace {
 
@@ -73,20 +74,6 @@ struct Engine {
     int64_t running = 0;
     double time = 0;
 };
-
-bool usable(const kinetics_animation &a, int64_t index, char *error, size_t size) {
-    if (a.kind != KINETICS_KIND_SPRING) {
-        std::snprintf(error, size, "box2d runs scalar springs only; animation %lld is of kind %d", (long long)index,
-                      a.kind);
-        return false;
-    }
-    if (!(a.tension > 0 && a.mass > 0 && a.friction >= 0)) {
-        std::snprintf(error, size, "animation %lld: a spring needs tension > 0, mass > 0, friction >= 0",
-                      (long long)index);
-        return false;
-    }
-    return true;
-}
 
 /* Where a's joint is anchored on the ground body: ANCHOR_DISTANCE to the
  * left of the target its joint was made with, which it keeps. */
@@ -153,7 +140,7 @@ void settle(Engine &e, Animation &a, double value) {
 void *box2d_create(const kinetics_workload *workload, char *error, size_t error_size) {
     double travel = 0;
     for (int64_t i = 0; i < workload->count; i++) {
-        if (!usable(workload->animations[i], i, error, error_size)) return nullptr;
+        if (!peer_spring_usable("box2d", &workload->animations[i], i, error, error_size)) return nullptr;
         travel = std::fmax(travel, std::fabs(workload->animations[i].to - workload->initial[i]));
     }
     Engine *e = new (std::nothrow) Engine;

@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "kinetics_engine.h"
+#include "peer_springs.h"
 
 namespace {
 
@@ -82,20 +83,6 @@ struct Engine {
         }
     }
 };
-
-bool usable(const kinetics_animation &a, int64_t index, char *error, size_t size) {
-    if (a.kind != KINETICS_KIND_SPRING) {
-        std::snprintf(error, size, "bullet runs scalar springs only; animation %lld is of kind %d", (long long)index,
-                      a.kind);
-        return false;
-    }
-    if (!(a.tension > 0 && a.mass > 0 && a.friction >= 0)) {
-        std::snprintf(error, size, "animation %lld: a spring needs tension > 0, mass > 0, friction >= 0",
-                      (long long)index);
-        return false;
-    }
-    return true;
-}
 
 /* Where body index sits along z: its index's lowest 20 bits reversed, a
  * distinct whole number (exact in float) below 2^20 for the first 2^20
@@ -171,7 +158,7 @@ void settle(Engine &e, Animation &a, double value) {
 
 void *bullet_create(const kinetics_workload *workload, char *error, size_t error_size) {
     for (int64_t i = 0; i < workload->count; i++)
-        if (!usable(workload->animations[i], i, error, error_size)) return nullptr;
+        if (!peer_spring_usable("bullet", &workload->animations[i], i, error, error_size)) return nullptr;
     Engine *e = new (std::nothrow) Engine;
     if (!e) return nullptr;
     e->world.setGravity(btVector3(0, 0, 0));

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "kinetics_engine.h"
+#include "peer_springs.h"
 
 /* One step per frame is unstable for the stiffest springs at low frame
  * rates; their state grows by a factor each frame until it overflows, and
@@ -58,19 +59,6 @@ typedef struct {
     animation *animations;
     double time;
 } engine;
-
-static int usable(const kinetics_animation *a, int64_t index, char *error, size_t size) {
-    if (a->kind != KINETICS_KIND_SPRING) {
-        snprintf(error, size, "chipmunk2d runs scalar springs only; animation %lld is of kind %d", (long long)index,
-                 a->kind);
-        return 0;
-    }
-    if (!(a->tension > 0 && a->mass > 0 && a->friction >= 0)) {
-        snprintf(error, size, "animation %lld: a spring needs tension > 0, mass > 0, friction >= 0", (long long)index);
-        return 0;
-    }
-    return 1;
-}
 
 /* A new space. Debian's Chipmunk2D is built with its debug checks, and the
  * first space a process makes prints a banner on standard output, which
@@ -129,7 +117,7 @@ static void start(engine *e, animation *a, const kinetics_animation *spec, doubl
 
 static void *chipmunk_create(const kinetics_workload *workload, char *error, size_t error_size) {
     for (int64_t i = 0; i < workload->count; i++)
-        if (!usable(&workload->animations[i], i, error, error_size)) return NULL;
+        if (!peer_spring_usable("chipmunk2d", &workload->animations[i], i, error, error_size)) return NULL;
     engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     e->animations = calloc(workload->count > 0 ? (size_t)workload->count : 1, sizeof *e->animations);

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 
 #include "kinetics_engine.h"
+#include "peer_springs.h"
 
 typedef struct {
     dBodyID body;
@@ -56,19 +57,6 @@ typedef struct {
     double time;
     double step;            /* the step every spring's ERP and CFM are set for */
 } engine;
-
-static int usable(const kinetics_animation *a, int64_t index, char *error, size_t size) {
-    if (a->kind != KINETICS_KIND_SPRING) {
-        snprintf(error, size, "ode runs scalar springs only; animation %lld is of kind %d", (long long)index,
-                 a->kind);
-        return 0;
-    }
-    if (!(a->tension > 0 && a->mass > 0 && a->friction >= 0)) {
-        snprintf(error, size, "animation %lld: a spring needs tension > 0, mass > 0, friction >= 0", (long long)index);
-        return 0;
-    }
-    return 1;
-}
 
 /* The manual's ERP and CFM for a's spring over a step of h. */
 static void soften(animation *a, double h) {
@@ -132,7 +120,7 @@ static void settle(engine *e, animation *a, double value) {
 
 static void *ode_create(const kinetics_workload *workload, char *error, size_t error_size) {
     for (int64_t i = 0; i < workload->count; i++)
-        if (!usable(&workload->animations[i], i, error, error_size)) return NULL;
+        if (!peer_spring_usable("ode", &workload->animations[i], i, error, error_size)) return NULL;
     engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     e->animations = calloc(workload->count > 0 ? (size_t)workload->count : 1, sizeof *e->animations);
