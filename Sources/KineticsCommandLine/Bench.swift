@@ -282,6 +282,8 @@ extension Bench {
                         configuration, counter: run == 0 ? counter : nil, library: inWorkers[configuration.engine])
                     runs[index].append(measured)
                 } catch let failure as BenchFailure {
+                    // A configuration that fails again in a later run is listed once.
+                    guard !failures.contains(where: { $0.configuration == failure.configuration }) else { continue }
                     failures.append(failure)
                     bar.finish()
                     let more = list[(index + 1)...].contains { $0.engine == configuration.engine }
