@@ -132,7 +132,8 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     private let madeKeys: [AnimationKey]
     /// The engine's mutable state, unchecked like the animator's (see
     /// "How a frame runs"): the harness's checks would otherwise count
-    /// against the engine measured.
+    /// against the engine measured. (The library's `UncheckedState` would
+    /// not do: the attribute holds only in the module that declares it.)
     #if !KINETICS_CHECKED_EXCLUSIVITY
         @exclusivity(unchecked)
     #endif

@@ -5,24 +5,18 @@
 /// The pointer is stable between appends; loops read ``base`` once. The
 /// columns of a batch are removed from together (``ColumnList``): the last
 /// element moves into the hole and the columns shrink by one, so it is O(1).
-final class Column<Element> {
-    /// The column's mutable state, in one stored property: one of the few
-    /// whose exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var buffer: Buffer
-
-    private struct Buffer {
-        var base: UnsafeMutablePointer<Element>
-        var count = 0
-        var capacity: Int
+final class Column<Element>: UncheckedState<Column<Element>.Buffer> {
+    /// The column's mutable state. Its fields are this file's alone.
+    struct Buffer {
+        fileprivate var base: UnsafeMutablePointer<Element>
+        fileprivate var count = 0
+        fileprivate var capacity: Int
     }
 
     /// The first element; stable between appends. Only this file reaches
     /// it: the rest of the module goes through ``pointer``, ``elements``
     /// and the subscript, which check their indices in debug builds.
-    fileprivate var base: UnsafeMutablePointer<Element> { buffer.base }
+    fileprivate var base: UnsafeMutablePointer<Element> { state.base }
 
     /// The elements as the batch loops reach them (``ColumnPointer``):
     /// checked against the capacity in debug builds, a bare pointer in
@@ -35,11 +29,11 @@ final class Column<Element> {
     @inline(__always)
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
-    var count: Int { buffer.count }
-    var capacity: Int { buffer.capacity }
+    var count: Int { state.count }
+    var capacity: Int { state.capacity }
 
     init(capacity: Int = 16) {
-        buffer = Buffer(base: .allocate(capacity: capacity), capacity: capacity)
+        super.init(Buffer(base: .allocate(capacity: capacity), capacity: capacity))
     }
 
     deinit {
@@ -53,7 +47,7 @@ final class Column<Element> {
     func append(_ element: Element) {
         if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)
-        buffer.count &+= 1
+        state.count &+= 1
     }
 
     /// Stores `element` at slot `index` of a ``CountedSlots`` table:
@@ -78,11 +72,11 @@ final class Column<Element> {
         base.deinitialize(count: count)
         if newCount != capacity {
             base.deallocate()
-            buffer.base = .allocate(capacity: newCount)
-            buffer.capacity = newCount
+            state.base = .allocate(capacity: newCount)
+            state.capacity = newCount
         }
         base.initialize(repeating: element, count: newCount)
-        buffer.count = newCount
+        state.count = newCount
     }
 
     /// Makes room for `minimum` elements without allocating again.
@@ -94,8 +88,8 @@ final class Column<Element> {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         grown.moveInitialize(from: base, count: count)
         base.deallocate()
-        buffer.base = grown
-        buffer.capacity = newCapacity
+        state.base = grown
+        state.capacity = newCapacity
     }
 
     /// Moves the last element into `index` and shrinks by one: one
@@ -108,7 +102,7 @@ final class Column<Element> {
         } else {
             (base + last).deinitialize(count: 1)
         }
-        buffer.count = last
+        state.count = last
     }
 
     /// Appends where the capacity is known to suffice: no growth, and in
@@ -117,7 +111,7 @@ final class Column<Element> {
     func appendWithinCapacity(_ element: Element) {
         assert(count < capacity, "appendWithinCapacity on a full column (capacity \(capacity))")
         (base + count).initialize(to: element)
-        buffer.count &+= 1
+        state.count &+= 1
     }
 
     /// The last element, if any.
@@ -126,7 +120,7 @@ final class Column<Element> {
     /// Removes and returns the last element, if any.
     func popLast() -> Element? {
         guard count > 0 else { return nil }
-        buffer.count &-= 1
+        state.count &-= 1
         return (base + count).move()
     }
 
@@ -136,14 +130,14 @@ final class Column<Element> {
     func append(count added: Int, _ body: (UnsafeMutablePointer<Element>) -> Void) {
         reserve(count + added)
         body(base + count)
-        buffer.count += added
+        state.count += added
     }
 
     /// Drops every element from `newCount` on.
     func truncate(to newCount: Int) {
         precondition(newCount >= 0 && newCount <= count, "column size \(newCount) out of 0...\(count)")
         (base + newCount).deinitialize(count: count - newCount)
-        buffer.count = newCount
+        state.count = newCount
     }
 
     /// Copies element `source` over element `destination`.

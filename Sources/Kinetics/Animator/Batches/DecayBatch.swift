@@ -1,17 +1,20 @@
 import CKineticsSupport
 
 /// The decelerations in use with their factors for the current tick.
-final class DecayConfigurations {
+final class DecayConfigurations: UncheckedState<SharedSlots<DecayConfigurations.Key, DecaySlot>> {
     struct Key: Hashable {
         let deceleration: Double
         let method: DecayMethod
     }
 
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var slots = SharedSlots<Key, DecaySlot>()
     let factors = Column<DecayFactors>()
+    /// The configurations' keys and users.
+    private var slots: SharedSlots<Key, DecaySlot> {
+        _read { yield state }
+        _modify { yield &state }
+    }
+
+    init() { super.init(SharedSlots()) }
 
     /// The configuration for `deceleration` and `method`, counting one more user.
     func acquire(_ deceleration: Double, _ method: DecayMethod) -> DecayIndex {

@@ -51,8 +51,11 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     /// reference counting on each use).
     unowned(unsafe) let lane: Lane<Stored>
     let width: Int
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
+    /// The mutable state. It skips the run-time exclusivity checks as
+    /// ``UncheckedState``'s state does, declared here because the box
+    /// inherits from ``AnimationBox`` (the state held in an object of its own
+    /// would cost an allocation a box and move the slot out of the header's
+    /// cache line).
     #if !KINETICS_CHECKED_EXCLUSIVITY
         @exclusivity(unchecked)
     #endif

@@ -18,7 +18,7 @@
 /// retain and release of each of its arrays). Its tables are ``Column``s
 /// held in constants: an add writes five of them, and as arrays each write
 /// checked its array's uniqueness.
-final class KeyRegistry {
+final class KeyRegistry: UncheckedState<KeyRegistry.State> {
     /// A record's key: a caller's string, or the name the animator gave it
     /// (``GeneratedKey``), kept as its number.
     struct Entry {
@@ -63,13 +63,6 @@ final class KeyRegistry {
         var count: Int
     }
 
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
     /// By record index; grown on demand. An entry stays after removal until
     /// its record registers again (clearing the key would release a string).
     private let entries = Column<Entry>()
@@ -83,7 +76,7 @@ final class KeyRegistry {
     private let lists = Column<KeyList>()
     private let freeLists = Column<KeyListIndex>()
 
-    private struct State {
+    struct State {
         /// Buckets that are not empty (live or left by removed records).
         var occupied = 0
         /// The number of registered records.
@@ -94,6 +87,8 @@ final class KeyRegistry {
         var lastTarget = TargetID(0)
         var lastList = KeyListIndex.none
     }
+
+    init() { super.init(State()) }
     /// The entries, by record index (for the invariant check).
     var allEntries: [Entry] { (0 ..< entries.count).map { entries[$0] } }
     /// The number of registered records.

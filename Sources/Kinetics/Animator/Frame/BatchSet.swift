@@ -5,18 +5,11 @@
 ///
 /// Elements have stable ids; a finished element is removed at once
 /// (swap-remove) and reported.
-package final class BatchSet {
+package final class BatchSet: UncheckedState<BatchSet.State> {
     private let scalars = Lane<Double>()
     private let points = Lane<SIMD2<Double>>()
     private let shared = SharedTables()
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
+    package struct State {
         var output = FrameOutput()
         /// The time of the last frame.
         var time = 0.0
@@ -27,13 +20,14 @@ package final class BatchSet {
     /// The time of the last frame.
     package var time: Double { state.time }
 
-    private struct Position {
+    package struct Position {
         var kind: ElementKind
         var points: Bool
         var index: ElementIndex
     }
 
     package init() {
+        super.init(State())
         state.output.events.reserveCapacity(1_024)
         state.output.finished.reserveCapacity(1_024)
         state.output.collectsQuiet = true

@@ -99,8 +99,11 @@ public final class Animator {
     /// The keys of registered records, per target in the order added.
     let registry = KeyRegistry()
 
-    /// The animator's bookkeeping: one of the few stored properties whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
+    /// The animator's bookkeeping. It and ``outputs`` skip the run-time
+    /// exclusivity checks as ``UncheckedState``'s state does, declared here
+    /// because a public class cannot inherit from it (the state held in an
+    /// object of that class instead would add a load to each access, a
+    /// retarget's included).
     #if !KINETICS_CHECKED_EXCLUSIVITY
         @exclusivity(unchecked)
     #endif

@@ -38,10 +38,10 @@ struct KeyframeTrack<V: AnimatableVector> {
 /// The keyframe tracks of one lane, shared by every animation with the same
 /// keyframes and direction: adding keyframes that are already in use builds
 /// nothing and allocates nothing.
-final class KeyframeTracks<V: AnimatableVector> {
+final class KeyframeTracks<V: AnimatableVector>: UncheckedState<KeyframeTracks<V>.State> {
     /// The tracks, by index (the hot loop reads these).
     let tracks = Column<KeyframeTrack<V>>()
-    private struct Entry {
+    struct Entry {
         var packed: [SIMD4<Double>]
         var keyTimes: [Double]
         var functions: [TimingFunction]
@@ -52,19 +52,14 @@ final class KeyframeTracks<V: AnimatableVector> {
         /// The next entry with the same hash, or none.
         var next: TrackIndex
     }
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
+    struct State {
         var slots = CountedSlots<TrackSlot>()
         var entries: [Entry] = []
         /// The first entry of each hash; the rest are chained through `next`.
         var buckets: [Int: TrackIndex] = [:]
     }
+
+    init() { super.init(State()) }
 
     deinit {
         for index in state.entries.indices where state.slots.users[index] > 0 { deallocate(tracks[index]) }

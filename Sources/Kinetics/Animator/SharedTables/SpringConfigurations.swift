@@ -8,7 +8,7 @@
 /// around the step count of the frame. The matrices depend only on the
 /// parameters, the method and the frame length, so one computation per tick
 /// serves every animation that shares them.
-final class SpringConfigurations {
+final class SpringConfigurations: UncheckedState<SpringConfigurations.State> {
     struct Key: Hashable {
         let parameters: SpringParameters
         let method: SpringMethod
@@ -27,18 +27,13 @@ final class SpringConfigurations {
         var friction = 0.0
     }
 
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
+    struct State {
         var slots = SharedSlots<Key, ConfigurationSlot>()
         /// One step of Pop's or the grid's size, by configuration.
         var steps: [SpringPropagator] = []
     }
+
+    init() { super.init(State()) }
     /// The current tick's matrices, by configuration.
     let frameMaps = Column<FrameMaps>()
 

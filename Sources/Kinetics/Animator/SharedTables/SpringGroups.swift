@@ -5,7 +5,7 @@
 /// only on the clock (Pop's step count and blend, the grid's output blend)
 /// is done once per group per tick and each spring's frame is a few
 /// multiply-adds with no branches on its own state.
-final class SpringGroups {
+final class SpringGroups: UncheckedState<SpringGroups.State> {
     let method: SpringMethod
 
     /// The settings and clock of a group.
@@ -73,7 +73,7 @@ final class SpringGroups {
         }
     }
 
-    private struct Key: Hashable {
+    struct Key: Hashable {
         let parameters: SpringParameters
         let threshold: Double
         let clock: UInt64
@@ -88,14 +88,7 @@ final class SpringGroups {
         }
     }
 
-    /// The table's mutable state, in one stored property: one of the few
-    /// whose exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
+    struct State {
         /// Groups a new spring can join now: for clocked methods, those made
         /// since the last tick (older ones have moved on).
         var slots = SharedSlots<Key, GroupSlot>()
@@ -117,6 +110,7 @@ final class SpringGroups {
             "a spring group's frame is \(MemoryLayout<Frame>.stride) bytes, not \(Frame.stride)")
         self.method = method
         clocked = method == .pop || method == .fixed
+        super.init(State())
     }
 
     /// Whether groups move on with their clocks (`pop`, `fixed`). Stored:

@@ -36,7 +36,7 @@ struct TimingEvaluator {
 /// function, bezier method and (for WebKit's tolerance, Pop's
 /// `1/(1000·duration)`) duration; a fast bezier's table is built once for
 /// all of them.
-final class TimingTable {
+final class TimingTable: UncheckedState<TimingTable.State> {
     struct Key: Hashable {
         let function: TimingFunction
         let bezier: BezierMethod
@@ -44,14 +44,7 @@ final class TimingTable {
     }
 
     let evaluators = Column<TimingEvaluator>()
-    /// The mutable state, in one stored property: one of the few whose
-    /// exclusivity is not checked at run time (see "How a frame runs").
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
+    struct State {
         var slots = SharedSlots<Key, TimingSlot>()
         var tables: [BezierTable?] = []
         /// Entries nobody uses, oldest first, kept so that the next animation
@@ -61,7 +54,10 @@ final class TimingTable {
     }
     static let idleLimit = 16
 
-    init() { state.idle.reserveCapacity(Self.idleLimit + 1) }
+    init() {
+        super.init(State())
+        state.idle.reserveCapacity(Self.idleLimit + 1)
+    }
 
     /// The entry for `function` solved with `bezier` over `duration`, counting one more user.
     func acquire(_ function: TimingFunction, bezier: BezierMethod, duration: Double) -> TimingIndex {
