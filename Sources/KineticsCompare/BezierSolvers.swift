@@ -60,7 +60,8 @@ struct ChromiumBezier {
 public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
     /// Exact to rounding (Kinetics' `precise`).
     case exact
-    /// Chromium's `gfx::CubicBezier`, ε = 1e-7 in x.
+    /// Chromium's `gfx::CubicBezier`, ε = 1e-7 in x; WebKit's `UnitBezier`
+    /// today has the same table, steps and tolerance.
     case chromium
     /// WebKit's `UnitBezier::solve` at a tolerance in x of `1/(1000·duration)`
     /// (Pop's choice) for `duration` seconds.
@@ -69,12 +70,35 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
     case webkit(Double)
     /// Kinetics' `fast` table.
     case kineticsFast
+    /// Firefox's SMIL key splines (`SMILKeySpline`): an 11-sample table,
+    /// 4 Newton steps where x'(t) ≥ 0.02, else 10 halvings to 1e-7.
+    case firefoxKeySpline
+    /// The `bezier-easing` package (npm): Firefox's key-spline scheme with
+    /// samples in `float32` and Newton where x'(t) ≥ 0.001.
+    case bezierEasing
+    /// Servo's `style::bezier` (Firefox's CSS easing): WebKit's solver on
+    /// `f32` control points at a tolerance in x.
+    case servo(Double)
+    /// Flutter's `Cubic`: bisection to 0.001 in x.
+    case flutter
+    /// Android's `PathInterpolator`: the curve flattened to within 0.002,
+    /// then interpolated, in `float`.
+    case android
+    /// GTK's CSS `cubic-bezier()`: bisection from t = x to 1e-5 in x.
+    case gtk
+    /// Qt's `QEasingCurve` bezier spline: Cardano's formula with Qt's
+    /// approximate cube root and cosines.
+    case qt
+
+    /// The tolerances in x tried for WebKit's and Servo's solvers.
+    static let tolerances = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8]
 
     /// Every candidate tried.
     public static let all: [BezierCandidate] =
         [.exact, .chromium, .kineticsFast]
         + [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.75, 1, 2, 5].map { .webkitForDuration($0) }
-        + [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8].map { .webkit($0) }
+        + tolerances.map { .webkit($0) }
+        + [.firefoxKeySpline, .bezierEasing, .flutter, .android, .gtk, .qt] + tolerances.map { .servo($0) }
 
     public var description: String {
         switch self {
@@ -83,14 +107,30 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
         case .webkitForDuration(let duration): "WebKit's UnitBezier at ε = 1/(1000·\(duration) s) in x"
         case .webkit(let epsilon): "WebKit's UnitBezier at ε = \(epsilon) in x"
         case .kineticsFast: "Kinetics' fast table (certified to 1e-8)"
+        case .firefoxKeySpline:
+            "Firefox's SMILKeySpline (11-sample table, 4 Newton steps where x'(t) ≥ 0.02, else 10 halvings to 1e-7)"
+        case .bezierEasing:
+            "bezier-easing's solver (11 float32 samples, 4 Newton steps where x'(t) ≥ 0.001, else 10 halvings to 1e-7)"
+        case .servo(let epsilon): "Servo's style::bezier (WebKit's solver on f32 control points) at ε = \(epsilon) in x"
+        case .flutter: "Flutter's Cubic (bisection to 0.001 in x)"
+        case .android: "Android's PathInterpolator (the curve flattened to within 0.002, interpolated, in float)"
+        case .gtk: "GTK's CSS cubic-bezier (bisection from t = x to 1e-5 in x)"
+        case .qt: "Qt's QEasingCurve bezier spline (Cardano's formula with approximate cube root and cosines)"
         }
     }
 
     /// The engine known to solve this way, where one is.
     public var engine: String? {
         switch self {
-        case .chromium: "Chromium, Blink's cubic-bezier() easing"
+        case .chromium: "Chromium's and WebKit's cubic-bezier() easing"
         case .webkitForDuration: "Pop"
+        case .firefoxKeySpline: "Firefox, SVG keySplines (SMIL)"
+        case .bezierEasing: "bezier-easing (npm) and its ports"
+        case .servo: "Firefox, CSS and Web Animations easing"
+        case .flutter: "Flutter, Cubic curves"
+        case .android: "Android, PathInterpolator"
+        case .gtk: "GTK, CSS transitions and animations"
+        case .qt: "Qt, QEasingCurve::BezierSpline"
         default: nil
         }
     }
@@ -107,6 +147,19 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
         case .kineticsFast:
             let table = BezierTable(curve)
             return xs.map { table.solve($0) }
+        case .firefoxKeySpline:
+            let solver = KeySplineBezier(curve, .firefox)
+            return xs.map(solver.solve)
+        case .bezierEasing:
+            let solver = KeySplineBezier(curve, .bezierEasing)
+            return xs.map(solver.solve)
+        case .servo(let epsilon):
+            let solver = ServoBezier(curve, epsilon: epsilon)
+            return xs.map(solver.solve)
+        case .flutter: return xs.map(FlutterCubic(curve: curve).solve)
+        case .android: return xs.map(AndroidPathInterpolator(curve).solve)
+        case .gtk: return xs.map(GTKBezier(curve: curve).solve)
+        case .qt: return xs.map(QtBezier(curve).solve)
         }
     }
 }
