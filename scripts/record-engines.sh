@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Records traces from real engines into data/traces/engines/ for `kinetics
 # compare` (the tests compare every one; recording is not part of them).
-# Installs what it needs: from Debian chromium, xvfb, python3-gi and
-# gir1.2-adw-1 (libadwaita); from PyPI pymunk (Chipmunk2D) and Box2D.
+# Installs what it needs: from Debian chromium, firefox-esr, xvfb, python3-gi,
+# gir1.2-adw-1 (libadwaita) and gir1.2-webkit2-4.1 (WebKitGTK); from PyPI
+# pymunk (Chipmunk2D), Box2D and PySide6 (Qt).
 # data/traces/README.md says what each engine is, which version made the
 # committed traces, and the scheme its source says it uses.
 #
@@ -14,14 +15,16 @@ mkdir -p "$out"
 
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 /usr/bin/python3 -c 'import gi; gi.require_version("Adw", "1")' 2>/dev/null || missing+=(python3-gi gir1.2-adw-1 gir1.2-gtk-4.0)
+/usr/bin/python3 -c 'import gi; gi.require_version("WebKit2", "4.1")' 2>/dev/null || missing+=(gir1.2-webkit2-4.1)
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "record-engines.sh: error: install ${missing[*]} (as root: apt-get install)" >&2; exit 69; }
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-python3 -c 'import pymunk, Box2D' 2>/dev/null || python3 -m pip install -q pymunk Box2D
+python3 -c 'import pymunk, Box2D, PySide6' 2>/dev/null || python3 -m pip install -q pymunk Box2D PySide6
 
 python3 scripts/recorders/chipmunk.py "$out"
 python3 scripts/recorders/box2d.py "$out"
@@ -42,4 +45,9 @@ for line in page.splitlines():
     else:
         out.write(line + "\n")
 ' "$out"
+# The toolkits' curves: Qt in-process, the browsers through the Web
+# Animations API (scripts/recorders/browser.py).
+for toolkit in qt firefox webkitgtk; do
+    python3 scripts/recorders/curves.py "$toolkit" "$out"
+done
 echo "recorded $(ls "$out" | wc -l) traces into $out"

@@ -41,9 +41,18 @@ struct RealEngineTraceTests {
             "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor"
         ),
         (
-            "chromium-bezier", "Chromium's gfx::CubicBezier", "Chromium, Blink's cubic-bezier() easing",
+            "chromium-bezier", "Chromium's gfx::CubicBezier", "Chromium's and WebKit's cubic-bezier() easing",
             "Chromium's gfx::CubicBezier"
         ),
+        (
+            "webkitgtk-bezier", "Chromium's gfx::CubicBezier", "Chromium's and WebKit's cubic-bezier() easing",
+            "Chromium's gfx::CubicBezier"
+        ),
+        (
+            "firefox-bezier", "Servo's style::bezier (WebKit's solver on f32 control points) at ε = 1e-07",
+            "Firefox, CSS and Web Animations easing", "Servo's style::bezier"
+        ),
+        ("qt-bezier", "Qt's QEasingCurve bezier spline", "Qt, QEasingCurve::BezierSpline", "Qt's QEasingCurve"),
     ]
 
     /// Every recorded trace with what `compare` must say of it.
@@ -68,15 +77,16 @@ struct RealEngineTraceTests {
         "ease-in-out": .easeInEaseOut, "ease-out": .easeOut, "default": .default,
         "steep": try! UnitBezier(x1: 0.9, y1: 0, x2: 0.1, y2: 1),
         "overshoot": try! UnitBezier(x1: 0.3, y1: -0.4, x2: 0.6, y2: 1.5),
+        "x2-one": try! UnitBezier(x1: 0.666, y1: 0, x2: 1, y2: 1),
     ]
 
-    @Test("there are traces of all four engines")
+    @Test("there are traces of every engine and toolkit")
     func recorded() {
         let files = Self.expected.map(\.file)
         for scheme in Self.schemes {
             #expect(files.contains { $0.hasPrefix(scheme.prefix) }, "no \(scheme.prefix) trace in \(Self.folder.path)")
         }
-        #expect(files.count == 24)
+        #expect(files.count == 42)
     }
 
     @Test(
@@ -86,9 +96,9 @@ struct RealEngineTraceTests {
         let expected = try #require(Self.expected.first { $0.file == file })
         let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
         let comparison: Comparison
-        if file.hasPrefix("chromium") {
-            let name = file.replacingOccurrences(of: "chromium-bezier-", with: "").replacingOccurrences(
-                of: #"-\d+ms\.csv"#, with: "", options: .regularExpression)
+        if file.contains("-bezier-") {
+            let name = file.replacingOccurrences(of: #"^[a-z]+-bezier-"#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: #"(-\d+ms)?\.csv"#, with: "", options: .regularExpression)
             let curve = try #require(Self.curves[name], "\(name)")
             comparison = try Comparison.bezier(try MotionTrace.parse(data, columns: .curve), curve: curve)
         } else if file.contains("decay") {

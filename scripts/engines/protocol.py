@@ -4,7 +4,8 @@ answers each on standard output as it goes.
 
 An adapter passes a function per kind it supports; each takes the case (a
 dict, as on the wire) and a `step` schedule, and returns (values,
-velocities) at the case's times. A kind without a function is refused,
+velocities) at the case's times (velocities may be None: a curve has
+none). A kind without a function is refused,
 which stops the run: give `--suite` the kinds the engine has."""
 import json
 import sys
@@ -31,7 +32,8 @@ def serve(name, **solvers):
         else:
             values, velocities = solvers[case["kind"]](case)
             answer["values"] = values
-            answer["velocities"] = velocities
+            if velocities is not None:
+                answer["velocities"] = velocities
         out.write(json.dumps(answer))
         out.write("\n")
         out.flush()
