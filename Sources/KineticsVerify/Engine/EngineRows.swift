@@ -250,10 +250,11 @@ extension Verifier {
             switch entry.key {
             case "none": "no candidate explains \(entry.value)"
             case "diverged": "diverged \(entry.value)"
+            case "alike": "schemes of several engines give the same values in \(entry.value)"
             default: "\(entry.key) in \(entry.value) of \(answered.count)"
             }
         }
-        let top = ranked.first { $0.key != "none" && $0.key != "diverged" }?.value ?? 0
+        let top = ranked.first { !["none", "diverged", "alike"].contains($0.key) }?.value ?? 0
         return VerificationRow(
             suite: suite, mode: name, check: suite == "bezier" ? "scheme" : "scheme at 60 Hz", cases: answered.count,
             value: answered.isEmpty ? .nan : Double(top) / Double(answered.count),

@@ -94,7 +94,7 @@ extension Verifier {
                     ? self.scheme(
                         try reference(curveLabel(curve)) {
                             try Comparison.bezier(trace(xs, answer), curve: curve)
-                        }) : "diverged"
+                        }, creditingTwins: false) : "diverged"
             }
             return EngineCurveMeasure(
                 position: position, regularPoints: measured.regularPoints, maxRegular: result.maxRegular,
@@ -107,9 +107,16 @@ extension Verifier {
     }
 
     /// The scheme that explains a compared trace, or `none`.
-    private static func scheme(_ comparison: Comparison) -> String {
+    /// The scheme that explains a trace. Unless `creditingTwins`, "alike"
+    /// when a candidate of another engine gives the very same values (a
+    /// curve's solvers on the linear curve, which most answer exactly), so
+    /// that no engine is credited by the order the candidates are tried in.
+    /// (A spring's variants of one scheme, clocks and precisions, may agree
+    /// exactly and are credited to the simplest, as `compare` names it.)
+    private static func scheme(_ comparison: Comparison, creditingTwins: Bool = true) -> String {
         guard let verdict = comparison.verdict, verdict.explained, let best = verdict.fits.first else { return "none" }
-        return best.title
+        let twin = verdict.explaining.dropFirst().contains { $0.engine != best.engine && $0.max == best.max }
+        return twin && !creditingTwins ? "alike" : best.title
     }
 
     private static func trace(_ times: [Double], _ answer: EngineAnswer) -> MotionTrace {
