@@ -2,8 +2,9 @@
 # Records traces from real engines into data/traces/engines/ for `kinetics
 # compare` (the tests compare every one; recording is not part of them).
 # Installs what it needs: from Debian chromium, firefox-esr, xvfb, python3-gi,
-# gir1.2-adw-1 (libadwaita) and gir1.2-webkit2-4.1 (WebKitGTK); from PyPI
-# pymunk (Chipmunk2D), Box2D and PySide6 (Qt).
+# gir1.2-adw-1 (libadwaita), gir1.2-webkit2-4.1 (WebKitGTK) and Qt Quick
+# (qt6-declarative-dev, its QML modules, g++); from PyPI pymunk (Chipmunk2D),
+# Box2D and PySide6 (Qt).
 # data/traces/README.md says what each engine is, which version made the
 # committed traces, and the scheme its source says it uses.
 #
@@ -19,6 +20,8 @@ command -v firefox-esr >/dev/null || missing+=(firefox-esr)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 /usr/bin/python3 -c 'import gi; gi.require_version("Adw", "1")' 2>/dev/null || missing+=(python3-gi gir1.2-adw-1 gir1.2-gtk-4.0)
 /usr/bin/python3 -c 'import gi; gi.require_version("WebKit2", "4.1")' 2>/dev/null || missing+=(gir1.2-webkit2-4.1)
+pkg-config --exists Qt6Qml 2>/dev/null && command -v g++ >/dev/null \
+    || missing+=(qt6-declarative-dev qml6-module-qtquick qml6-module-qtqml-workerscript g++ pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "record-engines.sh: error: install ${missing[*]} (as root: apt-get install)" >&2; exit 69; }
     export DEBIAN_FRONTEND=noninteractive
@@ -50,4 +53,10 @@ for line in page.splitlines():
 for toolkit in qt firefox webkitgtk; do
     python3 scripts/recorders/curves.py "$toolkit" "$out"
 done
+# Qt Quick's SpringAnimation on Qt's own clock, driven frame by frame.
+build=$(mktemp -d)
+g++ -std=c++17 -fPIC scripts/recorders/qtquick_spring.cpp -o "$build/qtquick_spring" \
+    $(pkg-config --cflags --libs Qt6Qml Qt6Gui)
+XDG_RUNTIME_DIR="$build" "$build/qtquick_spring" "$out"
+rm -rf "$build"
 echo "recorded $(ls "$out" | wc -l) traces into $out"

@@ -30,6 +30,12 @@ struct TraceInput: ParsableArguments {
         name: .customLong("velocity-unit"),
         help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
     var velocityUnit: TimeUnit = .s
+    @Flag(
+        name: .customLong("exact-times"),
+        help:
+            "The times are the engine's own clock as it kept them (a recorder that drove that clock): their printing is not counted as noise."
+    )
+    var exactTimes = false
 
     enum TimeUnit: String, ExpressibleByArgument, CaseIterable {
         case s, ms
@@ -39,9 +45,11 @@ struct TraceInput: ParsableArguments {
     func read(_ columns: TraceColumns) throws -> MotionTrace {
         let data = try readInput(trace)
         do {
-            return try MotionTrace.parse(
+            var trace = try MotionTrace.parse(
                 data, columns: columns, timeDivisor: timeUnit == .ms ? 1_000 : 1,
                 velocityScale: velocityUnit == .ms ? 1_000 : 1)
+            if exactTimes { trace.timeStep = 0 }
+            return trace
         } catch {
             throw CLIError(message: "\(trace): \(error)", status: CLIError.badData)
         }

@@ -57,7 +57,7 @@ public enum StepSchedule: Hashable, Sendable, CustomStringConvertible {
     /// The schedules tried.
     public static let tried: [StepSchedule] = [
         .perFrame(1), .perFrame(2), .perFrame(4), .perFrame(8), .perMillisecond, .fixed(0.001), .fixed(1.0 / 120),
-        .fixed(1.0 / 60),
+        .fixed(1.0 / 60), .fixed(0.016),
     ]
 
     public var description: String {
@@ -66,7 +66,8 @@ public enum StepSchedule: Hashable, Sendable, CustomStringConvertible {
         case .perFrame(let n): "\(n) steps per frame"
         case .perMillisecond: "steps of at most 1 ms"
         case .fixed(let h):
-            "fixed steps of " + (h == 0.001 ? "1 ms" : "1/\(Int((1 / h).rounded())) s") + ", leftover carried"
+            "fixed steps of "
+                + (h == 0.001 ? "1 ms" : h == 0.016 ? "16 ms" : "1/\(Int((1 / h).rounded())) s") + ", leftover carried"
         }
     }
 }

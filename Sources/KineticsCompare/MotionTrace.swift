@@ -27,7 +27,8 @@ public struct MotionTrace: Sendable, Equatable {
     /// curve): `1e-6` s for seconds to six decimals, and for milliseconds to
     /// three decimals also `1e-6` s, which the times read as seconds no
     /// longer show (16.667 / 1000 is 0.016666999999999998). Nil for a trace
-    /// not read from a file: its times' own digits are then its step.
+    /// not read from a file: its times' own digits are then its step. 0 for
+    /// times that are the engine's own clock exactly (`--exact-times`).
     public var timeStep: Double?
 
     /// A trace of `samples`, whose times were printed to `timeStep`.

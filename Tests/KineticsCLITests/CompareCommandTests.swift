@@ -23,6 +23,22 @@ struct CompareCommandTests {
         return (["time,value"] + samples).joined(separator: "\n")
     }
 
+    @Test("--exact-times: Qt Quick's whole milliseconds are its clock, and only then is its 16 ms step told apart")
+    func exactTimes() throws {
+        let file = Self.engines.appendingPathComponent("qtquick-spring-k300-c12-60hz.csv").path
+        struct Document: Decodable { let scheme: String }
+        let arguments = ["compare", "spring", file, "--tension", "300", "--friction", "12", "--format", "json"]
+        // Times to 1 ms are noise of 1 ms × the speed: every stepper
+        // explains the trace, and the simplest is named.
+        let printed = try decodeJSON(Document.self, try kinetics(arguments).stdout)
+        #expect(printed.scheme == "velocity-first symplectic Euler, damping as a force, 1 step per frame")
+        let exact = try decodeJSON(Document.self, try kinetics(arguments + ["--exact-times"]).stdout)
+        #expect(
+            exact.scheme
+                == "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms, leftover carried, snapped to the target at its end (Qt Quick's SpringAnimation)"
+        )
+    }
+
     @Test(
         "the synthetic traces get the verdicts data/traces/README.md promises",
         arguments: [
