@@ -53,6 +53,8 @@ for line in page.splitlines():
 for toolkit in qt firefox webkitgtk; do
     python3 scripts/recorders/curves.py "$toolkit" "$out"
 done
+# GTK 4's CSS easing, through a color transition under Xvfb.
+xvfb-run -a /usr/bin/python3 scripts/recorders/gtk_easing.py "$out" 2>/dev/null
 # Qt Quick's SpringAnimation on Qt's own clock, driven frame by frame.
 build=$(mktemp -d)
 g++ -std=c++17 -fPIC scripts/recorders/qtquick_spring.cpp -o "$build/qtquick_spring" \

@@ -15,7 +15,8 @@ struct RealEngineTraceTests {
     /// What `compare` must say of the traces whose names start with
     /// `prefix`: the family it names (a prefix of its verdict), the engine
     /// it names, and the prefix every other explaining candidate shares
-    /// (variants of the same computation).
+    /// (variants of the same computation), or "" where others explain it
+    /// too but each at least 100 times farther than the named one.
     static let schemes: [(prefix: String, family: String, engine: String, variants: String)] = [
         (
             "chipmunk-spring",
@@ -53,6 +54,10 @@ struct RealEngineTraceTests {
             "Firefox, CSS and Web Animations easing", "Servo's style::bezier"
         ),
         ("qt-bezier", "Qt's QEasingCurve bezier spline", "Qt, QEasingCurve::BezierSpline", "Qt's QEasingCurve"),
+        // GTK's values are float32 colors: the float noise bound lets the
+        // solvers that are exact to 1e-7 in x explain them too, each some
+        // 500 times farther from the trace than GTK's replica ("" below).
+        ("gtk-bezier", "GTK's CSS cubic-bezier", "GTK, CSS transitions and animations", ""),
         (
             "qtquick-spring",
             "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms, leftover carried, snapped",
@@ -91,7 +96,7 @@ struct RealEngineTraceTests {
         for scheme in Self.schemes {
             #expect(files.contains { $0.hasPrefix(scheme.prefix) }, "no \(scheme.prefix) trace in \(Self.folder.path)")
         }
-        #expect(files.count == 46)
+        #expect(files.count == 51)
     }
 
     @Test(
@@ -124,8 +129,12 @@ struct RealEngineTraceTests {
         #expect(named.explains, "\(file): \(verdict.sentence)")
         #expect(named.name.hasPrefix(expected.family), "\(file): \(named.name)")
         #expect(named.engine == expected.engine, "\(file): \(named.engine ?? "no engine")")
-        for other in verdict.explaining {
-            #expect(other.name.hasPrefix(expected.variants), "\(file): \(other.name) is said to explain it too")
+        for other in verdict.explaining.dropFirst() {
+            if expected.variants.isEmpty {
+                #expect(other.rms > 100 * named.rms, "\(file): \(other.name) comes as near as the named scheme")
+            } else {
+                #expect(other.name.hasPrefix(expected.variants), "\(file): \(other.name) is said to explain it too")
+            }
         }
     }
 }
