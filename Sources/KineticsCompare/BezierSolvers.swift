@@ -122,15 +122,15 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
     /// The engine known to solve this way, where one is.
     public var engine: String? {
         switch self {
-        case .chromium: "Chromium's and WebKit's cubic-bezier() easing"
+        case .chromium: "Chromium 156 and WebKitGTK 2.50, cubic-bezier() easing"
         case .webkitForDuration: "Pop"
-        case .firefoxKeySpline: "Firefox, SVG keySplines (SMIL)"
-        case .bezierEasing: "bezier-easing (npm) and its ports"
-        case .servo: "Firefox, CSS and Web Animations easing"
-        case .flutter: "Flutter, Cubic curves"
-        case .android: "Android, PathInterpolator"
-        case .gtk: "GTK, CSS transitions and animations"
-        case .qt: "Qt, QEasingCurve::BezierSpline"
+        case .firefoxKeySpline: "Firefox, SVG keySplines (SMIL; Gecko source of 2025)"
+        case .bezierEasing: "bezier-easing 2 (npm) and its ports"
+        case .servo: "Firefox 153 ESR, CSS and Web Animations easing"
+        case .flutter: "Flutter 1 to 3, Cubic curves"
+        case .android: "Android 5 (API 21) on, PathInterpolator"
+        case .gtk: "GTK 3 and 4 (4.8.3 recorded), CSS transitions and animations"
+        case .qt: "Qt 5 and 6 (6.12 recorded), QEasingCurve::BezierSpline"
         default: nil
         }
     }

@@ -118,7 +118,7 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
         case (.stepped(.backwardEuler, .force, .perFrame(1)), .single): "Box2D's soft distance joint"
         case (.stepped(.backwardEuler, .force, .perFrame(1)), .double): "ODE's spring by ERP and CFM"
         case (.stepped(.velocityFirstEuler, .force, .perFrame(1)), .single): "Bullet's 6DofSpring2 spring"
-        case (.stepped(.velocityFirstEuler, .force, .fixed(0.016)), .double): "Qt Quick's SpringAnimation"
+        case (.stepped(.velocityFirstEuler, .force, .fixed(0.016)), .double): "Qt Quick's SpringAnimation, Qt 6.4"
         case (.closedForm, .double) where snap != nil && clock != .seconds: "libadwaita's AdwSpringAnimation"
         default: nil
         }

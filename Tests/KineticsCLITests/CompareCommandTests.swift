@@ -35,7 +35,7 @@ struct CompareCommandTests {
         let exact = try decodeJSON(Document.self, try kinetics(arguments + ["--exact-times"]).stdout)
         #expect(
             exact.scheme
-                == "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms, leftover carried, snapped to the target at its end (Qt Quick's SpringAnimation)"
+                == "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms, leftover carried, snapped to the target at its end (Qt Quick's SpringAnimation, Qt 6.4)"
         )
     }
 

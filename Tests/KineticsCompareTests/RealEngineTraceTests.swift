@@ -42,26 +42,30 @@ struct RealEngineTraceTests {
             "Box2D 2.3's linear damping", "velocity-first symplectic Euler, damping as a linear factor"
         ),
         (
-            "chromium-bezier", "Chromium's gfx::CubicBezier", "Chromium's and WebKit's cubic-bezier() easing",
+            "chromium-bezier", "Chromium's gfx::CubicBezier", "Chromium 156 and WebKitGTK 2.50, cubic-bezier() easing",
             "Chromium's gfx::CubicBezier"
         ),
         (
-            "webkitgtk-bezier", "Chromium's gfx::CubicBezier", "Chromium's and WebKit's cubic-bezier() easing",
+            "webkitgtk-bezier", "Chromium's gfx::CubicBezier", "Chromium 156 and WebKitGTK 2.50, cubic-bezier() easing",
             "Chromium's gfx::CubicBezier"
         ),
         (
             "firefox-bezier", "Servo's style::bezier (WebKit's solver on f32 control points) at ε = 1e-07",
-            "Firefox, CSS and Web Animations easing", "Servo's style::bezier"
+            "Firefox 153 ESR, CSS and Web Animations easing", "Servo's style::bezier"
         ),
-        ("qt-bezier", "Qt's QEasingCurve bezier spline", "Qt, QEasingCurve::BezierSpline", "Qt's QEasingCurve"),
+        (
+            "qt-bezier", "Qt's QEasingCurve bezier spline", "Qt 5 and 6 (6.12 recorded), QEasingCurve::BezierSpline",
+            "Qt's QEasingCurve"
+        ),
         // GTK's values are float32 colors: the float noise bound lets the
         // solvers that are exact to 1e-7 in x explain them too, each some
         // 500 times farther from the trace than GTK's replica ("" below).
-        ("gtk-bezier", "GTK's CSS cubic-bezier", "GTK, CSS transitions and animations", ""),
+        ("gtk-bezier", "GTK's CSS cubic-bezier", "GTK 3 and 4 (4.8.3 recorded), CSS transitions and animations", ""),
         (
             "qtquick-spring",
             "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms, leftover carried, snapped",
-            "Qt Quick's SpringAnimation", "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms"
+            "Qt Quick's SpringAnimation, Qt 6.4",
+            "velocity-first symplectic Euler, damping as a force, fixed steps of 16 ms"
         ),
     ]
 
