@@ -50,7 +50,7 @@ for line in page.splitlines():
 ' "$out"
 # The toolkits' curves: Qt in-process, the browsers through the Web
 # Animations API (scripts/recorders/browser.py).
-for toolkit in qt firefox webkitgtk; do
+for toolkit in qt firefox webkitgtk firefox-smil; do
     python3 scripts/recorders/curves.py "$toolkit" "$out"
 done
 # GTK 4's CSS easing, through a color transition under Xvfb.

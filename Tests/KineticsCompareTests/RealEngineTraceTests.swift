@@ -69,6 +69,29 @@ struct RealEngineTraceTests {
         ),
     ]
 
+    /// Firefox's SVG spline animations (`firefox-smil-bezier-*`): their
+    /// values are floats, and Firefox's key-spline solver is exact to below
+    /// a float on these curves, so the exact solvers explain them as well:
+    /// the replica of `SMILKeySpline` must be among those that do.
+    @Test("Firefox's SMIL key splines: its replica explains Firefox's own SVG values within their float noise")
+    func firefoxKeySplines() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasPrefix("firefox-smil-bezier-")
+        }
+        #expect(files.count == 5)
+        for file in files {
+            let name = file.replacingOccurrences(of: "firefox-smil-bezier-", with: "").replacingOccurrences(
+                of: ".csv", with: "")
+            let curve = try #require(Self.curves[name], "\(name)")
+            let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
+            let verdict = try #require(
+                try Comparison.bezier(try MotionTrace.parse(data, columns: .curve), curve: curve).verdict)
+            let replica = try #require(verdict.fits.first { $0.name.hasPrefix("Firefox's SMILKeySpline") })
+            #expect(replica.explains, "\(file): \(replica.rms)")
+            #expect(verdict.noise.singlePrecision, "\(file)")
+        }
+    }
+
     /// Every recorded trace with what `compare` must say of it.
     static let expected: [(file: String, family: String, engine: String, variants: String)] = {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -9,6 +9,10 @@ set to each x of the duration, its progress read back
     python3 scripts/recorders/browser.py firefox cases.jsonl answers.jsonl
     kinetics verify --suite bezier --grid full --results answers.jsonl --engine-name firefox
 
+With --smil the curve is an SVG <animate calcMode="spline"> of a rect's x
+from 0 to 1 instead (its keySplines; SVG accepts control points in [0, 1]
+only, and keeps the value as a float), read through `x.animVal`.
+
 BROWSER is firefox (Debian's firefox-esr, headless), webkitgtk (WebKitGTK
 through python3-gi, under xvfb-run) or chromium (headless). The page is
 served from 127.0.0.1 and asks for one case at a time; each answer is
@@ -36,19 +40,47 @@ async function run() {
     const response = await fetch("/case?" + index);
     const item = await response.json();
     if (item === null) break;
-    const easing = `cubic-bezier(${item.x1}, ${item.y1}, ${item.x2}, ${item.y2})`;
-    const animation = box.animate([{opacity: 0}, {opacity: 1}], {duration: %(duration)s, easing, fill: "both"});
-    animation.pause();
-    const values = [];
-    for (const x of item.x) {
-      animation.currentTime = Math.round(x * %(duration)s * 1e6) / 1e6;
-      values.push(animation.effect.getComputedTiming().progress);
-    }
-    animation.cancel();
+    const values = location.search === "?smil" ? smil(item) : webAnimation(box, item);
     await fetch("/answer", {method: "POST", body: JSON.stringify({id: item.id, values})});
   }
   await fetch("/done", {method: "POST", body: navigator.userAgent});
   document.title = "done";
+}
+function webAnimation(box, item) {
+  const easing = `cubic-bezier(${item.x1}, ${item.y1}, ${item.x2}, ${item.y2})`;
+  const animation = box.animate([{opacity: 0}, {opacity: 1}], {duration: %(duration)s, easing, fill: "both"});
+  animation.pause();
+  const values = [];
+  for (const x of item.x) {
+    animation.currentTime = Math.round(x * %(duration)s * 1e6) / 1e6;
+    values.push(animation.effect.getComputedTiming().progress);
+  }
+  animation.cancel();
+  return values;
+}
+// SVG's <animate calcMode="spline"> of a rect's x from 0 to 1 over 1000 s
+// (SMIL keeps whole milliseconds: x·10^6 ms is whole for the grid's x).
+function smil(item) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const rect = document.createElementNS(ns, "rect");
+  const animate = document.createElementNS(ns, "animate");
+  const attributes = {
+    attributeName: "x", from: "0", to: "1", dur: "1000s", calcMode: "spline", keyTimes: "0;1",
+    keySplines: `${item.x1} ${item.y1} ${item.x2} ${item.y2}`, fill: "freeze",
+  };
+  for (const [name, value] of Object.entries(attributes)) animate.setAttribute(name, value);
+  rect.appendChild(animate);
+  svg.appendChild(rect);
+  document.body.appendChild(svg);
+  svg.pauseAnimations();
+  const values = [];
+  for (const x of item.x) {
+    svg.setCurrentTime(x * 1000);
+    values.push(rect.x.animVal.value);
+  }
+  svg.remove();
+  return values;
 }
 run();
 </script></body></html>""" % {"duration": repr(DURATION)}
@@ -100,10 +132,14 @@ def available(browser):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("firefox", "chromium", "webkitgtk"):
-        sys.stderr.write("usage: browser.py firefox|webkitgtk|chromium CASES ANSWERS\n")
+    arguments = sys.argv[1:]
+    smil = arguments[-1:] == ["--smil"]
+    if smil:
+        arguments = arguments[:-1]
+    if len(arguments) != 3 or arguments[0] not in ("firefox", "chromium", "webkitgtk"):
+        sys.stderr.write("usage: browser.py firefox|webkitgtk|chromium CASES ANSWERS [--smil]\n")
         sys.exit(64)
-    browser, cases_path, answers_path = sys.argv[1:]
+    browser, cases_path, answers_path = arguments
     if not available(browser):
         sys.stderr.write(f"browser.py: {browser} is not installed: {install_hint(browser)}\n")
         sys.exit(69)
@@ -146,7 +182,8 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     profile = tempfile.mkdtemp(prefix="kinetics-browser-")
-    version, process = launch(browser, f"http://127.0.0.1:{server.server_port}/", profile)
+    page = f"http://127.0.0.1:{server.server_port}/" + ("?smil" if smil else "")
+    version, process = launch(browser, page, profile)
     sys.stderr.write(f"browser.py: {version}\n")
     while not finished.wait(1):
         if process.poll() is not None:

@@ -4,11 +4,12 @@ traces (data/traces/engines/TOOLKIT-bezier-NAME.csv, `x,y` at x = i/200),
 for `kinetics compare bezier`: the curves Chromium was recorded on, and one
 with its second control point at x = 1.
 
-    python3 scripts/recorders/curves.py qt|firefox|webkitgtk FOLDER
+    python3 scripts/recorders/curves.py qt|firefox|webkitgtk|firefox-smil FOLDER
 
 qt asks QEasingCurve (PySide6) in this process; the browsers are asked
-through scripts/recorders/browser.py (the Web Animations API). y is printed
-with every digit (Python's repr)."""
+through scripts/recorders/browser.py (the Web Animations API, or with
+-smil SVG's spline animation, for the curves whose control points lie in
+[0, 1]). y is printed with every digit (Python's repr)."""
 import json
 import os
 import subprocess
@@ -42,7 +43,7 @@ def answers_from_qt():
     return {case["id"]: qt.bezier(case)[0] for case in cases()}
 
 
-def answers_from_browser(browser):
+def answers_from_browser(browser, smil=False):
     with tempfile.TemporaryDirectory() as folder:
         asked = os.path.join(folder, "cases.jsonl")
         answered = os.path.join(folder, "answers.jsonl")
@@ -50,7 +51,7 @@ def answers_from_browser(browser):
             for case in cases():
                 out.write(json.dumps(case) + "\n")
         script = os.path.join(os.path.dirname(__file__), "browser.py")
-        status = subprocess.run([sys.executable, script, browser, asked, answered]).returncode
+        status = subprocess.run([sys.executable, script, browser, asked, answered] + (["--smil"] if smil else [])).returncode
         if status != 0:
             sys.exit(status)
         with open(answered) as lines:
@@ -58,12 +59,18 @@ def answers_from_browser(browser):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("qt", "firefox", "webkitgtk"):
-        sys.stderr.write("usage: curves.py qt|firefox|webkitgtk FOLDER\n")
+    toolkits = ("qt", "firefox", "webkitgtk", "firefox-smil")
+    if len(sys.argv) != 3 or sys.argv[1] not in toolkits:
+        sys.stderr.write("usage: curves.py " + "|".join(toolkits) + " FOLDER\n")
         sys.exit(64)
     toolkit, folder = sys.argv[1:]
-    answers = answers_from_qt() if toolkit == "qt" else answers_from_browser(toolkit)
-    for name in CURVES:
+    if toolkit == "qt":
+        answers = answers_from_qt()
+    else:
+        answers = answers_from_browser(toolkit.split("-")[0], smil=toolkit.endswith("-smil"))
+    for name, p in CURVES.items():
+        if toolkit.endswith("-smil") and not (0 <= min(p[1], p[3]) and max(p[1], p[3]) <= 1):
+            continue  # SVG's keySplines take control points in [0, 1] only
         with open(os.path.join(folder, f"{toolkit}-bezier-{name}.csv"), "w") as out:
             out.write("x,y\n")
             for x, y in zip(XS, answers[f"bezier/{name}"]):
