@@ -76,8 +76,9 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
     /// The `bezier-easing` package (npm): Firefox's key-spline scheme with
     /// samples in `float32` and Newton where x'(t) ≥ 0.001.
     case bezierEasing
-    /// Servo's `style::bezier` (Firefox's CSS easing): WebKit's solver on
-    /// `f32` control points at a tolerance in x.
+    /// Servo's `style::bezier`: WebKit's solver on `f32` control points at
+    /// a tolerance in x (Firefox's CSS easing at 1e-7, the one its answers
+    /// match; the others name no engine).
     case servo(Double)
     /// Flutter's `Cubic`: bisection to 0.001 in x.
     case flutter
@@ -126,7 +127,7 @@ public enum BezierCandidate: Hashable, Sendable, CustomStringConvertible {
         case .webkitForDuration: "Pop"
         case .firefoxKeySpline: "Firefox, SVG keySplines (SMIL; Gecko source of 2025)"
         case .bezierEasing: "bezier-easing 2 (npm) and its ports"
-        case .servo: "Firefox 153 ESR, CSS and Web Animations easing"
+        case .servo(let epsilon) where epsilon == 1e-7: "Firefox 153 ESR, CSS and Web Animations easing"
         case .flutter: "Flutter 1 to 3, Cubic curves"
         case .android: "Android 5 (API 21) on, PathInterpolator"
         case .gtk: "GTK 3 and 4 (4.8.3 recorded), CSS transitions and animations"
