@@ -33,6 +33,7 @@ struct KeySplineBezier {
     init(_ curve: UnitBezier, _ variant: Variant) {
         (x1, y1, x2, y2) = (curve.x1, curve.y1, curve.x2, curve.y2)
         self.variant = variant
+        // Locals: the closure below cannot read `self` before it is whole.
         let (x1, x2) = (curve.x1, curve.x2)
         samples = (0 ... 10).map { index in
             let value = Self.bezier(Double(index) * Self.step, x1, x2)
