@@ -105,6 +105,7 @@ let package = Package(
                 "KineticsAllocations",
                 "CPopModel",
                 "CKineticsEngine",
+                "CCallgrind",
                 "KineticsInput",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -177,6 +178,9 @@ let package = Package(
             ],
             swiftSettings: numericalSettings(wholeModule: true)
         ),
+        // Callgrind's client requests (kinetics_callgrind.h): a counted run
+        // turns instrumentation on where its measuring starts.
+        .target(name: "CCallgrind"),
         // Exact allocation counts.
         .target(
             name: "KineticsAllocations",

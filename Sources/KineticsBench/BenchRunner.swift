@@ -1,3 +1,4 @@
+import CCallgrind
 import Dispatch
 import Histogram
 import Kinetics
@@ -176,6 +177,7 @@ public enum BenchRunner {
         _ configuration: BenchConfiguration, _ engine: MeasuredEngine, _ times: [Double], _ calibration: Calibration,
         _ kernel: inout [UInt64], repetition: ([UInt64]) -> Void
     ) -> Int {
+        kinetics_callgrind_start_instrumentation()
         var frame = 0
         while frame < configuration.warmupFrames {
             engine.markedFrame(frame, at: times[frame])
@@ -212,6 +214,13 @@ public enum BenchRunner {
     static func countedFrame(_ engine: MeasuredEngine, _ frame: Int, _ time: Double) {
         engine.frame(frame, at: time)
     }
+
+    /// Whether this build turns callgrind's instrumentation on where its
+    /// engines, made, run their first frame (the warm-up's; an event
+    /// scenario's first) and where ``BezierBench`` starts, so that a run
+    /// under callgrind may start with it off (`--instr-atstart=no`): true
+    /// where valgrind's headers were there to build with.
+    public static var startsCallgrindInstrumentation: Bool { kinetics_callgrind_requests() != 0 }
 
     /// The name `--count instructions` finds `countedFrame(_:_:_:)` by,
     /// as a callgrind pattern over its mangled name.
@@ -325,7 +334,9 @@ public enum BenchRunner {
         var events: [Double] = []
         var steady: [Double] = []
         for _ in 0 ..< configuration.repetitions {
-            let (event, steadyTime) = try run(try makeEngine(configuration))
+            let engine = try makeEngine(configuration)
+            kinetics_callgrind_start_instrumentation()
+            let (event, steadyTime) = try run(engine)
             _ = histogram.record(event)
             events.append(Double(event))
             steady.append(Double(steadyTime))

@@ -1,3 +1,4 @@
+import CCallgrind
 import Dispatch
 import Kinetics
 
@@ -71,6 +72,7 @@ public enum BezierBench {
     /// round), and measures each one's largest error against the precise
     /// solve.
     public static func measure(samples: Int = 1 << 16, repetitions: Int = 7) -> [BezierResult] {
+        kinetics_callgrind_start_instrumentation()
         let xs = (0 ..< samples).map { (0.5 + Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1) }
         // One output buffer for every run, touched before timing.
         let out = UnsafeMutableBufferPointer<Double>.allocate(capacity: samples)
