@@ -158,18 +158,17 @@ void *box2d_create(const kinetics_workload *workload, char *error, size_t error_
 
 void box2d_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     Engine &e = *static_cast<Engine *>(handle);
-    if (index < 0 || index >= int64_t(e.animations.size()) || spec->kind != KINETICS_KIND_SPRING) return;
-    Animation &a = e.animations[size_t(index)];
-    start(e, a, *spec, a.value);
+    Animation *a = PEER_AT(e, index);
+    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
+    start(e, *a, *spec, a->value);
 }
 
 void box2d_retarget(void *handle, int64_t index, double to) {
     Engine &e = *static_cast<Engine *>(handle);
-    if (index < 0 || index >= int64_t(e.animations.size())) return;
-    Animation &a = e.animations[size_t(index)];
-    if (!a.running) return;
-    a.to = to;
-    a.joint->SetLength(rest_length(e, a));
+    Animation *a = PEER_AT(e, index);
+    if (!a || !a->running) return;
+    a->to = to;
+    a->joint->SetLength(rest_length(e, *a));
 }
 
 void box2d_tick(void *handle, double time) {
@@ -186,12 +185,7 @@ void box2d_tick(void *handle, double time) {
     }
 }
 
-double box2d_value(const void *handle, int64_t index) {
-    const Engine &e = *static_cast<const Engine *>(handle);
-    return index >= 0 && index < int64_t(e.animations.size()) ? e.animations[size_t(index)].value : NAN;
-}
-
-int64_t box2d_running(const void *handle) { return static_cast<const Engine *>(handle)->running; }
+PEER_READERS(box2d)
 
 /* The world frees its bodies and joints. */
 void box2d_destroy(void *handle) { delete static_cast<Engine *>(handle); }

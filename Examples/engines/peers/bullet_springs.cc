@@ -176,20 +176,19 @@ void *bullet_create(const kinetics_workload *workload, char *error, size_t error
 
 void bullet_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     Engine &e = *static_cast<Engine *>(handle);
-    if (index < 0 || index >= int64_t(e.animations.size()) || spec->kind != KINETICS_KIND_SPRING) return;
-    Animation &a = e.animations[size_t(index)];
+    Animation *a = PEER_AT(e, index);
+    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
     /* A diverged spring's value is NaN, which would poison the world's
      * broadphase: its replacement starts from the new target instead. */
-    start(e, a, size_t(index), *spec, std::isfinite(a.value) ? a.value : spec->to);
+    start(e, *a, size_t(index), *spec, std::isfinite(a->value) ? a->value : spec->to);
 }
 
 void bullet_retarget(void *handle, int64_t index, double to) {
     Engine &e = *static_cast<Engine *>(handle);
-    if (index < 0 || index >= int64_t(e.animations.size())) return;
-    Animation &a = e.animations[size_t(index)];
-    if (!a.running) return;
-    a.to = to;
-    a.spring->setEquilibriumPoint(0, btScalar(to - a.origin));
+    Animation *a = PEER_AT(e, index);
+    if (!a || !a->running) return;
+    a->to = to;
+    a->spring->setEquilibriumPoint(0, btScalar(to - a->origin));
 }
 
 void bullet_tick(void *handle, double time) {
@@ -208,12 +207,7 @@ void bullet_tick(void *handle, double time) {
     }
 }
 
-double bullet_value(const void *handle, int64_t index) {
-    const Engine &e = *static_cast<const Engine *>(handle);
-    return index >= 0 && index < int64_t(e.animations.size()) ? e.animations[size_t(index)].value : NAN;
-}
-
-int64_t bullet_running(const void *handle) { return static_cast<const Engine *>(handle)->running; }
+PEER_READERS(bullet)
 
 void bullet_destroy(void *handle) { delete static_cast<Engine *>(handle); }
 

@@ -137,18 +137,18 @@ static void *chipmunk_create(const kinetics_workload *workload, char *error, siz
 
 static void chipmunk_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     engine *e = handle;
-    if (index < 0 || index >= e->count || spec->kind != KINETICS_KIND_SPRING) return;
-    animation *a = &e->animations[index];
+    animation *a = PEER_AT(e, index);
+    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
     /* A diverged spring's value is NaN, which Chipmunk2D's checks would
      * abort on: its replacement starts from the new target instead. */
     start(e, a, spec, isfinite(a->value) ? a->value : spec->to);
 }
 
 static void chipmunk_retarget(void *handle, int64_t index, double to) {
-    engine *e = handle;
-    if (index < 0 || index >= e->count || !e->animations[index].running) return;
-    e->animations[index].to = to;
-    cpDampedSpringSetAnchorA(e->animations[index].spring, cpv(to, 0));
+    animation *a = PEER_AT((engine *)handle, index);
+    if (!a || !a->running) return;
+    a->to = to;
+    cpDampedSpringSetAnchorA(a->spring, cpv(to, 0));
 }
 
 static void chipmunk_tick(void *handle, double time) {
@@ -168,12 +168,7 @@ static void chipmunk_tick(void *handle, double time) {
     }
 }
 
-static double chipmunk_value(const void *handle, int64_t index) {
-    const engine *e = handle;
-    return index >= 0 && index < e->count ? e->animations[index].value : NAN;
-}
-
-static int64_t chipmunk_running(const void *handle) { return ((const engine *)handle)->running; }
+PEER_READERS(chipmunk)
 
 static void chipmunk_destroy(void *handle) {
     engine *e = handle;

@@ -139,16 +139,16 @@ static void *ode_create(const kinetics_workload *workload, char *error, size_t e
 
 static void ode_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     engine *e = handle;
-    if (index < 0 || index >= e->count || spec->kind != KINETICS_KIND_SPRING) return;
-    animation *a = &e->animations[index];
+    animation *a = PEER_AT(e, index);
+    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
     start(e, a, spec, a->value);
 }
 
 static void ode_retarget(void *handle, int64_t index, double to) {
-    engine *e = handle;
-    if (index < 0 || index >= e->count || !e->animations[index].running) return;
-    e->animations[index].to = to;
-    aim(&e->animations[index]);
+    animation *a = PEER_AT((engine *)handle, index);
+    if (!a || !a->running) return;
+    a->to = to;
+    aim(a);
 }
 
 static void ode_tick(void *handle, double time) {
@@ -171,12 +171,7 @@ static void ode_tick(void *handle, double time) {
     }
 }
 
-static double ode_value(const void *handle, int64_t index) {
-    const engine *e = handle;
-    return index >= 0 && index < e->count ? e->animations[index].value : NAN;
-}
-
-static int64_t ode_running(const void *handle) { return ((const engine *)handle)->running; }
+PEER_READERS(ode)
 
 static void ode_destroy(void *handle) {
     engine *e = handle;

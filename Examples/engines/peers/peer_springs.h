@@ -1,9 +1,10 @@
 /* What the four peer adapters share: the check that a workload holds what
- * they run, scalar springs with tension > 0, mass > 0 and friction >= 0.
- * C and C++. */
+ * they run, scalar springs with tension > 0, mass > 0 and friction >= 0,
+ * and the table's two readers. C and C++. */
 #ifndef PEER_SPRINGS_H
 #define PEER_SPRINGS_H
 
+#include <math.h>
 #include <stdio.h>
 
 #include "kinetics_engine.h"
@@ -23,5 +24,32 @@ static inline int peer_spring_usable(const char *engine, const kinetics_animatio
     }
     return 1;
 }
+
+/* Every adapter keeps its animations in `animations` of its engine type
+ * (`engine` in C, with `count`; `Engine` in C++, a vector), each with the
+ * value its last tick read, and counts those still running in `running`.
+ * PEER_AT(e, index) is animation `index` of `e`, or null when there is no
+ * such animation; PEER_READERS(PREFIX) defines PREFIX_value and
+ * PREFIX_running of the engine table. */
+#ifdef __cplusplus
+template <class Engine> auto peer_at(Engine &e, int64_t index) -> decltype(&e.animations[0]) {
+    return index >= 0 && index < int64_t(e.animations.size()) ? &e.animations[size_t(index)] : nullptr;
+}
+#define PEER_AT(e, index) peer_at(e, index)
+#define PEER_READERS(PREFIX)                                                                                   \
+    double PREFIX##_value(const void *handle, int64_t index) {                                                 \
+        const auto *a = PEER_AT(*static_cast<const Engine *>(handle), index);                                  \
+        return a ? a->value : NAN;                                                                             \
+    }                                                                                                          \
+    int64_t PREFIX##_running(const void *handle) { return static_cast<const Engine *>(handle)->running; }
+#else
+#define PEER_AT(e, index) ((index) >= 0 && (index) < (e)->count ? &(e)->animations[index] : NULL)
+#define PEER_READERS(PREFIX)                                                                                   \
+    static double PREFIX##_value(const void *handle, int64_t index) {                                          \
+        const animation *a = PEER_AT((const engine *)handle, index);                                           \
+        return a ? a->value : NAN;                                                                             \
+    }                                                                                                          \
+    static int64_t PREFIX##_running(const void *handle) { return ((const engine *)handle)->running; }
+#endif
 
 #endif
