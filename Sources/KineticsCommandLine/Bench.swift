@@ -70,7 +70,7 @@ struct Bench: ParsableCommand {
     var format: ReportFormat = .table
     @Option(help: "Write the output to FILE instead of standard output.")
     var output: String?
-    @Option(name: .customLong("save-baseline"), help: "Also write the results as a baseline to FILE.")
+    @Option(help: "Also write the results as a baseline to FILE.")
     var saveBaseline: String?
     @Option(help: "Compare with this baseline; exit 2 on a regression.")
     var baseline: String?
@@ -112,17 +112,16 @@ struct Bench: ParsableCommand {
     )
     var count: CountKind?
     @Option(
-        name: .customLong("max-count-increase"), parsing: .unconditional,
+        parsing: .unconditional,
         help: "Percent more instructions per frame than --baseline's that counts as a regression (1), in [0, 1000].")
     var maxCountIncrease = 1.0
     @Option(
-        name: .customLong("compare-by"),
         help:
             "What --baseline compares: calibrated (times, and instruction counts where both runs counted them) or instructions (the counts alone, with --count instructions: exact, so a tight bound holds on a noisy machine)."
     )
     var compareBy: BaselineMeasure = .calibrated
     @Option(
-        name: .customLong("max-instructions"), parsing: .unconditionalSingleValue,
+        parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "ENGINE.INTERACTION=N: with --count instructions, exit 2 when one interaction (retarget, replacement, add, completion: its scenario's frame less the steady frame, over the animations it touches) costs ENGINE more than N instructions (repeatable).",
             valueName: "engine.interaction=n"))
@@ -147,11 +146,9 @@ struct Bench: ParsableCommand {
             }
         }
     }
-    @Flag(name: .customLong("no-bezier"), help: "Skip the bezier evaluation timings.")
+    @Flag(help: "Skip the bezier evaluation timings.")
     var noBezier = false
-    @Flag(
-        name: .customLong("no-value-check"),
-        help: "Skip checking each engine's values against GSL (instruction counts run the measured frames only).")
+    @Flag(help: "Skip checking each engine's values against GSL (instruction counts run the measured frames only).")
     var noValueCheck = false
 
     init() {}
@@ -235,14 +232,9 @@ struct Bench: ParsableCommand {
         let costs = InteractionCost.costs(report)
         report.interactionCosts = costs.isEmpty ? nil : costs
         report.failures = failures.isEmpty ? nil : failures
-        let text: String
-        switch format {
-        case .table: text = BenchText.table(report)
-        case .markdown: text = BenchText.markdown(report)
-        case .csv: text = BenchText.csv(report)
-        case .json: text = try jsonText(report, pretty: true) + "\n"
-        }
-        try writeOutput(text, to: output)
+        try writeOutput(
+            try format.text(report, table: BenchText.table, markdown: BenchText.markdown, csv: BenchText.csv),
+            to: output)
         if let saveBaseline { try writeOutput(try jsonText(report, pretty: true) + "\n", to: saveBaseline) }
         var regressions = try limitRegressions(report)
         if let base { regressions += try baselineRegressions(report, base) }
@@ -492,6 +484,19 @@ final class WorkerLibrary {
 /// The formats of a report: a table for people, JSON, CSV, Markdown.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv, markdown
+
+    /// `report` in this format: through the renderers given for a table,
+    /// Markdown and CSV; as JSON, indented, with a newline at the end.
+    func text<Report: Encodable>(
+        _ report: Report, table: (Report) -> String, markdown: (Report) -> String, csv: (Report) -> String
+    ) throws -> String {
+        switch self {
+        case .table: table(report)
+        case .markdown: markdown(report)
+        case .csv: csv(report)
+        case .json: try jsonText(report, pretty: true) + "\n"
+        }
+    }
 }
 
 extension BenchEngine: ExpressibleByArgument {}

@@ -24,14 +24,11 @@ struct Compare: ParsableCommand {
 struct TraceInput: ParsableArguments {
     @Argument(help: "The trace: CSV or JSON.")
     var trace: String
-    @Option(name: .customLong("time-unit"), help: "Unit of the trace's times: s or ms (changes the times only).")
+    @Option(help: "Unit of the trace's times: s or ms (changes the times only).")
     var timeUnit: TimeUnit = .s
-    @Option(
-        name: .customLong("velocity-unit"),
-        help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
+    @Option(help: "Unit of the trace's velocities: per second (s) or per millisecond (ms).")
     var velocityUnit: TimeUnit = .s
     @Flag(
-        name: .customLong("exact-times"),
         help:
             "The times are the engine's own clock as it kept them (a recorder that drove that clock): their printing is not counted as noise."
     )

@@ -70,7 +70,7 @@ struct EngineWorkerCommand: ParsableCommand {
     var library: String
     @Option(name: .customLong("as"), help: "The name its engine takes (default: its own).")
     var label: String?
-    @Option(name: .customLong("frame-timeout"), help: "Seconds a frame may take.")
+    @Option(help: "Seconds a frame may take.")
     var frameTimeout = 60.0
     @Option(help: "The address space it may take, in bytes (Linux).")
     var memory: Double?

@@ -39,20 +39,15 @@ struct Gate: ParsableCommand {
     @Option(help: ArgumentHelp("The build under test: a shared library.", valueName: "path"))
     var after: String?
     @Option(
-        name: .customLong("before-command"),
         help: ArgumentHelp(
             "The build to compare against: a command that prints a bench JSON document.", valueName: "cmd"))
     var beforeCommand: String?
-    @Option(
-        name: .customLong("after-command"),
-        help: ArgumentHelp("The build under test: a command that prints a bench JSON document.", valueName: "cmd"))
+    @Option(help: ArgumentHelp("The build under test: a command that prints a bench JSON document.", valueName: "cmd"))
     var afterCommand: String?
     @OptionGroup var workload: WorkloadOptions
     @Option(parsing: .unconditional, help: "The confidence of the intervals, in (0, 1).")
     var confidence = 0.99
-    @Option(
-        name: .customLong("min-effect"), parsing: .unconditional,
-        help: "The smallest change that counts, in percent, in [0, 100).")
+    @Option(parsing: .unconditional, help: "The smallest change that counts, in percent, in [0, 100).")
     var minEffect = 2.0
     @Option(
         name: .customLong("max-seconds"), parsing: .unconditional,
@@ -74,7 +69,7 @@ struct Gate: ParsableCommand {
         min(max(commandBudgetRounds * roundSeconds, 60), 1_800)
     }
     @Option(
-        name: .customLong("command-timeout"), parsing: .unconditional,
+        parsing: .unconditional,
         help: "Seconds one run of a command may take before it is ended (exit 65), in (0, 86400].")
     var commandTimeout = 600.0
     @Option(
@@ -83,21 +78,18 @@ struct Gate: ParsableCommand {
     )
     var count: CountKind?
     @Option(
-        name: .customLong("max-count-increase"), parsing: .unconditional,
+        parsing: .unconditional,
         help: "With --count: the percent change in instructions per frame that counts, in (0, 1000] (1).")
     var maxCountIncrease = 1.0
     @OptionGroup var workers: WorkerOptions
     @Option(
-        name: .customLong("in-process-side"),
         help: ArgumentHelp(
             "Load this side alone in this process, the other in a worker: to measure what a worker moves.",
             valueName: "before|after"))
     var inProcessSide: GateSide?
-    @Flag(name: .customLong("fail-inconclusive"), help: "Exit 2 when a configuration is inconclusive.")
+    @Flag(help: "Exit 2 when a configuration is inconclusive.")
     var failInconclusive = false
-    @Flag(
-        name: .customLong("no-value-check"),
-        help: "Do not check each build's values against GSL (nor fail when after's error grows).")
+    @Flag(help: "Do not check each build's values against GSL (nor fail when after's error grows).")
     var noValueCheck = false
     @Option(help: "Output: table, json, csv or markdown.")
     var format: ReportFormat = .table
@@ -181,14 +173,8 @@ struct Gate: ParsableCommand {
         } else {
             preconditionFailure("validate() lets one pair through")
         }
-        let text: String
-        switch format {
-        case .table: text = GateText.table(report)
-        case .markdown: text = GateText.markdown(report)
-        case .csv: text = GateText.csv(report)
-        case .json: text = try jsonText(report, pretty: true) + "\n"
-        }
-        try writeOutput(text, to: output)
+        try writeOutput(
+            try format.text(report, table: GateText.table, markdown: GateText.markdown, csv: GateText.csv), to: output)
         if let failure {
             throw CLIError(message: failure.sentence, status: CLIError.badData)
         }

@@ -24,8 +24,7 @@ struct SpringOptions: ParsableArguments {
     var damping: Double?
     @Option(parsing: .unconditional, help: "Response: the undamped period in seconds (with --damping-fraction).")
     var response: Double?
-    @Option(
-        name: .customLong("damping-fraction"), parsing: .unconditional, help: "Damping fraction ζ (with --response).")
+    @Option(parsing: .unconditional, help: "Damping fraction ζ (with --response).")
     var dampingFraction: Double?
     @Option(parsing: .unconditional, help: "SwiftUI/Flutter perceptual duration in seconds (with --bounce).")
     var duration: Double?

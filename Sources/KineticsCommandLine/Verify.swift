@@ -65,9 +65,7 @@ struct Verify: ParsableCommand {
             "Run only part i of n of the grid (each spring, decay and curve in one part); kinetics verify merge joins them.",
             valueName: "i/n"))
     var shard: String?
-    @Flag(
-        name: .customLong("list-tolerances"),
-        help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
+    @Flag(help: "Print every tolerance, its default and its reason (a Markdown table), and stop.")
     var listTolerances = false
 
     /// The tolerance table: the one place the documentation takes it from.
@@ -92,7 +90,7 @@ struct Verify: ParsableCommand {
         }
         _ = try makeTolerances()
         try engine.validate(methods: methods, suites: suiteChoices)
-        if engine.library == nil && (workers.inProcess || workers.workerMemory != nil) {
+        if engine.engineLibrary == nil && (workers.inProcess || workers.workerMemory != nil) {
             throw ValidationError("--in-process and --worker-memory apply to --engine-library")
         }
         _ = try part()

@@ -7,32 +7,24 @@ import KineticsVerify
 /// The options that verify an outside engine instead of Kinetics' own methods.
 struct EngineOptions: ParsableArguments {
     @Option(
-        name: .customLong("engine-command"),
         help: ArgumentHelp(
             "Verify the engine this shell command starts (the line protocol of docs/engines.md).",
             valueName: "command"))
-    var command: String?
+    var engineCommand: String?
     @Option(
-        name: .customLong("engine-library"),
         help: ArgumentHelp(
             "Verify the engine in this shared library (the C interface of kinetics_engine.h, as bench --engine-library loads).",
             valueName: "path"))
-    var library: String?
-    @Option(
-        name: .customLong("engine-name"),
-        help: "The engine's name in the report (default: a library's table name, otherwise 'engine').")
-    var givenName: String?
-    @Option(
-        name: .customLong("case-timeout"),
-        help: "Seconds an engine may go without reading a case or giving an answer before it is stopped.")
+    var engineLibrary: String?
+    @Option(help: "The engine's name in the report (default: a library's table name, otherwise 'engine').")
+    var engineName: String?
+    @Option(help: "Seconds an engine may go without reading a case or giving an answer before it is stopped.")
     var caseTimeout: Double = 60
     @Option(
-        name: .customLong("export-cases"),
         help: ArgumentHelp(
             "Write the cases an engine is asked, one JSON line each, to FILE and stop.", valueName: "file"))
     var exportCases: String?
     @Option(
-        name: .customLong("results"),
         help: ArgumentHelp("Verify an engine's recorded answers (JSON lines) to the exported cases.", valueName: "file")
     )
     var results: String?
@@ -49,16 +41,15 @@ struct EngineOptions: ParsableArguments {
     )
     var onlyRates: [Double] = []
     @Option(
-        name: .customLong("damping-ratio"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp("Region: only springs whose damping ratio ζ is in [LOW, HIGH].", valueName: "LOW:HIGH"))
     var dampingRatio: String?
     @Option(
-        name: .customLong("natural-frequency"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Region: only springs whose natural frequency ω₀ (rad/s) is in [LOW, HIGH].", valueName: "LOW:HIGH"))
     var naturalFrequency: String?
     @Option(
-        name: .customLong("stable-under"),
         help: ArgumentHelp(
             "Region: only the springs this scheme of kinetics compare (as the scheme rows name it) steps stably at each frame rate.",
             valueName: "scheme"))
@@ -98,18 +89,18 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// Whether any engine route is asked for.
-    var isUsed: Bool { command != nil || library != nil || exportCases != nil || results != nil }
+    var isUsed: Bool { engineCommand != nil || engineLibrary != nil || exportCases != nil || results != nil }
 
     /// The engine's name in the report, for an engine that is not a library.
-    var name: String { givenName ?? "engine" }
+    var name: String { engineName ?? "engine" }
 
     func validate(methods: [String], suites: [Verify.SuiteChoice]) throws {
-        let routes = [command, library, exportCases, results].compactMap { $0 }
+        let routes = [engineCommand, engineLibrary, exportCases, results].compactMap { $0 }
         guard routes.count <= 1 else {
             throw ValidationError(
                 "--engine-command, --engine-library, --export-cases and --results are alternatives; give one")
         }
-        if !schemes && command == nil && library == nil && results == nil {
+        if !schemes && engineCommand == nil && engineLibrary == nil && results == nil {
             throw ValidationError(
                 "--no-schemes applies to an engine run: give --engine-command, --engine-library or --results")
         }
@@ -128,11 +119,11 @@ struct EngineOptions: ParsableArguments {
                 "--suite conversions checks Kinetics' own mappings; an engine runs spring, decay, bezier")
         }
         do {
-            if let command { _ = try EngineCommand(command, caseTimeout: caseTimeout) }
+            if let engineCommand { _ = try EngineCommand(engineCommand, caseTimeout: caseTimeout) }
         } catch {
             throw ValidationError(error.description)
         }
-        guard let name = givenName else { return }
+        guard let name = engineName else { return }
         guard !name.isEmpty, name.count <= 40, !name.contains(where: { $0.isNewline || $0 == "," }) else {
             throw ValidationError(
                 "--engine-name must be 1 to 40 characters without commas or line breaks, got '\(name)'")
@@ -191,22 +182,22 @@ extension Verify {
         var name = engine.name
         // An engine library's answers and refusals by case id.
         var libraryRun: (answers: [String: EngineAnswer], refusals: [String: String])?
-        if let path = engine.library, workers.inProcess {
+        if let path = engine.engineLibrary, workers.inProcess {
             let library = try loadEngineLibrary(path)
-            name = engine.givenName ?? library.tableName
+            name = engine.engineName ?? library.tableName
             let bar = ProgressBar()
             let run = LibraryAnswers(set.cases, library: library) { bar.update("engine", $0, set.cases.count) }
             bar.finish()
             libraryRun = (run.answers, run.refusals)
-        } else if let path = engine.library {
+        } else if let path = engine.engineLibrary {
             let bar = ProgressBar()
             let run = try LibraryWorkerAnswers(
                 set.cases, library: path, caseTimeout: engine.caseTimeout, memory: workers.memory
             ) { bar.update("engine", $0, set.cases.count) }
             bar.finish()
-            name = engine.givenName ?? run.engine
+            name = engine.engineName ?? run.engine
             (libraryRun, fault) = ((run.answers, run.refusals), run.fault)
-        } else if let command = engine.command {
+        } else if let command = engine.engineCommand {
             let bar = ProgressBar()
             let run = try EngineCommand(command, caseTimeout: engine.caseTimeout).run(set.cases) {
                 bar.update("engine", $0, set.cases.count)

@@ -29,7 +29,7 @@ struct VerifyWorkerCommand: ParsableCommand {
 
     @Option(help: "The engine library.")
     var library: String
-    @Option(name: .customLong("case-timeout"), help: "Seconds a tick may take.")
+    @Option(help: "Seconds a tick may take.")
     var caseTimeout = 60.0
     @Option(help: "The address space it may take, in bytes (Linux).")
     var memory: Double?

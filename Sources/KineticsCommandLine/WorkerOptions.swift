@@ -5,13 +5,12 @@ import ArgumentParser
 /// unless `--in-process` says otherwise.
 struct WorkerOptions: ParsableArguments {
     @Flag(
-        name: .customLong("in-process"),
         help:
             "Load the engine libraries in this process, not each in a worker process of its own: a crash in one ends the run with no report."
     )
     var inProcess = false
     @Option(
-        name: .customLong("worker-memory"), parsing: .unconditional,
+        parsing: .unconditional,
         help:
             "The address space each engine library's worker may take, in GiB, in [1, 1024] (Linux; default half the machine's memory): an engine that allocates without end ends its worker, not the run."
     )

@@ -24,11 +24,11 @@ struct WorkloadOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Warm-up frames before measuring.")
     var warmup = 10
     @Option(
-        name: .customLong("churn-fraction"), parsing: .unconditional,
+        parsing: .unconditional,
         help: "Fraction of animations replaced per frame under churn, in (0, 1].")
     var churnFraction = 0.1
     @Option(
-        name: .customLong("frame-timeout"), parsing: .unconditional,
+        parsing: .unconditional,
         help:
             "Seconds a frame may take before the run ends with status 65, naming the engine, configuration and frame (an engine in-process cannot be stopped otherwise), in (0, 86400]."
     )

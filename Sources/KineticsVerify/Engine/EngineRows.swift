@@ -146,9 +146,7 @@ extension Verifier {
                         location: "median of \(scales.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s, at rest)",
                         note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"))
             }
-            if measures.schemesNamed != false {
-                report.rows.append(schemeRow("spring", name, measures.springs.map(\.scheme)))
-            }
+            appendSchemeRow("spring", measures.springs.map(\.scheme))
         }
 
         mutating func decayRows() {
@@ -182,9 +180,7 @@ extension Verifier {
                 row(
                     "decay", name, "error vs discrete law", discrete, rms: true, gate: nil,
                     note: "Pop's law, x(t) = v/1000·d/(1 - d)·(1 - d^(1000t)); reported, not checked"))
-            if measures.schemesNamed != false {
-                report.rows.append(schemeRow("decay", name, measures.decays.map(\.scheme)))
-            }
+            appendSchemeRow("decay", measures.decays.map(\.scheme))
         }
 
         mutating func bezierRows() {
@@ -224,9 +220,13 @@ extension Verifier {
                         note: gate == nil
                             ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
             }
-            if measures.schemesNamed != false {
-                report.rows.append(schemeRow("bezier", name, measures.curves.map(\.scheme)))
-            }
+            appendSchemeRow("bezier", measures.curves.map(\.scheme))
+        }
+
+        /// The scheme row of `suite`, unless the schemes were not named
+        /// (`--no-schemes`).
+        private mutating func appendSchemeRow(_ suite: String, _ schemes: [String?]) {
+            if measures.schemesNamed != false { report.rows.append(schemeRow(suite, measures.engine, schemes)) }
         }
     }
 
