@@ -11,12 +11,16 @@ public struct ReferenceBezier: Sendable {
 
     /// The curve with control points (x1, y1) and (x2, y2).
     public init(x1: Double, y1: Double, x2: Double, y2: Double) {
-        cx = 3 * x1
-        bx = 3 * (x2 - x1) - cx
-        ax = 1 - cx - bx
-        cy = 3 * y1
-        by = 3 * (y2 - y1) - cy
-        ay = 1 - cy - by
+        (ax, bx, cx) = Self.coefficients(x1, x2)
+        (ay, by, cy) = Self.coefficients(y1, y2)
+    }
+
+    /// The power-basis coefficients of one axis of the curve through 0, `p1`,
+    /// `p2` and 1: c = 3·p1, b = 3·(p2 − p1) − c, a = 1 − c − b.
+    private static func coefficients(_ p1: Double, _ p2: Double) -> (a: Double, b: Double, c: Double) {
+        let c = 3 * p1
+        let b = 3 * (p2 - p1) - c
+        return (1 - c - b, b, c)
     }
 
     /// x(t).

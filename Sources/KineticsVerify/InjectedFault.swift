@@ -16,14 +16,9 @@ package struct InjectedFault: Sendable, Equatable {
     /// The index of the case in the suite's grid (springs, decays or curves).
     package var caseIndex: Int
     package var kind: Kind
+}
 
-    package init(suite: VerificationSuite, method: String, caseIndex: Int, kind: Kind) {
-        self.suite = suite
-        self.method = method
-        self.caseIndex = caseIndex
-        self.kind = kind
-    }
-
+extension InjectedFault {
     /// Reads `suite:method:case:nan` or `suite:method:case:OFFSET`, for
     /// example `spring:rk4:12:nan` or `decay:exact:3:1e-3`; nil otherwise.
     package init?(_ text: String) {

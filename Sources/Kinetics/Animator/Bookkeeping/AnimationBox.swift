@@ -455,7 +455,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     override func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {
         let endVelocity = velocity(animator, handle).map { Stored(packed: $0) } ?? .zero
         detach(animator, handle)
-        if animator.records[handle.record.index].life.autoreverses {
+        if animator.records[handle.record.index].life.switches.contains(.autoreverses) {
             (state.from, state.to) = (state.to, state.from)
             state.reversed.toggle()
             if case .decay = state.animation.kind { state.startVelocity = state.startVelocity * -1.0 }

@@ -30,53 +30,43 @@ struct LifeCycle {
     /// The four switches, a bit each: as four `Bool`s, each record's
     /// restart unpacked and stored them one by one, on every add and
     /// replacement; as one byte, one store.
-    private var switches: UInt8
+    var switches: Switches
 
-    private static var repeatsForever: UInt8 { 1 }
-    private static var reverses: UInt8 { 2 }
-    private static var removed: UInt8 { 4 }
-    private static var isTraced: UInt8 { 8 }
+    /// Pop's four switches of a life cycle.
+    struct Switches: OptionSet {
+        let rawValue: UInt8
+        static let repeatForever = Switches(rawValue: 1)
+        static let autoreverses = Switches(rawValue: 2)
+        static let removedOnCompletion = Switches(rawValue: 4)
+        /// Traced (``Animation/isTraced``).
+        static let traced = Switches(rawValue: 8)
 
-    var repeatForever: Bool {
-        get { switches & Self.repeatsForever != 0 }
-        set { set(Self.repeatsForever, newValue) }
-    }
-    var autoreverses: Bool {
-        get { switches & Self.reverses != 0 }
-        set { set(Self.reverses, newValue) }
-    }
-    var removedOnCompletion: Bool {
-        get { switches & Self.removed != 0 }
-        set { set(Self.removed, newValue) }
-    }
-    var traced: Bool {
-        get { switches & Self.isTraced != 0 }
-        set { set(Self.isTraced, newValue) }
-    }
+        init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    private mutating func set(_ bit: UInt8, _ on: Bool) { switches = on ? switches | bit : switches & ~bit }
+        @inline(__always)
+        init(repeatForever: Bool, autoreverses: Bool, removedOnCompletion: Bool, traced: Bool) {
+            rawValue =
+                (repeatForever ? Self.repeatForever.rawValue : 0) | (autoreverses ? Self.autoreverses.rawValue : 0)
+                | (removedOnCompletion ? Self.removedOnCompletion.rawValue : 0) | (traced ? Self.traced.rawValue : 0)
+        }
+    }
 
     /// One run from time 0, removed on completion: a free record's (made
     /// without an animation, whose creation and copy cost far more).
-    static let once = LifeCycle(
-        beginTime: 0, repeatRemaining: 0, repeatForever: false, autoreverses: false, removedOnCompletion: true,
-        traced: false)
+    static let once = LifeCycle(beginTime: 0, repeatRemaining: 0, switches: .removedOnCompletion)
 
     @inline(__always)
-    init(
-        beginTime: Double, repeatRemaining: Int, repeatForever: Bool, autoreverses: Bool, removedOnCompletion: Bool,
-        traced: Bool
-    ) {
+    init(beginTime: Double, repeatRemaining: Int, switches: Switches) {
         self.beginTime = beginTime
         self.repeatRemaining = repeatRemaining
-        switches =
-            (repeatForever ? Self.repeatsForever : 0) | (autoreverses ? Self.reverses : 0)
-            | (removedOnCompletion ? Self.removed : 0) | (traced ? Self.isTraced : 0)
+        self.switches = switches
     }
 
     /// Whether the run under way is the last and the animation then goes
     /// (the life cycle's part of ``ElementFlag/quiet``).
-    var endsWithThisRun: Bool { removedOnCompletion && !repeatForever && repeatRemaining <= 1 }
+    var endsWithThisRun: Bool {
+        switches.contains(.removedOnCompletion) && !switches.contains(.repeatForever) && repeatRemaining <= 1
+    }
 
     @inline(__always)
     init<Value>(_ animation: borrowing Animation<Value>) {
@@ -84,14 +74,17 @@ struct LifeCycle {
         self.init(
             beginTime: animation.beginTime,
             repeatRemaining: animation.autoreverses ? min(count, Int.max / 2) * 2 : count,
-            repeatForever: animation.repeatForever, autoreverses: animation.autoreverses,
-            removedOnCompletion: animation.removedOnCompletion, traced: animation.isTraced)
+            switches: Switches(
+                repeatForever: animation.repeatForever, autoreverses: animation.autoreverses,
+                removedOnCompletion: animation.removedOnCompletion, traced: animation.isTraced))
     }
 
     init(_ group: AnimationGroup) {
         self.init(
-            beginTime: group.beginTime, repeatRemaining: group.repeatCount, repeatForever: group.repeatForever,
-            autoreverses: false, removedOnCompletion: group.removedOnCompletion, traced: group.isTraced)
+            beginTime: group.beginTime, repeatRemaining: group.repeatCount,
+            switches: Switches(
+                repeatForever: group.repeatForever, autoreverses: false,
+                removedOnCompletion: group.removedOnCompletion, traced: group.isTraced))
     }
 }
 

@@ -239,7 +239,7 @@ extension Animator {
         box.finalFrame(self, handle)
         guard let index = liveIndex(handle), status[index].phase == .running else { return }
         records[index].life.repeatRemaining -= 1
-        if records[index].life.repeatForever || records[index].life.repeatRemaining > 0 {
+        if records[index].life.switches.contains(.repeatForever) || records[index].life.repeatRemaining > 0 {
             trace(handle, .repeated)
             box.repeatRun(self, handle, time: time)
             return
@@ -249,7 +249,7 @@ extension Animator {
         // As Pop does: out of the registry first, then the stop event, so a
         // stop callback may add a new animation under the same key.
         let parent = places[index].parent
-        let removing = records[index].life.removedOnCompletion || parent != nil
+        let removing = records[index].life.switches.contains(.removedOnCompletion) || parent != nil
         if removing { unregister(index) }
         withCallbacks { box.fireStop(self, handle, finished: true) }
         if removing { free(handle) }
@@ -262,7 +262,7 @@ extension Animator {
     @inline(__always)
     func trace(_ handle: AnimationHandle, _ kind: TraceEvent.Kind) {
         guard let tracer = state.tracer, let index = liveIndex(handle),
-            tracer.traceAll || records[index].life.traced
+            tracer.traceAll || records[index].life.switches.contains(.traced)
         else {
             return
         }
@@ -296,6 +296,6 @@ extension Animator {
     /// Whether per-frame events of live record `index` should be produced.
     func wantsTracing(index: Int) -> Bool {
         guard let tracer = state.tracer else { return false }
-        return tracer.traceAll || records[index].life.traced
+        return tracer.traceAll || records[index].life.switches.contains(.traced)
     }
 }

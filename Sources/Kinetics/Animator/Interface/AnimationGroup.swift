@@ -123,7 +123,7 @@ final class GroupBox: AnimationBox {
         nextChild += 1
         var life = child.life
         life.beginTime = time + life.beginTime
-        life.removedOnCompletion = true
+        life.switches.insert(.removedOnCompletion)
         let childHandle = animator.makeRecord(
             box: child.makeBox(animator), id: child.id, target: animator.places[index].target, life: life,
             parent: handle, time: time)

@@ -227,47 +227,52 @@ extension Animator {
     /// The flags of element `element` of `spring`'s batch.
     @inline(__always)
     func elementFlags(_ spring: SpringElement, _ element: Int) -> UInt8 {
-        onLane(width: spring.width, ElementFlags(method: spring.method, element: element))
+        onLane(width: spring.width, ReadElement<FlagsField>(method: spring.method, element: element))
     }
 
     /// The slot that element `element` of `spring`'s batch writes.
     @inline(__always)
     func elementSlot(_ spring: SpringElement, _ element: Int) -> PropertySlot {
-        onLane(width: spring.width, ElementSlot(method: spring.method, element: element))
+        onLane(width: spring.width, ReadElement<SlotField>(method: spring.method, element: element))
     }
 
     /// The group of element `element` of `spring`'s batch.
     func elementGroup(_ spring: SpringElement, _ element: Int) -> GroupIndex {
-        onLane(width: spring.width, ElementGroup(method: spring.method, element: element))
+        onLane(width: spring.width, ReadElement<GroupField>(method: spring.method, element: element))
     }
 
-    private struct ElementFlags: LaneOperation {
+    /// One field of a spring element, read in a batch of any width.
+    private struct ReadElement<Field: SpringElementField>: LaneOperation {
         let method: Int
         let element: Int
 
         @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> UInt8 {
-            lane.withSprings(method) { $0.common.flags[element] }
+        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> Field.Value {
+            lane.withSprings(method) { Field.read($0, element) }
         }
     }
+}
 
-    private struct ElementSlot: LaneOperation {
-        let method: Int
-        let element: Int
+/// A field of a spring batch's elements (a column of any width's batch).
+private protocol SpringElementField {
+    associatedtype Value
+    static func read<V: AnimatableVector>(_ batch: SpringBatch<V>, _ element: Int) -> Value
+}
 
-        @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> PropertySlot {
-            lane.withSprings(method) { $0.common.slot[element] }
-        }
+private enum FlagsField: SpringElementField {
+    static func read<V: AnimatableVector>(_ batch: SpringBatch<V>, _ element: Int) -> UInt8 {
+        batch.common.flags[element]
     }
+}
 
-    private struct ElementGroup: LaneOperation {
-        let method: Int
-        let element: Int
+private enum SlotField: SpringElementField {
+    static func read<V: AnimatableVector>(_ batch: SpringBatch<V>, _ element: Int) -> PropertySlot {
+        batch.common.slot[element]
+    }
+}
 
-        @inline(__always)
-        func callAsFunction<V: AnimatableVector>(_ lane: Lane<V>, _: inout Void) -> GroupIndex {
-            lane.withSprings(method) { $0.group(element) }
-        }
+private enum GroupField: SpringElementField {
+    static func read<V: AnimatableVector>(_ batch: SpringBatch<V>, _ element: Int) -> GroupIndex {
+        batch.group(element)
     }
 }
