@@ -35,8 +35,7 @@ struct EngineParityTests {
 
     @Test(
         "the animator and the batch path compute the Pop-model reference's values",
-        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
-        [BenchScenario.steady, .jitter, .churn, .retargetStorm, .burst])
+        arguments: BenchMix.allCases, [BenchScenario.steady, .jitter, .churn, .retargetStorm, .burst])
     func enginesAgree(mix: BenchMix, scenario: BenchScenario) {
         // 90 frames at 60 Hz; values move over about 1,000.
         // Springs and decays: to 1e-12 of that, which allows for the rounding
@@ -80,8 +79,7 @@ struct EngineParityTests {
 
     @Test(
         "the C model of Pop's frame computes the Swift model's values, and finishes the same animations",
-        arguments: [BenchMix.spring, .decay, .basic, .keyframe, .mixed],
-        [BenchScenario.steady, .jitter, .churn, .retargetStorm, .massCompletion])
+        arguments: BenchMix.allCases, [BenchScenario.steady, .jitter, .churn, .retargetStorm, .massCompletion])
     func popModelsAgree(mix: BenchMix, scenario: BenchScenario) {
         // The two models do the same operations in the same order (RK4
         // stages, Pop's blend, single-precision decay factors, WebKit's
@@ -89,12 +87,12 @@ struct EngineParityTests {
         // (about 1,000; 100 under mass completion) for every kind, over 90
         // frames, or under mass completion 400 (6.7 s: its decays, the
         // slowest, rest after about 5.3 s).
-        func configuration(_ engine: BenchEngine) -> BenchConfiguration { Self.parity(engine, mix, scenario) }
-        let swift = makeBuiltInEngine(configuration(.reference))
-        let c = makeBuiltInEngine(configuration(.popC))
+        let reference = Self.parity(.reference, mix, scenario)
+        let swift = makeBuiltInEngine(reference)
+        let c = makeBuiltInEngine(Self.parity(.popC, mix, scenario))
         var worst = (difference: 0.0, index: 0, frame: 0)
         let frames = scenario == .massCompletion ? 400 : 90
-        for (frame, time) in Workload(configuration(.reference)).frameTimes(frames).enumerated() {
+        for (frame, time) in Workload(reference).frameTimes(frames).enumerated() {
             swift.frame(frame, at: time)
             c.frame(frame, at: time)
             #expect(c.running == swift.running, "frame \(frame): \(c.running) running in C, \(swift.running) in Swift")

@@ -124,12 +124,13 @@ struct BenchEngineLibraryTests {
         // The library's engine has no method: its row shows -, whatever --method says, and its baseline matches.
         let row = try #require(saved.lines.first { $0.hasPrefix("soa-springs ") })
         #expect(row.contains(" 60   -  "), "\(row)")
-        let again = try kinetics(
-            [
-                "bench", "--engine-library", library, "--engine", "soa-springs", "--method", "analytic", "--baseline",
-                baseline,
-                "--max-regression", "100000",
-            ] + quick)
+        /// `engine`'s library as soa-springs against the baseline `file`, any time within the gate.
+        func compared(_ engine: String, with file: String, _ extra: [String] = []) throws -> CLIResult {
+            try kinetics(
+                ["bench", "--engine-library", engine, "--engine", "soa-springs", "--baseline", file]
+                    + ["--max-regression", "100000"] + extra + quick)
+        }
+        let again = try compared(library, with: baseline, ["--method", "analytic"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(
             again.stderr.contains(
@@ -156,12 +157,7 @@ struct BenchEngineLibraryTests {
                 "bench", "--engine-library", library, "--engine", "soa-springs", "--engine", "batch", "--save-baseline",
                 wider,
             ] + quick)
-        let partial = try kinetics(
-            [
-                "bench", "--engine-library", library, "--engine", "soa-springs", "--baseline", wider,
-                "--max-regression",
-                "100000",
-            ] + quick)
+        let partial = try compared(library, with: wider)
         #expect(partial.status == 0, "\(partial.stderr)")
         #expect(
             partial.stderr.contains("not measured in this run, so not compared: batch 1000 spring steady 60 Hz pop"),
@@ -172,24 +168,14 @@ struct BenchEngineLibraryTests {
         let wrong = try Self.library(
             source.replacingOccurrences(of: "exact(e->kinds[k], h)", with: "exact(e->kinds[k], 0.5 * h)"),
             named: "soa_half")
-        let gated = try kinetics(
-            [
-                "bench", "--engine-library", wrong, "--engine", "soa-springs", "--baseline", baseline,
-                "--max-regression",
-                "100000",
-            ] + quick)
+        let gated = try compared(wrong, with: baseline)
         #expect(gated.status == 2, "\(gated.stderr)")
         #expect(
             gated.stderr.contains("regression: soa-springs 1000 spring steady 60 Hz pop: value error 3.5"),
             "\(gated.stderr)")
         #expect(gated.stderr.contains("vs baseline 2.50e-15 (more than 1.1× + 1e-12): the engine's values changed"))
         // Without the value check there is nothing to gate on.
-        let unchecked = try kinetics(
-            [
-                "bench", "--engine-library", wrong, "--engine", "soa-springs", "--baseline", baseline,
-                "--max-regression",
-                "100000", "--no-value-check",
-            ] + quick)
+        let unchecked = try compared(wrong, with: baseline, ["--no-value-check"])
         #expect(unchecked.status == 0, "\(unchecked.stderr)")
     }
 

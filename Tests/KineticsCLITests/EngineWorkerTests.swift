@@ -16,6 +16,13 @@ struct EngineWorkerTests {
             flags: "-DFAULT=\(fault) -DARM_AT=\(armedAt)")
     }
 
+    /// The faults that end a worker (`-DFAULT=` of faulty_springs.c), and
+    /// how its parent names each.
+    static let crashes = [
+        ("segv", "killed by signal 11 (SIGSEGV)"), ("abort", "killed by signal 6 (SIGABRT)"),
+        ("exit", "exited with status 3"),
+    ]
+
     /// A short bench of the animator, the example engine and `library` at
     /// 100 animations (the fault is not armed) and 1,000 (41 frames reach
     /// 0.68 s of animation time, past the fault's 0.5 s).
@@ -30,10 +37,7 @@ struct EngineWorkerTests {
 
     @Test(
         "bench: a crash, an abort or an exit costs its configuration alone; the other engines' rows and the engine's other configurations are written; exit 65",
-        arguments: [
-            ("segv", "killed by signal 11 (SIGSEGV)"), ("abort", "killed by signal 6 (SIGABRT)"),
-            ("exit", "exited with status 3"),
-        ])
+        arguments: crashes)
     func benchCrash(fault: String, what: String) throws {
         let library = try Self.faulty(fault)
         let output = try temporaryFolder("engine-worker").appendingPathComponent("bench.md")

@@ -30,10 +30,7 @@ struct GateWorkerTests {
 
     @Test(
         "a crash, an abort or an exit in after's tick: exit 65, the side, what happened, configuration and round named; the report written with the configuration decided before it",
-        arguments: [
-            ("segv", "killed by signal 11 (SIGSEGV)"), ("abort", "killed by signal 6 (SIGABRT)"),
-            ("exit", "exited with status 3"),
-        ])
+        arguments: EngineWorkerTests.crashes)
     func crash(fault: String, what: String) throws {
         let crash = try Self.faulty(fault)
         let folder = try temporaryFolder("gate-worker")

@@ -120,20 +120,28 @@ struct InputLimitTests {
     func endlessEngineLine() throws {
         // 400 MB of 'x' and no newline, from a pipeline that holds none of it.
         let endless = "head -c 400000000 /dev/zero | tr '\\0' x"
-        let verify = ["verify", "--suite", "decay", "--no-schemes", "--engine-command"]
-        let run = try Self.runMeasured(verify + [endless])
-        let baseline = try Self.runMeasured(verify + ["echo x"])
-        #expect(run.status == 65 && baseline.status == 65)
         // The line is refused at the longest answer's length (about 100 KB
         // here); read whole it would be 400 MB, and more as a string.
+        try Self.expectRefusedWithin8MiB(
+            ["verify", "--suite", "decay", "--no-schemes", "--engine-command"], endless, "a 400 MB line",
+            short: "echo x", message: "line 1 of the engine's output is longer than any answer to these cases can be")
+    }
+
+    /// `verify` with `input` and with `short`, a short bad one: both exit
+    /// 65, `input`'s saying `message`, and its peak memory within 8 MiB of
+    /// the short one's.
+    private static func expectRefusedWithin8MiB(
+        _ verify: [String], _ input: String, _ what: String, short: String, message: String
+    ) throws {
+        let run = try runMeasured(verify + [input])
+        let baseline = try runMeasured(verify + [short])
+        #expect(run.status == 65 && baseline.status == 65)
         #expect(
             run.peakKiB - baseline.peakKiB < 8 << 10,
-            "peak \(run.peakKiB) KiB for a 400 MB line, \(baseline.peakKiB) KiB for a short bad one")
-        let result = try kinetics(verify + [endless])
+            "peak \(run.peakKiB) KiB for \(what), \(baseline.peakKiB) KiB for a short bad one")
+        let result = try kinetics(verify + [input])
         #expect(result.status == 65)
-        #expect(
-            result.stderr.contains("line 1 of the engine's output is longer than any answer to these cases can be"),
-            "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("a results file whose one answer has 20,000,000 values is refused before it is read whole")
@@ -149,19 +157,10 @@ struct InputLimitTests {
         for _ in 0 ..< 19 { try handle.write(contentsOf: block) }
         try handle.write(contentsOf: Data((String(repeating: "1,", count: 20_000_000 - 19 << 20 - 1) + "1]}\n").utf8))
         try handle.close()
-        let verify = ["verify", "--suite", "decay", "--no-schemes", "--results"]
-        let run = try Self.runMeasured(verify + [path])
         let short = folder.appendingPathComponent("short.jsonl").path
         try Data("x\n".utf8).write(to: URL(fileURLWithPath: short))
-        let baseline = try Self.runMeasured(verify + [short])
-        #expect(run.status == 65 && baseline.status == 65)
-        #expect(
-            run.peakKiB - baseline.peakKiB < 8 << 10,
-            "peak \(run.peakKiB) KiB for a 40 MB answer, \(baseline.peakKiB) KiB for a short bad one")
-        let result = try kinetics(verify + [path])
-        #expect(result.status == 65)
-        #expect(
-            result.stderr.contains("\(path): line 1 of the engine's output is longer than any answer"),
-            "\(result.stderr)")
+        try Self.expectRefusedWithin8MiB(
+            ["verify", "--suite", "decay", "--no-schemes", "--results"], path, "a 40 MB answer", short: short,
+            message: "\(path): line 1 of the engine's output is longer than any answer")
     }
 }

@@ -102,34 +102,29 @@ struct AnimatorReentrancyTests {
 
     @Test("a custom animation's step may not make a new property in its first frame (the values are written in place)")
     func propertyFromFirstCustomStepTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let (animator, x) = animatorWithX()
-            let target = animator.makeTarget()
-            let animation = Animation<Double>.custom { frame in
-                // Enough new properties to move the values, were it allowed.
-                for index in 0 ..< 64 { _ = animator.property("p\(index)", of: target, initial: 0.0) }
-                frame.value = 1
-                return false
-            }
-            _ = try? animator.add(animation, to: x, forKey: "x")
-        }
+        await #expect(processExitsWith: .failure) { Self.makePropertiesInCustomStep(inTick: false) }
     }
 
     @Test("nor in a tick's frame")
     func propertyFromCustomStepInTickTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let (animator, x) = animatorWithX()
-            let target = animator.makeTarget()
-            let animation = Animation<Double>.custom { frame in
-                if frame.elapsed > 0 {
-                    for index in 0 ..< 64 { _ = animator.property("p\(index)", of: target, initial: 0.0) }
-                }
-                frame.value = 1
-                return false
+        await #expect(processExitsWith: .failure) { Self.makePropertiesInCustomStep(inTick: true) }
+    }
+
+    /// Adds a custom animation whose step makes 64 new properties (enough
+    /// to move the values, were it allowed): in its first frame, or with
+    /// `inTick` in the frames after it; then ticks once.
+    static func makePropertiesInCustomStep(inTick: Bool) {
+        let (animator, x) = animatorWithX()
+        let target = animator.makeTarget()
+        let animation = Animation<Double>.custom { frame in
+            if !inTick || frame.elapsed > 0 {
+                for index in 0 ..< 64 { _ = animator.property("p\(index)", of: target, initial: 0.0) }
             }
-            _ = try? animator.add(animation, to: x, forKey: "x")
-            animator.tick(at: 0.1)
+            frame.value = 1
+            return false
         }
+        _ = try? animator.add(animation, to: x, forKey: "x")
+        animator.tick(at: 0.1)
     }
 
     @Test("a sequence runs its children one after another; a concurrent group ends with its last child")
