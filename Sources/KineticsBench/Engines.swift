@@ -105,9 +105,17 @@ package func makeBuiltInEngine(_ configuration: BenchConfiguration) -> MeasuredE
 
 // MARK: - Animator
 
+/// The mutable state of ``AnimatorEngine``.
+struct AnimatorEngineState {
+    fileprivate var scalars: [PropertyHandle<Double>?] = []
+    fileprivate var points: [PropertyHandle<SIMD2<Double>>?] = []
+    fileprivate var handles: [AnimationHandle] = []
+    fileprivate var churnCursor = 0
+}
+
 /// The Kinetics animator with one target and a property per animation.
 ///
-final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
+final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredEngine, ScenarioDriven {
     let workload: Workload
     private let animator: Animator = {
         let animator = Animator()
@@ -130,27 +138,13 @@ final class AnimatorEngine: MeasuredEngine, ScenarioDriven {
     /// The keys made once (`AnimationKey`), for `animator-keys`; empty for
     /// the others.
     private let madeKeys: [AnimationKey]
-    /// The engine's mutable state, unchecked like the animator's (see
-    /// "How a frame runs"): the harness's checks would otherwise count
-    /// against the engine measured. (The library's `UncheckedState` would
-    /// not do: the attribute holds only in the module that declares it.)
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
-        var scalars: [PropertyHandle<Double>?] = []
-        var points: [PropertyHandle<SIMD2<Double>>?] = []
-        var handles: [AnimationHandle] = []
-        var churnCursor = 0
-    }
     init(_ workload: Workload, keys keying: Keys = .strings) {
         self.workload = workload
         self.keying = keying
         target = animator.makeTarget()
         keys = keying == .none ? [] : workload.keys()
         madeKeys = keying == .madeOnce ? keys.map { AnimationKey($0) } : []
+        super.init(AnimatorEngineState())
         setUp()
         #if KINETICS_INTERNAL_CHECKS
             if let text = ProcessInfo.processInfo.environment["KINETICS_TEST_EXTRA_PERCENT"],
@@ -347,24 +341,21 @@ private struct NoKey: BenchKey {
 
 // MARK: - Batch
 
+/// The mutable state of ``BatchEngine``.
+struct BatchEngineState {
+    fileprivate var slots: [PropertySlot] = []
+    fileprivate var ids: [RecordIndex] = []
+    fileprivate var churnCursor = 0
+}
+
 /// The animator's batches alone.
-final class BatchEngine: MeasuredEngine, ScenarioDriven {
+final class BatchEngine: UncheckedEngineState<BatchEngineState>, MeasuredEngine, ScenarioDriven {
     let workload: Workload
     private let batches = BatchSet()
-    /// The engine's mutable state, unchecked as ``AnimatorEngine``'s is.
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state = State()
-
-    private struct State {
-        var slots: [PropertySlot] = []
-        var ids: [RecordIndex] = []
-        var churnCursor = 0
-    }
 
     init(_ workload: Workload) {
         self.workload = workload
+        super.init(BatchEngineState())
         for index in 0 ..< workload.allCount {
             let item = workload.item(index)
             state.slots.append(

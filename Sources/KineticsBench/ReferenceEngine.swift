@@ -124,24 +124,21 @@ protocol PopModelAnimation: AnyObject {
 
 /// Pop's spring animation: its solver on a 4-vector, the state rebuilt from
 /// the written value every frame, both rest tests.
-final class PopSpringModel: PopModelAnimation {
+/// The mutable state of ``PopSpringModel``: it skips Swift's run-time
+/// exclusivity checks (``UncheckedEngineState``), as Pop's instance
+/// variables do.
+struct PopSpringState {
+    fileprivate var solver: SpringStepper<SIMD4<Double>>
+    fileprivate var lastTime: Double
+    fileprivate var previous: SIMD4<Double>?
+    fileprivate var previous2: SIMD4<Double>?
+}
+
+final class PopSpringModel: UncheckedEngineState<PopSpringState>, PopModelAnimation {
     private unowned(unsafe) let object: PopObject
     private let slot: Int
     private let threshold: Double
     private let width: Int
-    /// The animation's mutable state, in one stored property that skips
-    /// Swift's run-time exclusivity checks, as Pop's instance variables do.
-    #if !KINETICS_CHECKED_EXCLUSIVITY
-        @exclusivity(unchecked)
-    #endif
-    private var state: State
-
-    private struct State {
-        var solver: SpringStepper<SIMD4<Double>>
-        var lastTime: Double
-        var previous: SIMD4<Double>?
-        var previous2: SIMD4<Double>?
-    }
 
     init(
         object: PopObject, slot: Int, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
@@ -150,9 +147,10 @@ final class PopSpringModel: PopModelAnimation {
         self.object = object
         self.slot = slot
         self.width = width
-        state = State(
-            solver: SpringStepper(parameters: parameters, method: .pop, value: from, target: to), lastTime: time)
         self.threshold = threshold
+        super.init(
+            PopSpringState(
+                solver: SpringStepper(parameters: parameters, method: .pop, value: from, target: to), lastTime: time))
     }
 
     func retarget(_ target: Double) {

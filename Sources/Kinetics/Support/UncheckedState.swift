@@ -14,7 +14,8 @@
 /// attribute themselves: ``Animator``, which is public, and
 /// `PropertyAnimationBox`, which inherits from `AnimationBox`. The attribute
 /// holds in the module that declares the property only (an access from
-/// another module is checked), so the bench's engines declare their own.
+/// another module is checked), so KineticsBench declares its own
+/// (`UncheckedEngineState`).
 package class UncheckedState<State> {
     #if !KINETICS_CHECKED_EXCLUSIVITY
         @exclusivity(unchecked)
