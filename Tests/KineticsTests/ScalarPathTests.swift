@@ -4,11 +4,13 @@ import Testing
 @testable import Kinetics
 
 /// Scalar springs' straight path steps two neighbours of one group at once
-/// (`SpringBatch.pairStep`): the one second copy of the spring's law, kept
-/// for speed; a 2-vector lane takes the generic step. A point whose second
-/// component stays at 0 moves as the scalar does and its rest test sees
-/// what the scalar's sees, so every value and every end must be identical.
-@Suite("Spring law: the scalar path held to the generic step")
+/// (`SpringBatch.pairStep`), and points' with the same pair forms
+/// (`SpringBatch.pointStep`): the two other copies of the spring's law,
+/// kept for speed; the 4-vector lane (3-vectors too) takes the generic
+/// step. A point or a 3-vector whose other components stay at 0 moves as
+/// the scalar does and its rest test sees what the scalar's sees, so every
+/// value and every end must be identical on all three.
+@Suite("Spring law: the scalar and point paths held to the generic step")
 struct ScalarPathTests {
     /// Parameter sets shared by springs of one group.
     static let shared = [
@@ -17,7 +19,7 @@ struct ScalarPathTests {
     ]
 
     @Test(
-        "200 springs a method: the scalar path's values and ends equal the generic step's exactly, every frame",
+        "200 springs a method: the scalar and point paths' values and ends equal the generic step's exactly, every frame",
         arguments: SpringMethod.allCases, [false, true])
     func scalarEqualsGeneric(method: SpringMethod, sharedGroups: Bool) throws {
         var random = SplitMix64(seed: 2_026)
@@ -25,10 +27,15 @@ struct ScalarPathTests {
             low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
         }
         let animator = Animator()
-        var pairs: [(scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>)] = []
-        var handles: [(scalar: AnimationHandle, point: AnimationHandle)] = []
-        // Starts spring `index` on both properties of pair `index`.
-        func start(_ index: Int) throws -> (scalar: AnimationHandle, point: AnimationHandle) {
+        var pairs:
+            [(
+                scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>,
+                space: PropertyHandle<SIMD3<Double>>
+            )] =
+                []
+        var handles: [(scalar: AnimationHandle, point: AnimationHandle, space: AnimationHandle)] = []
+        // Starts spring `index` on the three properties of entry `index`.
+        func start(_ index: Int) throws -> (scalar: AnimationHandle, point: AnimationHandle, space: AnimationHandle) {
             // With shared groups, six groups a tick, interleaved as they are
             // added (settings by index % 3, thresholds by index % 2); else
             // some springs share a group (same settings, same tick).
@@ -42,11 +49,15 @@ struct ScalarPathTests {
             var scalar = Animation<Double>.spring(parameters, method: method, to: to, velocity: velocity)
             var point = Animation<SIMD2<Double>>.spring(
                 parameters, method: method, to: SIMD2(to, 0), velocity: SIMD2(velocity, 0))
+            var space = Animation<SIMD3<Double>>.spring(
+                parameters, method: method, to: SIMD3(to, 0, 0), velocity: SIMD3(velocity, 0, 0))
             scalar.threshold = threshold
             point.threshold = threshold
+            space.threshold = threshold
             return (
                 try animator.add(scalar, to: pairs[index].scalar, forKey: "x"),
-                try animator.add(point, to: pairs[index].point, forKey: "p")
+                try animator.add(point, to: pairs[index].point, forKey: "p"),
+                try animator.add(space, to: pairs[index].space, forKey: "s")
             )
         }
         func addSprings(_ count: Int) throws {
@@ -56,7 +67,8 @@ struct ScalarPathTests {
                 pairs.append(
                     (
                         animator.property("x", of: target, initial: start),
-                        animator.property("p", of: target, initial: SIMD2(start, 0))
+                        animator.property("p", of: target, initial: SIMD2(start, 0)),
+                        animator.property("s", of: target, initial: SIMD3(start, 0, 0))
                     ))
             }
             for index in pairs.count - count ..< pairs.count { handles.append(try start(index)) }
@@ -86,6 +98,7 @@ struct ScalarPathTests {
                 for index in stride(from: 3, to: 200, by: 7) {
                     animator.remove(handles[index].scalar)
                     animator.remove(handles[index].point)
+                    animator.remove(handles[index].space)
                 }
                 for index in stride(from: 5, to: 200, by: 9) where index % 7 != 3 {
                     handles[index] = try start(index)
@@ -100,17 +113,20 @@ struct ScalarPathTests {
                 for index in stride(from: 1, to: 200, by: 11) {
                     _ = animator.pause(handles[index].scalar)
                     _ = animator.pause(handles[index].point)
+                    _ = animator.pause(handles[index].space)
                 }
                 for index in stride(from: 2, to: 200, by: 13) {
                     let parameters = Self.shared[(index + 1) % 3]
                     _ = animator.setSpringParameters(handles[index].scalar, parameters)
                     _ = animator.setSpringParameters(handles[index].point, parameters)
+                    _ = animator.setSpringParameters(handles[index].space, parameters)
                 }
             }
             if sharedGroups && frame == 25 {
                 for index in stride(from: 1, to: 200, by: 11) {
                     _ = animator.resume(handles[index].scalar)
                     _ = animator.resume(handles[index].point)
+                    _ = animator.resume(handles[index].space)
                 }
             }
             if frame == 30 {
@@ -119,17 +135,21 @@ struct ScalarPathTests {
                     let to = uniform(-500, 500)
                     _ = animator.retarget(handle.scalar, to: to)
                     _ = animator.retarget(handle.point, to: SIMD2(to, 0))
+                    _ = animator.retarget(handle.space, to: SIMD3(to, 0, 0))
                 }
             }
             for (index, pair) in pairs.enumerated() {
                 let scalar = animator[pair.scalar]
                 let point = animator[pair.point]
-                guard scalar.bitPattern == point.x.bitPattern, point.y == 0 else {
-                    Issue.record("\(method), spring \(index), frame \(frame): \(scalar) against \(point)")
+                let space = animator[pair.space]
+                guard scalar.bitPattern == point.x.bitPattern, point.y == 0, scalar.bitPattern == space.x.bitPattern,
+                    space.y == 0, space.z == 0
+                else {
+                    Issue.record("\(method), spring \(index), frame \(frame): \(scalar) against \(point) and \(space)")
                     return
                 }
                 let phases = (animator.phase(of: handles[index].scalar), animator.phase(of: handles[index].point))
-                guard phases.0 == phases.1 else {
+                guard phases.0 == phases.1, animator.phase(of: handles[index].space) == phases.0 else {
                     Issue.record(
                         "\(method), spring \(index), frame \(frame): \(phases.0.map(String.init(describing:)) ?? "removed") against \(phases.1.map(String.init(describing:)) ?? "removed")"
                     )

@@ -133,6 +133,14 @@ extension SpringBatch {
                 step: { scalars.straightStep($0, q, frames, values: scalarValues, path) })
             return
         }
+        if !Path.blendsOutput, let points = self as? SpringBatch<SIMD2<Double>> {
+            let pointValues = values.assumingMemoryBound(to: SIMD2<Double>.self)
+            let q = SpringBatch<SIMD2<Double>>.Pointers(points)
+            points.advanceInRuns(
+                frames, q, values: pointValues, output: &output, pair: nil,
+                step: { points.pointStep($0, q, frames, values: pointValues, path) })
+            return
+        }
         advanceInRuns(
             frames, p, values: values, output: &output, pair: nil,
             step: { straightStep($0, p, frames, values: values, path) })
@@ -308,5 +316,35 @@ extension SpringBatch {
                 && abs(before[component: component] - current[component: component]) < f.restBound
         }
         return written || (settled && velocity.squaredNorm < f.velocityBound && slope.squaredNorm < f.slopeBound)
+    }
+}
+
+extension SpringBatch where V == SIMD2<Double> {
+    /// One point spring's frame on a straight path that writes its state
+    /// (every method but `fixed`): ``straightStep`` with the group's pair
+    /// forms (``SpringGroups/Frame/pairDD`` …), each entry stored twice, so
+    /// that each product is one multiplication where the scalar entries
+    /// were first copied into both lanes. The same operations on each
+    /// component, so the same bits; whether it came to rest.
+    @inline(__always)
+    func pointStep<Path: StraightPath>(
+        _ index: Int, _ p: Pointers, _ frames: ColumnPointer<SpringGroups.Frame>,
+        values: ColumnPointer<V>, _ path: Path.Type
+    ) -> Bool {
+        let f = frames.address(p.group[index].index)
+        let d0 = p.displacement[index]
+        let v0 = p.velocity[index]
+        let d = d0 * f.pointee.pairDD + v0 * f.pointee.pairDV
+        let v = d0 * f.pointee.pairVD + v0 * f.pointee.pairVV
+        p.displacement[index] = d
+        p.velocity[index] = v
+        var slope = d0 * f.pointee.pairSlopeD + v0 * f.pointee.pairSlopeV
+        if Path.keepsSlope && f.pointee.keep != 0 { slope = slope + p.slope[index] * f.pointee.keep }
+        if Path.storesSlope { p.slope[index] = slope }
+        let target = p.common.to[index]
+        let current = target + d
+        values[p.common.slot[index].index] = current
+        return Self.isNear(current[0], target[0], f)
+            && Self.atRest(before: target + d0, current: current, target: target, velocity: v, slope: slope, f)
     }
 }
