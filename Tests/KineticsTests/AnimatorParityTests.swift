@@ -202,3 +202,79 @@ struct AnimatorParityTests {
         #expect(held[10] == 1 && held[30] == 2 && held[55] == 3 && held.last == 3)
     }
 }
+
+/// The decay batch's straight path (a decay neither observed, clamped at
+/// its start, rounded nor additive) against its general path, which a
+/// decay takes when it has an `onApply` callback: the same law, clamp and
+/// rest test, written out twice for speed, so every value and every end
+/// must be identical.
+@Suite("Decay law: the straight path held to the general one")
+struct DecayPathTests {
+    @Test(
+        "300 decays a method, scalar and 2-vector, jittered clock: plain and observed decays write the same bits and end in the same frame",
+        arguments: DecayMethod.allCases)
+    func straightEqualsGeneral(method: DecayMethod) throws {
+        var random = SplitMix64(seed: 29)
+        func uniform(_ low: Double, _ high: Double) -> Double {
+            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
+        }
+        let animator = Animator()
+        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
+        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
+        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
+        for index in 0 ..< 300 {
+            let target = animator.makeTarget()
+            let parameters = try DecayParameters(deceleration: uniform(0.99, 0.9995))
+            let from = uniform(-500, 500)
+            let velocity = uniform(-3_000, 3_000)
+            var plain: Animation<Double> = .decay(
+                velocity: velocity, parameters: parameters, method: method, from: from)
+            plain.threshold = [0.01, 0.5][index % 2]
+            var observed = plain
+            observed.callbacks.onApply = { _, _, _ in }
+            scalars.append(
+                (animator.property("x", of: target, initial: from), animator.property("y", of: target, initial: from)))
+            let point = SIMD2(from, -from)
+            var plainPoint: Animation<SIMD2<Double>> = .decay(
+                velocity: SIMD2(velocity, velocity / 2), parameters: parameters, method: method, from: point)
+            plainPoint.threshold = plain.threshold
+            var observedPoint = plainPoint
+            observedPoint.callbacks.onApply = { _, _, _ in }
+            points.append(
+                (animator.property("p", of: target, initial: point), animator.property("q", of: target, initial: point))
+            )
+            handles.append(
+                (
+                    try animator.add(plain, to: scalars[index].plain),
+                    try animator.add(observed, to: scalars[index].observed)
+                ))
+            handles.append(
+                (
+                    try animator.add(plainPoint, to: points[index].plain),
+                    try animator.add(observedPoint, to: points[index].observed)
+                ))
+        }
+        var clock = ManualFrameClock.jittered(fps: 60, seed: 31, dropRate: 0.1, jitter: 0.3, duration: 12)
+        while let time = clock.nextFrame() {
+            animator.tick(at: time)
+            for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
+                Issue.record("\(method) at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in points
+            where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
+                != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
+            {
+                Issue.record("\(method) at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
+                Issue.record("\(method) at \(time): a plain decay and its observed twin end in different frames")
+                return
+            }
+        }
+        let ended = handles.count { animator.phase(of: $0.plain) == nil }
+        // Most came to rest within the 12 s, so ends were compared too.
+        #expect(ended > handles.count / 2, "\(ended) of \(handles.count) ended")
+    }
+}

@@ -77,11 +77,105 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         output: inout FrameOutput
     ) {
         let factors = ColumnPointer(configurations.factors)
-        let states = ColumnPointer(state)
-        let p = ElementColumns.Pointers(common)
-        for index in 0 ..< count where p.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(
-                index, factors: factors[states[index].configuration.index], p, values: values, output: &output)
+        let p = Pointers(self)
+        // A loop per method, so that the law's choice is made once.
+        switch method {
+        case .pop: advance(p, factors, .pop, values: values, output: &output)
+        case .exact: advance(p, factors, .exact, values: values, output: &output)
+        case .continuous: advance(p, factors, .continuous, values: values, output: &output)
+        }
+    }
+
+    /// Advances every unpaused decay in runs of straight ones (no flag but
+    /// quiet: not paused, observed, clamped at the start, rounded or
+    /// additive), each stepped by ``straightStep`` with no call, so that the
+    /// run keeps the pointers in registers; a run ends at a decay with
+    /// another flag, which takes ``advanceElement``, or at one that comes to
+    /// rest, which is reported finished. The flags' stop bytes end the last
+    /// run (``ElementColumns/markEnd()``).
+    @inline(__always)
+    private func advance(
+        _ p: Pointers, _ factors: ColumnPointer<DecayFactors>, _ method: DecayMethod, values: ColumnPointer<V>,
+        output: inout FrameOutput
+    ) {
+        let end = count
+        common.markEnd()
+        var index = 0
+        while true {
+            var atRest = false
+            while p.common.flags[index] & ~ElementFlag.straight == 0 {
+                if straightStep(index, p, factors, method, values: values) {
+                    atRest = true
+                    break
+                }
+                index &+= 1
+            }
+            guard index < end else { return }
+            let bits = p.common.flags[index]
+            if atRest {
+                common.reportFinished(index, bits: bits, values: values, output: &output)
+            } else if bits & ElementFlag.paused == 0 {
+                advanceElement(
+                    index, factors: factors[p.state[index].configuration.index], p, method, values: values,
+                    output: &output)
+            }
+            index &+= 1
+        }
+    }
+
+    /// A straight decay's frame: ``advanceElement``'s for a decay that is
+    /// clamped at its end value alone and written as it is; whether it came
+    /// to rest (written, not yet reported).
+    @inline(__always)
+    private func straightStep(
+        _ index: Int, _ p: Pointers, _ factors: ColumnPointer<DecayFactors>, _ method: DecayMethod,
+        values: ColumnPointer<V>
+    ) -> Bool {
+        var x = p.state[index].value
+        var v = p.state[index].velocity
+        factors[p.state[index].configuration.index].advance(&x, &v, method: method)
+        x = Self.clamped(x, from: p.common.from[index], end: p.common.to[index], atStart: false)
+        p.state[index].value = x
+        p.state[index].velocity = v
+        values[p.common.slot[index].index] = x
+        p.common.previous[index] = x
+        return DecayParameters.isAtRest(velocity: v, threshold: p.threshold[index])
+    }
+
+    /// `x` clamped at `end`, as Pop clamps a decay, and with `atStart` at
+    /// `from` too, per component. Each bound is a comparison and a select
+    /// (`stop < c ? stop : c`, SSE2's minimum), which keep `c` where it is
+    /// NaN or equal to the bound.
+    @inline(__always)
+    static func clamped(_ x: V, from: V, end: V, atStart: Bool) -> V {
+        var x = x
+        for component in 0 ..< V.componentCount {
+            let start = from[component: component]
+            let stop = end[component: component]
+            var c = x[component: component]
+            if stop > start {
+                c = stop < c ? stop : c
+                if atStart { c = c < start ? start : c }
+            } else {
+                c = c < stop ? stop : c
+                if atStart { c = start < c ? start : c }
+            }
+            x[component: component] = c
+        }
+        return x
+    }
+
+    /// The columns a frame reads and writes, read once per frame.
+    struct Pointers {
+        let state: ColumnPointer<DecayState<V>>
+        let threshold: ColumnPointer<Double>
+        let common: ElementColumns<V>.Pointers
+
+        @inline(__always)
+        init(_ batch: DecayBatch) {
+            state = ColumnPointer(batch.state)
+            threshold = ColumnPointer(batch.common.threshold)
+            common = ElementColumns.Pointers(batch.common)
         }
     }
 
@@ -90,31 +184,22 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     /// of the velocity is below `5·threshold`.
     @inline(__always)
     func advanceElement(
-        _ index: Int, factors f: DecayFactors, _ p: ElementColumns<V>.Pointers, values: ColumnPointer<V>,
+        _ index: Int, factors f: DecayFactors, _ p: Pointers, _ method: DecayMethod, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
-        let states = ColumnPointer(state)
+        let states = p.state
         var x = states[index].value
         var v = states[index].velocity
         f.advance(&x, &v, method: method)
         // Pop clamps a decay at its end value (and at its start when asked).
-        let from = p.from[index]
-        let end = p.to[index]
-        let bits = p.flags[index]
+        let bits = p.common.flags[index]
         let clampsStart = bits & ElementFlag.clamps != 0 && common.clamp.pointer[index].contains(.start)
-        for component in 0 ..< V.componentCount {
-            let start = from[component: component]
-            let stop = end[component: component]
-            var c = x[component: component]
-            if stop > start ? c > stop : c < stop { c = stop }
-            if clampsStart && (stop > start ? c < start : c > start) { c = start }
-            x[component: component] = c
-        }
+        x = Self.clamped(x, from: p.common.from[index], end: p.common.to[index], atStart: clampsStart)
         states[index].value = x
         states[index].velocity = v
-        let done = DecayParameters.isAtRest(velocity: v, threshold: common.threshold.pointer[index])
+        let done = DecayParameters.isAtRest(velocity: v, threshold: p.threshold[index])
         // Clamped above, so written as it is (endFrame would clamp again).
-        common.write(index, x, flags: bits, p, values: values)
-        common.report(index, done: done, flags: bits, owner: p.owner, values: values, output: &output)
+        common.write(index, x, flags: bits, p.common, values: values)
+        common.report(index, done: done, flags: bits, owner: p.common.owner, values: values, output: &output)
     }
 }

@@ -258,7 +258,7 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
             case .decay(_, let method):
                 let decays = lane.decays[method.index]
                 decays.advanceElement(
-                    element, factors: DecayFactors(), ElementColumns.Pointers(decays.common), values: values,
+                    element, factors: DecayFactors(), DecayBatch.Pointers(decays), method, values: values,
                     output: &output)
             case .basic:
                 lane.basics.advanceOne(
