@@ -278,3 +278,86 @@ struct DecayPathTests {
         #expect(ended > handles.count / 2, "\(ended) of \(handles.count) ended")
     }
 }
+
+/// The basic batch's straight path (a basic animation neither observed,
+/// clamped, rounded nor additive) against its general path, which one with
+/// an `onApply` callback takes: the same progress, curve and value, so
+/// every value and every end must be identical.
+@Suite("Basic animations: the straight path held to the general one")
+struct BasicPathTests {
+    @Test(
+        "200 basics a bezier method, scalar and 2-vector, five curves, jittered clock: plain and observed write the same bits and end in the same frame",
+        arguments: BezierMethod.allCases)
+    func straightEqualsGeneral(bezier: BezierMethod) throws {
+        var random = SplitMix64(seed: 37)
+        func uniform(_ low: Double, _ high: Double) -> Double {
+            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
+        }
+        let curves: [TimingFunction] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
+        let animator = Animator()
+        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
+        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
+        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
+        var durations: [Double] = []
+        for index in 0 ..< 200 {
+            let target = animator.makeTarget()
+            let duration = uniform(0.05, 3)
+            durations.append(duration)
+            let timing = curves[index % curves.count]
+            let from = uniform(-500, 500)
+            let to = uniform(-500, 500)
+            let plain: Animation<Double> = .basic(
+                duration: duration, timing: timing, bezier: bezier, from: from, to: to)
+            var observed = plain
+            observed.callbacks.onApply = { _, _, _ in }
+            scalars.append(
+                (animator.property("x", of: target, initial: from), animator.property("y", of: target, initial: from)))
+            let plainPoint: Animation<SIMD2<Double>> = .basic(
+                duration: duration, timing: timing, bezier: bezier, from: SIMD2(from, to), to: SIMD2(to, from))
+            var observedPoint = plainPoint
+            observedPoint.callbacks.onApply = { _, _, _ in }
+            points.append(
+                (
+                    animator.property("p", of: target, initial: SIMD2(from, to)),
+                    animator.property("q", of: target, initial: SIMD2(from, to))
+                ))
+            handles.append(
+                (
+                    try animator.add(plain, to: scalars[index].plain),
+                    try animator.add(observed, to: scalars[index].observed)
+                ))
+            handles.append(
+                (
+                    try animator.add(plainPoint, to: points[index].plain),
+                    try animator.add(observedPoint, to: points[index].observed)
+                ))
+        }
+        // A jittered clock, and for 20 of the animations a frame 1.5e-6 of
+        // their duration before their end, between Pop's threshold (1e-6)
+        // and twice it, where a wrong end test ends one frame early.
+        var clock = ManualFrameClock.jittered(fps: 60, seed: 41, dropRate: 0.1, jitter: 0.3, duration: 4)
+        var times: [Double] = []
+        while let time = clock.nextFrame() { times.append(time) }
+        times += durations.prefix(20).map { $0 * (1 - 1.5e-6) }
+        for time in times.sorted() {
+            animator.tick(at: time)
+            for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
+                Issue.record("\(bezier) at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in points
+            where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
+                != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
+            {
+                Issue.record("\(bezier) at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
+                Issue.record("\(bezier) at \(time): a plain basic and its observed twin end in different frames")
+                return
+            }
+        }
+        // Every one ran its whole duration (at most 3 s) within the 4 s.
+        #expect(handles.allSatisfy { animator.phase(of: $0.plain) == nil })
+    }
+}

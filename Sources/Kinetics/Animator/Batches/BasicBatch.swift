@@ -58,13 +58,54 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
+    /// Advances every unpaused animation in runs of straight ones (no flag
+    /// but quiet: not paused, observed, clamped, rounded or additive), each
+    /// stepped by ``straightStep`` inline, as the decay batch does; a run
+    /// ends at an animation with another flag, which takes
+    /// ``advanceElement``, or at one that finishes, which is reported. The
+    /// flags' stop bytes end the last run (``ElementColumns/markEnd()``).
     func advance(
         _ context: FrameContext, timings: TimingTable, values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings)
-        for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+        let end = count
+        common.markEnd()
+        var index = 0
+        while true {
+            var finished = false
+            while p.common.flags[index] & ~ElementFlag.straight == 0 {
+                if straightStep(index, p, time: context.time, timings: timings, values: values) {
+                    finished = true
+                    break
+                }
+                index &+= 1
+            }
+            guard index < end else { return }
+            let bits = p.common.flags[index]
+            if finished {
+                common.reportFinished(index, bits: bits, values: values, output: &output)
+            } else if bits & ElementFlag.paused == 0 {
+                advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+            }
+            index &+= 1
         }
+    }
+
+    /// A straight animation's frame: ``advanceElement``'s for one that is
+    /// written as it is and reports nothing but its end; whether it ended
+    /// (written, not yet reported).
+    @inline(__always)
+    private func straightStep(
+        _ index: Int, _ p: Pointers, time: Double, timings: TimingTable, values: ColumnPointer<V>
+    ) -> Bool {
+        let own = p.state[index]
+        let t = own.span.fraction(at: time)
+        let eased = p.evaluators[own.timing.index].evaluate(t, timings)
+        let from = p.common.from[index]
+        let value = from + (p.common.to[index] - from) * eased
+        values[p.common.slot[index].index] = value
+        p.common.previous[index] = value
+        return t + timeProgressThreshold >= 1
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
