@@ -361,3 +361,87 @@ struct BasicPathTests {
         #expect(handles.allSatisfy { animator.phase(of: $0.plain) == nil })
     }
 }
+
+/// The keyframe batch's straight path against its general path (an
+/// animation with an `onApply` callback), as for basic animations.
+@Suite("Keyframes: the straight path held to the general one")
+struct KeyframePathTests {
+    @Test(
+        "120 keyframe animations, linear and discrete, scalar and 2-vector, jittered clock: plain and observed write the same bits and end in the same frame"
+    )
+    func straightEqualsGeneral() throws {
+        var random = SplitMix64(seed: 43)
+        func uniform(_ low: Double, _ high: Double) -> Double {
+            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
+        }
+        let animator = Animator()
+        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
+        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
+        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
+        var durations: [Double] = []
+        for index in 0 ..< 120 {
+            let target = animator.makeTarget()
+            let duration = uniform(0.05, 3)
+            durations.append(duration)
+            let values = (0 ..< 4).map { _ in uniform(-500, 500) }
+            let keyTimes = [0, uniform(0.05, 0.45), uniform(0.55, 0.95), 1]
+            let scalarKeys =
+                index % 4 == 3
+                ? try Keyframes<Double>(
+                    values: Array(values.prefix(3)), keyTimes: keyTimes, calculation: .discrete, duration: duration)
+                : try Keyframes<Double>(
+                    values: values, keyTimes: keyTimes, timingFunctions: [.easeOut, .linear, .easeInEaseOut],
+                    duration: duration)
+            let pointKeys = try Keyframes<SIMD2<Double>>(
+                values: values.map { SIMD2($0, -$0) }, keyTimes: keyTimes,
+                timingFunctions: [.easeIn, .easeOut, .linear], duration: duration)
+            let plain = Animation<Double>.keyframes(scalarKeys)
+            var observed = plain
+            observed.callbacks.onApply = { _, _, _ in }
+            let plainPoint = Animation<SIMD2<Double>>.keyframes(pointKeys)
+            var observedPoint = plainPoint
+            observedPoint.callbacks.onApply = { _, _, _ in }
+            scalars.append(
+                (animator.property("x", of: target, initial: 0.0), animator.property("y", of: target, initial: 0.0)))
+            points.append(
+                (
+                    animator.property("p", of: target, initial: SIMD2<Double>.zero),
+                    animator.property("q", of: target, initial: SIMD2<Double>.zero)
+                ))
+            handles.append(
+                (
+                    try animator.add(plain, to: scalars[index].plain),
+                    try animator.add(observed, to: scalars[index].observed)
+                ))
+            handles.append(
+                (
+                    try animator.add(plainPoint, to: points[index].plain),
+                    try animator.add(observedPoint, to: points[index].observed)
+                ))
+        }
+        // A jittered clock, and frames just inside 20 animations' ends.
+        var clock = ManualFrameClock.jittered(fps: 60, seed: 47, dropRate: 0.1, jitter: 0.3, duration: 4)
+        var times: [Double] = []
+        while let time = clock.nextFrame() { times.append(time) }
+        times += durations.prefix(20).map { $0 * (1 - 1.5e-6) }
+        for time in times.sorted() {
+            animator.tick(at: time)
+            for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
+                Issue.record("at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in points
+            where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
+                != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
+            {
+                Issue.record("at \(time): \(animator[plain]) against \(animator[observed])")
+                return
+            }
+            for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
+                Issue.record("at \(time): a plain keyframe animation and its observed twin end in different frames")
+                return
+            }
+        }
+        #expect(handles.allSatisfy { animator.phase(of: $0.plain) == nil })
+    }
+}

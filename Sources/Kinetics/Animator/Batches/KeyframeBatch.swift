@@ -41,14 +41,50 @@ final class KeyframeBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
+    /// Advances every unpaused animation in runs of straight ones, each
+    /// stepped by ``straightStep`` inline, as the basic batch does; the
+    /// others take ``advanceElement``.
     func advance(
         _ context: FrameContext, timings: TimingTable, tracks: KeyframeTracks<V>,
         values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings, tracks)
-        for index in 0 ..< count where p.common.flags[index] & ElementFlag.paused == 0 {
-            advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+        let end = count
+        common.markEnd()
+        var index = 0
+        while true {
+            var finished = false
+            while p.common.flags[index] & ~ElementFlag.straight == 0 {
+                if straightStep(index, p, time: context.time, timings: timings, values: values) {
+                    finished = true
+                    break
+                }
+                index &+= 1
+            }
+            guard index < end else { return }
+            let bits = p.common.flags[index]
+            if finished {
+                common.reportFinished(index, bits: bits, values: values, output: &output)
+            } else if bits & ElementFlag.paused == 0 {
+                advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
+            }
+            index &+= 1
         }
+    }
+
+    /// A straight animation's frame: ``advanceElement``'s for one that is
+    /// written as it is and reports nothing but its end; whether it ended
+    /// (written, not yet reported).
+    @inline(__always)
+    private func straightStep(
+        _ index: Int, _ p: Pointers, time: Double, timings: TimingTable, values: ColumnPointer<V>
+    ) -> Bool {
+        let t = p.state[index].span.fraction(at: time)
+        let value = p.tracks[p.state[index].track.index].value(
+            at: t, cursor: &p.state[index].cursor, evaluators: p.evaluators, timings: timings)
+        values[p.common.slot[index].index] = value
+        p.common.previous[index] = value
+        return t + timeProgressThreshold >= 1
     }
 
     /// One element's frame (also the immediate first frame of a new animation).
