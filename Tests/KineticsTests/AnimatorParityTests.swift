@@ -203,245 +203,155 @@ struct AnimatorParityTests {
     }
 }
 
-/// The decay batch's straight path (a decay neither observed, clamped at
-/// its start, rounded nor additive) against its general path, which a
-/// decay takes when it has an `onApply` callback: the same law, clamp and
-/// rest test, written out twice for speed, so every value and every end
-/// must be identical.
-@Suite("Decay law: the straight path held to the general one")
-struct DecayPathTests {
-    @Test(
-        "300 decays a method, scalar and 2-vector, jittered clock: plain and observed decays write the same bits and end in the same frame",
-        arguments: DecayMethod.allCases)
-    func straightEqualsGeneral(method: DecayMethod) throws {
-        var random = SplitMix64(seed: 29)
-        func uniform(_ low: Double, _ high: Double) -> Double {
-            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
-        }
-        let animator = Animator()
-        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
-        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
-        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
-        for index in 0 ..< 300 {
-            let target = animator.makeTarget()
-            let parameters = try DecayParameters(deceleration: uniform(0.99, 0.9995))
-            let from = uniform(-500, 500)
-            let velocity = uniform(-3_000, 3_000)
-            var plain: Animation<Double> = .decay(
-                velocity: velocity, parameters: parameters, method: method, from: from)
-            plain.threshold = [0.01, 0.5][index % 2]
-            var observed = plain
-            observed.callbacks.onApply = { _, _, _ in }
-            scalars.append(
-                (animator.property("x", of: target, initial: from), animator.property("y", of: target, initial: from)))
-            let point = SIMD2(from, -from)
-            var plainPoint: Animation<SIMD2<Double>> = .decay(
-                velocity: SIMD2(velocity, velocity / 2), parameters: parameters, method: method, from: point)
-            plainPoint.threshold = plain.threshold
-            var observedPoint = plainPoint
-            observedPoint.callbacks.onApply = { _, _, _ in }
-            points.append(
-                (animator.property("p", of: target, initial: point), animator.property("q", of: target, initial: point))
-            )
-            handles.append(
-                (
-                    try animator.add(plain, to: scalars[index].plain),
-                    try animator.add(observed, to: scalars[index].observed)
-                ))
-            handles.append(
-                (
-                    try animator.add(plainPoint, to: points[index].plain),
-                    try animator.add(observedPoint, to: points[index].observed)
-                ))
-        }
-        var clock = ManualFrameClock.jittered(fps: 60, seed: 31, dropRate: 0.1, jitter: 0.3, duration: 12)
-        while let time = clock.nextFrame() {
-            animator.tick(at: time)
-            for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
-                Issue.record("\(method) at \(time): \(animator[plain]) against \(animator[observed])")
-                return
-            }
-            for (plain, observed) in points
-            where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
-                != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
-            {
-                Issue.record("\(method) at \(time): \(animator[plain]) against \(animator[observed])")
-                return
-            }
-            for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
-                Issue.record("\(method) at \(time): a plain decay and its observed twin end in different frames")
-                return
-            }
-        }
-        let ended = handles.count { animator.phase(of: $0.plain) == nil }
-        // Most came to rest within the 12 s, so ends were compared too.
-        #expect(ended > handles.count / 2, "\(ended) of \(handles.count) ended")
-    }
-}
+/// The straight paths of decays, basic and keyframe animations (an
+/// animation neither observed, clamped, rounded nor additive) against their
+/// general path, which an animation with an `onApply` callback takes: the
+/// same law written out twice for speed, so every value and every end must
+/// be identical. Each animation runs on a property of its own, and an
+/// observed copy of it on a twin property.
+private struct Twins {
+    let animator = Animator()
+    private(set) var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
+    private(set) var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
+    private(set) var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
 
-/// The basic batch's straight path (a basic animation neither observed,
-/// clamped, rounded nor additive) against its general path, which one with
-/// an `onApply` callback takes: the same progress, curve and value, so
-/// every value and every end must be identical.
-@Suite("Basic animations: the straight path held to the general one")
-struct BasicPathTests {
-    @Test(
-        "200 basics a bezier method, scalar and 2-vector, five curves, jittered clock: plain and observed write the same bits and end in the same frame",
-        arguments: BezierMethod.allCases)
-    func straightEqualsGeneral(bezier: BezierMethod) throws {
-        var random = SplitMix64(seed: 37)
-        func uniform(_ low: Double, _ high: Double) -> Double {
-            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
-        }
-        let curves: [TimingFunction] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
-        let animator = Animator()
-        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
-        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
-        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
-        var durations: [Double] = []
-        for index in 0 ..< 200 {
-            let target = animator.makeTarget()
-            let duration = uniform(0.05, 3)
-            durations.append(duration)
-            let timing = curves[index % curves.count]
-            let from = uniform(-500, 500)
-            let to = uniform(-500, 500)
-            let plain: Animation<Double> = .basic(
-                duration: duration, timing: timing, bezier: bezier, from: from, to: to)
-            var observed = plain
-            observed.callbacks.onApply = { _, _, _ in }
-            scalars.append(
-                (animator.property("x", of: target, initial: from), animator.property("y", of: target, initial: from)))
-            let plainPoint: Animation<SIMD2<Double>> = .basic(
-                duration: duration, timing: timing, bezier: bezier, from: SIMD2(from, to), to: SIMD2(to, from))
-            var observedPoint = plainPoint
-            observedPoint.callbacks.onApply = { _, _, _ in }
-            points.append(
-                (
-                    animator.property("p", of: target, initial: SIMD2(from, to)),
-                    animator.property("q", of: target, initial: SIMD2(from, to))
-                ))
-            handles.append(
-                (
-                    try animator.add(plain, to: scalars[index].plain),
-                    try animator.add(observed, to: scalars[index].observed)
-                ))
-            handles.append(
-                (
-                    try animator.add(plainPoint, to: points[index].plain),
-                    try animator.add(observedPoint, to: points[index].observed)
-                ))
-        }
-        // A jittered clock, and for 20 of the animations a frame 1.5e-6 of
-        // their duration before their end, between Pop's threshold (1e-6)
-        // and twice it, where a wrong end test ends one frame early.
-        var clock = ManualFrameClock.jittered(fps: 60, seed: 41, dropRate: 0.1, jitter: 0.3, duration: 4)
+    /// Adds `scalar` and `point`, each with its observed twin.
+    mutating func add(_ scalar: Animation<Double>, _ point: Animation<SIMD2<Double>>) throws {
+        let target = animator.makeTarget()
+        let x = (animator.property("x", of: target, initial: 0.0), animator.property("y", of: target, initial: 0.0))
+        let p = (
+            animator.property("p", of: target, initial: SIMD2<Double>.zero),
+            animator.property("q", of: target, initial: SIMD2<Double>.zero)
+        )
+        scalars.append(x)
+        points.append(p)
+        handles.append(try Self.addTwice(scalar, x, animator))
+        handles.append(try Self.addTwice(point, p, animator))
+    }
+
+    private static func addTwice<Value: AnimatableVector>(
+        _ animation: Animation<Value>, _ properties: (PropertyHandle<Value>, PropertyHandle<Value>),
+        _ animator: Animator
+    ) throws -> (plain: AnimationHandle, observed: AnimationHandle) {
+        var observed = animation
+        observed.callbacks.onApply = { _, _, _ in }
+        return (try animator.add(animation, to: properties.0), try animator.add(observed, to: properties.1))
+    }
+
+    /// Ticks at a jittered 60 Hz clock of `seconds`, and at a frame 1.5e-6
+    /// of each of `ends` before it (between Pop's end threshold, 1e-6, and
+    /// twice it, where a wrong end test ends one frame early); after each
+    /// frame, every plain property must hold its twin's bits and every
+    /// plain animation run or have ended as its twin. Returns how many
+    /// plain animations ended.
+    func expectAgree(seed: UInt64, seconds: Double, ends: [Double] = [], _ label: String) -> Int {
+        var clock = ManualFrameClock.jittered(fps: 60, seed: seed, dropRate: 0.1, jitter: 0.3, duration: seconds)
         var times: [Double] = []
         while let time = clock.nextFrame() { times.append(time) }
-        times += durations.prefix(20).map { $0 * (1 - 1.5e-6) }
+        times += ends.map { $0 * (1 - 1.5e-6) }
         for time in times.sorted() {
             animator.tick(at: time)
             for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
-                Issue.record("\(bezier) at \(time): \(animator[plain]) against \(animator[observed])")
-                return
+                Issue.record("\(label) at \(time): \(animator[plain]) against \(animator[observed])")
+                return 0
             }
             for (plain, observed) in points
             where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
                 != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
             {
-                Issue.record("\(bezier) at \(time): \(animator[plain]) against \(animator[observed])")
-                return
+                Issue.record("\(label) at \(time): \(animator[plain]) against \(animator[observed])")
+                return 0
             }
             for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
-                Issue.record("\(bezier) at \(time): a plain basic and its observed twin end in different frames")
-                return
+                Issue.record("\(label) at \(time): an animation and its observed twin end in different frames")
+                return 0
             }
         }
-        // Every one ran its whole duration (at most 3 s) within the 4 s.
-        #expect(handles.allSatisfy { animator.phase(of: $0.plain) == nil })
+        return handles.count { animator.phase(of: $0.plain) == nil }
     }
 }
 
-/// The keyframe batch's straight path against its general path (an
-/// animation with an `onApply` callback), as for basic animations.
-@Suite("Keyframes: the straight path held to the general one")
-struct KeyframePathTests {
+@Suite("Straight paths held to the general one: decays, basic and keyframe animations")
+struct StraightPathTests {
+    @Test(
+        "300 decays a method, scalar and 2-vector, jittered clock: plain and observed write the same bits and end in the same frame",
+        arguments: DecayMethod.allCases)
+    func decays(method: DecayMethod) throws {
+        var random = SplitMix64(seed: 29)
+        var twins = Twins()
+        for index in 0 ..< 300 {
+            let parameters = try DecayParameters(deceleration: random.uniform(0.99, 0.9995))
+            let from = random.uniform(-500, 500)
+            let velocity = random.uniform(-3_000, 3_000)
+            var scalar: Animation<Double> = .decay(
+                velocity: velocity, parameters: parameters, method: method, from: from)
+            var point: Animation<SIMD2<Double>> = .decay(
+                velocity: SIMD2(velocity, velocity / 2), parameters: parameters, method: method,
+                from: SIMD2(from, -from))
+            scalar.threshold = [0.01, 0.5][index % 2]
+            point.threshold = scalar.threshold
+            try twins.add(scalar, point)
+        }
+        let ended = twins.expectAgree(seed: 31, seconds: 12, "\(method)")
+        // Most came to rest within the 12 s, so ends were compared too.
+        #expect(ended > twins.handles.count / 2, "\(ended) of \(twins.handles.count) ended")
+    }
+
+    @Test(
+        "200 basics a bezier method, scalar and 2-vector, five curves, jittered clock: plain and observed write the same bits and end in the same frame",
+        arguments: BezierMethod.allCases)
+    func basics(bezier: BezierMethod) throws {
+        var random = SplitMix64(seed: 37)
+        let curves: [TimingFunction] = [.linear, .easeIn, .easeOut, .easeInEaseOut, .default]
+        var twins = Twins()
+        var durations: [Double] = []
+        for index in 0 ..< 200 {
+            let duration = random.uniform(0.05, 3)
+            durations.append(duration)
+            let timing = curves[index % curves.count]
+            let from = random.uniform(-500, 500)
+            let to = random.uniform(-500, 500)
+            try twins.add(
+                .basic(duration: duration, timing: timing, bezier: bezier, from: from, to: to),
+                .basic(duration: duration, timing: timing, bezier: bezier, from: SIMD2(from, to), to: SIMD2(to, from)))
+        }
+        let ended = twins.expectAgree(seed: 41, seconds: 4, ends: Array(durations.prefix(20)), "\(bezier)")
+        // Every one ran its whole duration (at most 3 s) within the 4 s.
+        #expect(ended == twins.handles.count)
+    }
+
     @Test(
         "120 keyframe animations, linear and discrete, scalar and 2-vector, jittered clock: plain and observed write the same bits and end in the same frame"
     )
-    func straightEqualsGeneral() throws {
+    func keyframes() throws {
         var random = SplitMix64(seed: 43)
-        func uniform(_ low: Double, _ high: Double) -> Double {
-            low + (high - low) * Double(random.next() % 1_000_001) / 1_000_000
-        }
-        let animator = Animator()
-        var scalars: [(plain: PropertyHandle<Double>, observed: PropertyHandle<Double>)] = []
-        var points: [(plain: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<SIMD2<Double>>)] = []
-        var handles: [(plain: AnimationHandle, observed: AnimationHandle)] = []
+        var twins = Twins()
         var durations: [Double] = []
         for index in 0 ..< 120 {
-            let target = animator.makeTarget()
-            let duration = uniform(0.05, 3)
+            let duration = random.uniform(0.05, 3)
             durations.append(duration)
-            let values = (0 ..< 4).map { _ in uniform(-500, 500) }
-            let keyTimes = [0, uniform(0.05, 0.45), uniform(0.55, 0.95), 1]
-            let scalarKeys =
+            let values = (0 ..< 4).map { _ in random.uniform(-500, 500) }
+            let keyTimes = [0, random.uniform(0.05, 0.45), random.uniform(0.55, 0.95), 1]
+            let scalar =
                 index % 4 == 3
                 ? try Keyframes<Double>(
                     values: Array(values.prefix(3)), keyTimes: keyTimes, calculation: .discrete, duration: duration)
                 : try Keyframes<Double>(
                     values: values, keyTimes: keyTimes, timingFunctions: [.easeOut, .linear, .easeInEaseOut],
                     duration: duration)
-            let pointKeys = try Keyframes<SIMD2<Double>>(
+            let point = try Keyframes<SIMD2<Double>>(
                 values: values.map { SIMD2($0, -$0) }, keyTimes: keyTimes,
                 timingFunctions: [.easeIn, .easeOut, .linear], duration: duration)
-            let plain = Animation<Double>.keyframes(scalarKeys)
-            var observed = plain
-            observed.callbacks.onApply = { _, _, _ in }
-            let plainPoint = Animation<SIMD2<Double>>.keyframes(pointKeys)
-            var observedPoint = plainPoint
-            observedPoint.callbacks.onApply = { _, _, _ in }
-            scalars.append(
-                (animator.property("x", of: target, initial: 0.0), animator.property("y", of: target, initial: 0.0)))
-            points.append(
-                (
-                    animator.property("p", of: target, initial: SIMD2<Double>.zero),
-                    animator.property("q", of: target, initial: SIMD2<Double>.zero)
-                ))
-            handles.append(
-                (
-                    try animator.add(plain, to: scalars[index].plain),
-                    try animator.add(observed, to: scalars[index].observed)
-                ))
-            handles.append(
-                (
-                    try animator.add(plainPoint, to: points[index].plain),
-                    try animator.add(observedPoint, to: points[index].observed)
-                ))
+            try twins.add(.keyframes(scalar), .keyframes(point))
         }
-        // A jittered clock, and frames just inside 20 animations' ends.
-        var clock = ManualFrameClock.jittered(fps: 60, seed: 47, dropRate: 0.1, jitter: 0.3, duration: 4)
-        var times: [Double] = []
-        while let time = clock.nextFrame() { times.append(time) }
-        times += durations.prefix(20).map { $0 * (1 - 1.5e-6) }
-        for time in times.sorted() {
-            animator.tick(at: time)
-            for (plain, observed) in scalars where animator[plain].bitPattern != animator[observed].bitPattern {
-                Issue.record("at \(time): \(animator[plain]) against \(animator[observed])")
-                return
-            }
-            for (plain, observed) in points
-            where unsafeBitCast(animator[plain], to: SIMD2<UInt64>.self)
-                != unsafeBitCast(animator[observed], to: SIMD2<UInt64>.self)
-            {
-                Issue.record("at \(time): \(animator[plain]) against \(animator[observed])")
-                return
-            }
-            for (plain, observed) in handles where animator.phase(of: plain) != animator.phase(of: observed) {
-                Issue.record("at \(time): a plain keyframe animation and its observed twin end in different frames")
-                return
-            }
-        }
-        #expect(handles.allSatisfy { animator.phase(of: $0.plain) == nil })
+        let ended = twins.expectAgree(seed: 47, seconds: 4, ends: Array(durations.prefix(20)), "keyframes")
+        #expect(ended == twins.handles.count)
+    }
+}
+
+extension SplitMix64 {
+    /// A number in [low, high] on a grid of a millionth of the range.
+    fileprivate mutating func uniform(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * Double(next() % 1_000_001) / 1_000_000
     }
 }

@@ -58,37 +58,20 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
-    /// Advances every unpaused animation in runs of straight ones (no flag
-    /// but quiet: not paused, observed, clamped, rounded or additive), each
-    /// stepped by ``straightStep`` inline, as the decay batch does; a run
-    /// ends at an animation with another flag, which takes
-    /// ``advanceElement``, or at one that finishes, which is reported. The
-    /// flags' stop bytes end the last run (``ElementColumns/markEnd()``).
+    /// Advances every unpaused animation in straight runs
+    /// (``ElementBatch/advanceInStraightRuns``): ``straightStep`` for one
+    /// that nothing observes, clamps, rounds or adds, ``advanceElement`` for
+    /// the others.
     func advance(
         _ context: FrameContext, timings: TimingTable, values: ColumnPointer<V>, output: inout FrameOutput
     ) {
         let p = Pointers(self, timings)
-        let end = count
-        common.markEnd()
-        var index = 0
-        while true {
-            var finished = false
-            while p.common.flags[index] & ~ElementFlag.straight == 0 {
-                if straightStep(index, p, time: context.time, timings: timings, values: values) {
-                    finished = true
-                    break
-                }
-                index &+= 1
-            }
-            guard index < end else { return }
-            let bits = p.common.flags[index]
-            if finished {
-                common.reportFinished(index, bits: bits, values: values, output: &output)
-            } else if bits & ElementFlag.paused == 0 {
+        advanceInStraightRuns(
+            p.common.flags, values: values, output: &output,
+            step: { straightStep($0, p, time: context.time, timings: timings, values: values) },
+            general: { index, output in
                 advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
-            }
-            index &+= 1
-        }
+            })
     }
 
     /// A straight animation's frame: ``advanceElement``'s for one that is

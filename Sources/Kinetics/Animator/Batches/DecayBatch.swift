@@ -86,41 +86,23 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
         }
     }
 
-    /// Advances every unpaused decay in runs of straight ones (no flag but
-    /// quiet: not paused, observed, clamped at the start, rounded or
-    /// additive), each stepped by ``straightStep`` with no call, so that the
-    /// run keeps the pointers in registers; a run ends at a decay with
-    /// another flag, which takes ``advanceElement``, or at one that comes to
-    /// rest, which is reported finished. The flags' stop bytes end the last
-    /// run (``ElementColumns/markEnd()``).
+    /// Advances every unpaused decay in straight runs
+    /// (``ElementBatch/advanceInStraightRuns``): ``straightStep`` for one
+    /// that nothing observes, clamps at its start, rounds or adds,
+    /// ``advanceElement`` for the others.
     @inline(__always)
     private func advance(
         _ p: Pointers, _ factors: ColumnPointer<DecayFactors>, _ method: DecayMethod, values: ColumnPointer<V>,
         output: inout FrameOutput
     ) {
-        let end = count
-        common.markEnd()
-        var index = 0
-        while true {
-            var atRest = false
-            while p.common.flags[index] & ~ElementFlag.straight == 0 {
-                if straightStep(index, p, factors, method, values: values) {
-                    atRest = true
-                    break
-                }
-                index &+= 1
-            }
-            guard index < end else { return }
-            let bits = p.common.flags[index]
-            if atRest {
-                common.reportFinished(index, bits: bits, values: values, output: &output)
-            } else if bits & ElementFlag.paused == 0 {
+        advanceInStraightRuns(
+            p.common.flags, values: values, output: &output,
+            step: { straightStep($0, p, factors, method, values: values) },
+            general: { index, output in
                 advanceElement(
                     index, factors: factors[p.state[index].configuration.index], p, method, values: values,
                     output: &output)
-            }
-            index &+= 1
-        }
+            })
     }
 
     /// A straight decay's frame: ``advanceElement``'s for a decay that is

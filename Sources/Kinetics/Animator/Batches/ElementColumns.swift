@@ -392,6 +392,44 @@ protocol ElementBatch: ColumnList {
     var common: ElementColumns<V> { get }
 }
 
+extension ElementBatch {
+    /// Advances the batch's unpaused elements in runs of straight ones (no
+    /// flag but ``ElementFlag/straight``'s: neither paused, observed,
+    /// clamped, rounded nor additive). `step` advances one inline, with no
+    /// call, so that a run keeps the batch's pointers in registers, and
+    /// says whether it finished (written, not yet reported): the run ends
+    /// there and the element is reported finished. A run also ends at an
+    /// element with another flag, which `general` advances unless it is
+    /// paused. The flags' stop bytes end the last run (``ElementColumns/markEnd()``).
+    @inline(__always)
+    func advanceInStraightRuns(
+        _ flags: ColumnPointer<UInt8>, values: ColumnPointer<V>, output: inout FrameOutput, step: (Int) -> Bool,
+        general: (Int, inout FrameOutput) -> Void
+    ) {
+        let end = count
+        common.markEnd()
+        var index = 0
+        while true {
+            var finished = false
+            while flags[index] & ~ElementFlag.straight == 0 {
+                if step(index) {
+                    finished = true
+                    break
+                }
+                index &+= 1
+            }
+            guard index < end else { return }
+            let bits = flags[index]
+            if finished {
+                common.reportFinished(index, bits: bits, values: values, output: &output)
+            } else if bits & ElementFlag.paused == 0 {
+                general(index, &output)
+            }
+            index &+= 1
+        }
+    }
+}
+
 // Inlined into each batch's callers, which know its concrete type: called
 // through the protocol, a generic batch's conformance would be looked up at
 // run time on every removal.
