@@ -270,6 +270,38 @@ struct BezierTests {
         }
     }
 
+    @Test(
+        "x in the split segments at flat ends, whose first pieces are read from the sum's bits, within 1e-7 of precise")
+    func tableSplitSegments() throws {
+        // Flat ends (x1 = 0 or x2 = 1) are where segments are split; steep
+        // y there makes a piece's slope large enough that the bits' 2^-28
+        // in u would cost more than the tolerance, and the table must split
+        // such a piece again.
+        let steep = try [(0, 8, 0.58, 1), (0.42, 0, 1, -7), (0, -20, 1, 30), (0, 0, 0.001, 1), (0, 300, 1, -300)]
+            .map { try UnitBezier(x1: $0.0, y1: $0.1, x2: $0.2, y2: $0.3) }
+        var worst = 0.0
+        for curve in Self.curves(count: sized(30, full: 100), seed: 41) + steep {
+            let table = BezierTable(curve)
+            let scale = max(1, abs(curve.y1), abs(curve.y2))
+            let width = 1 / Double(table.segments)
+            // The first and last two segments, 1,024 x each, off the pieces' grid.
+            for start in [0, width, 1 - 2 * width, 1 - width] {
+                for step in 0 ..< 1_024 {
+                    let x = start + (Double(step) + 0.318) / 1_024 * width
+                    let error = abs(table.solve(x) - curve.solvePrecise(x))
+                    if error <= 1e-7 * scale {
+                        worst = max(worst, error / scale)
+                    } else {
+                        let spread = curve.ySpread(atX: x, parameter: curve.parameterPrecise(x))
+                        #expect(error <= spread, "\(curve) at \(x): \(error) > \(spread)")
+                    }
+                }
+            }
+        }
+        // Certified pieces, the bits' rounding included, are far inside.
+        #expect(worst > 0 && worst < 2e-8, "\(worst)")
+    }
+
     @Test("x a hair from a segment's end, where the rounded search may pick the neighbour, even next to a flat point")
     func tableSegmentEnds() throws {
         // x(t) = 3t(1 - t)² + t³ is flat at t = 1/2, x = 1/2: a segment's end

@@ -23,7 +23,10 @@
 /// NaN) apart. That sum is rounded, so an x within `2^-32/segments` of a
 /// segment's end may be evaluated with its neighbour's polynomial, a hair
 /// past that polynomial's end; a certified segment's slope is bounded so that
-/// this costs at most a quarter of ``certifiedError``.
+/// this costs at most a quarter of ``certifiedError``. In a split segment,
+/// the next bits of the same sum name the piece of the first finer level
+/// and the fraction across it, to 2^-28; a piece is certified only where
+/// its slope keeps that within a quarter of ``certifiedError`` too.
 ///
 /// **Accuracy**: within 1e-7 times the y scale of the exact answer, as
 /// ``UnitBezier/solveFast(_:)`` (the interpolation error of a certified
@@ -44,8 +47,9 @@ public struct BezierTable: Sendable {
     /// Per segment, its polynomial: at the top level `c0 + c1·x + c2·x² +
     /// c3·x³` in x itself; finer segments `c0 + c1·u + c2·u² + c3·u³` in the
     /// fraction u across them. Where a segment is not certified, `c0` is NaN
-    /// (``uncertified``, bit for bit) and `c1` is the index of the 16 finer
-    /// segments that split it, or NaN where it is solved by iteration. The
+    /// (``uncertified``, bit for bit) and `c1` holds the index of the 16
+    /// finer segments that split it in its bits (a subnormal or zero as a
+    /// double), or is NaN where the segment is solved by iteration. The
     /// first `segments` entries are the top level; finer ones follow.
     @usableFromInline let coefficients: [SIMD4<Double>]
     /// The coefficients and the brackets, in storage that evaluation reads
@@ -163,6 +167,15 @@ public struct BezierTable: Sendable {
                             abs(Self.interpolate(c, at: start + Double(index) * width) - a.x),
                             abs(Self.interpolate(c, at: start + Double(index + 1) * width) - b.x))
                 }
+                if depth == 1 && worst == 0 {
+                    // A piece of the first finer level is read at a u made
+                    // from the bits of the sum (``Lookup/solveSplit(_:_:)``),
+                    // within 1.5·2^-28 of the exact one: its slope, at most
+                    // |c1| + 2|c2| + 3|c3| anywhere on it, must keep that
+                    // within a quarter of the tolerance.
+                    let slope = abs(c.y) + 2 * abs(c.z) + 3 * abs(c.w)
+                    if !(slope * 0x1p-27 <= tolerance / 4) { worst = .infinity }
+                }
                 for u in stride(from: 0.25, through: 0.75, by: 0.25) where worst.isFinite {
                     let x = start + (Double(index) + u) * width
                     let y = depth == 0 ? Self.interpolate(c, at: x) : Self.interpolate(c, at: u)
@@ -180,7 +193,7 @@ public struct BezierTable: Sendable {
         }
         appendLevel(start: 0, span: 1, count: segments, depth: 0)
         while let job = refine.popLast() {
-            coefficients[job.entry].y = Double(coefficients.count)
+            coefficients[job.entry].y = Double(bitPattern: UInt64(coefficients.count))
             appendLevel(start: job.start, span: job.span, count: Self.pieces, depth: job.depth)
         }
         self.coefficients = coefficients
@@ -338,7 +351,9 @@ public struct BezierTable: Sendable {
         static func offset(_ fraction: UInt64) -> Int { Int(truncatingIfNeeded: (fraction &>> 32) &<< 5) }
 
         /// y at `x`: the top-level polynomial when x's segment is certified,
-        /// else ``solveSlowly(_:)``.
+        /// else ``solveSplit(_:_:)`` (a split segment) or ``solveSlowly(_:)``
+        /// (x outside (0, 1), NaN, or so close to an end that its sum
+        /// rounded to it).
         @inlinable @inline(__always)
         func solve(_ x: Double) -> Double {
             let fraction = Self.fraction(sum(x).bitPattern)
@@ -355,6 +370,7 @@ public struct BezierTable: Sendable {
                     let c1 = entry.load(fromByteOffset: 8, as: Double.self)
                     return ((c3 * x + c2) * x + c1) * x + c0
                 }
+                return solveSplit(x, fraction)
             }
             return solveSlowly(x)
         }
@@ -393,6 +409,31 @@ public struct BezierTable: Sendable {
             Int(truncatingIfNeeded: ((v - 0.5) + 0x1.8p52).bitPattern & (1 << 51 - 1))
         }
 
+        /// y at `x` in a top-level segment that is split or left to
+        /// iteration, from the bits of its sum (a ``fraction(_:)`` below
+        /// ``limit``), as ``solve(_:)`` reads a top-level segment: bits 32
+        /// up name the segment, bits 28 to 31 the piece of the first finer
+        /// level, and the 28 below the fraction u across that piece, within
+        /// 1.5·2^-28 (the sum's rounding, and the ulp ``fraction(_:)``
+        /// takes off). The table certifies such a piece only where its
+        /// slope keeps that within a quarter of ``certifiedError``. Where
+        /// the piece is split again or the segment is left to iteration,
+        /// ``solveSlowly(_:)``.
+        @usableFromInline @inline(never)
+        func solveSplit(_ x: Double, _ fraction: UInt64) -> Double {
+            let split = UnsafeRawPointer(coefficients) + Self.offset(fraction)
+            let first = split.load(fromByteOffset: 8, as: UInt64.self)
+            // An index is below the bits of any NaN.
+            if first < BezierTable.uncertified {
+                let piece = Int(truncatingIfNeeded: (fraction &>> 28) & 15)
+                let c = coefficients[Int(truncatingIfNeeded: first) &+ piece]
+                if !c.x.isNaN {
+                    return BezierTable.interpolate(c, at: Double(fraction & (1 << 28 - 1)) * 0x1p-28)
+                }
+            }
+            return solveSlowly(x)
+        }
+
         /// The ends, NaN, and x whose segment is split or left to
         /// iteration, or that the sum placed in no segment (x so close to
         /// 0 or 1 that it rounded to an end).
@@ -402,8 +443,7 @@ public struct BezierTable: Sendable {
             // Here the segment is found exactly: floor(x·segments). For
             // x < 1, x·segments < segments in doubles, so the last segment
             // is the highest reached (tested).
-            let rare = rare.pointee
-            let scaled = x * rare.scale
+            let scaled = x * rare.pointee.scale
             let segment = Self.floor(scaled)
             let c = coefficients[segment]
             if c.x.bitPattern != BezierTable.uncertified { return BezierTable.interpolate(c, at: x) }
@@ -414,7 +454,7 @@ public struct BezierTable: Sendable {
             while finer.x.isNaN {
                 guard !finer.y.isNaN else {
                     return BezierTable.iterate(
-                        x, bracket: rare.brackets[segment], u: across, polynomial: rare.polynomial)
+                        x, bracket: rare.pointee.brackets[segment], u: across, polynomial: rare.pointee.polynomial)
                 }
                 // The piece and the first of the pieces, found by the same
                 // rounding as the segment (u <= 1, so the piece is at most
@@ -422,7 +462,7 @@ public struct BezierTable: Sendable {
                 let spread = u * Double(BezierTable.pieces)
                 let piece = Swift.min(Self.floor(spread), BezierTable.pieces - 1)
                 u = spread - Double(piece)
-                finer = coefficients[Self.floor(finer.y + 0.5) + piece]
+                finer = coefficients[Int(truncatingIfNeeded: finer.y.bitPattern) + piece]
             }
             return BezierTable.interpolate(finer, at: u)
         }
