@@ -13,7 +13,9 @@ struct KeyframeTrack<V: AnimatableVector> {
     let reversed: Bool
 
     /// The value at fraction `t` of the duration; `cursor` remembers the
-    /// segment of the last call, so that a forward-moving time costs O(1).
+    /// segment of the last call (always one before the last value, where
+    /// a segment starts), so that a time still in that segment costs two
+    /// comparisons and a forward-moving one O(1).
     @inline(__always)
     func value(
         at t: Double, cursor: inout Int32, evaluators: ColumnPointer<TimingEvaluator>,
@@ -21,14 +23,23 @@ struct KeyframeTrack<V: AnimatableVector> {
     ) -> V {
         if last == 0 { return values[0] }
         var segment = Int(cursor)
-        if segment > last || keyTimes[segment] > t { segment = 0 }
-        while segment < last && keyTimes[segment + 1] <= t { segment += 1 }
-        cursor = Int32(segment)
-        if segment == last { return values[last] }
+        let local: Double
+        if keyTimes[segment] <= t && t < keyTimes[segment + 1] {
+            // Still in the cursor's segment, whose span is then > 0.
+            let start = keyTimes[segment]
+            local = (t - start) / (keyTimes[segment + 1] - start)
+        } else {
+            if segment > last || keyTimes[segment] > t { segment = 0 }
+            while segment < last && keyTimes[segment + 1] <= t { segment += 1 }
+            // At most the last segment's start: `last` < Int32.max (the
+            // track's insertion checks it).
+            cursor = Int32(truncatingIfNeeded: Swift.min(segment, last - 1))
+            if segment == last { return values[last] }
+            let start = keyTimes[segment]
+            let span = keyTimes[segment + 1] - start
+            local = span > 0 ? (t - start) / span : 1
+        }
         if discrete { return values[segment] }
-        let start = keyTimes[segment]
-        let span = keyTimes[segment + 1] - start
-        let local = span > 0 ? (t - start) / span : 1
         let curve = evaluators[timing[segment].index]
         let eased = reversed ? 1 - curve.evaluate(1 - local, timings) : curve.evaluate(local, timings)
         return values[segment] + (values[segment + 1] - values[segment]) * eased
@@ -123,6 +134,7 @@ final class KeyframeTracks<V: AnimatableVector>: UncheckedState<KeyframeTracks<V
         _ keyframes: Keyframes<Value>, reversed: Bool, hash: Int, timings: TimingTable
     ) -> TrackIndex {
         let count = keyframes.values.count
+        precondition(count < Int(Int32.max), "a keyframe track holds fewer than 2^31 - 1 values")
         let values = UnsafeMutablePointer<V>.allocate(capacity: count)
         let keyTimes = UnsafeMutablePointer<Double>.allocate(capacity: count)
         let timing = UnsafeMutablePointer<TimingIndex>.allocate(capacity: max(count - 1, 1))
