@@ -10,16 +10,29 @@ import KineticsReference
 /// is repeatable; the seed is printed in the failure context.
 package typealias SeededGenerator = SplitMix64
 
-/// A path under the system's temporary folder that nothing holds yet: its
-/// name is `prefix`, a unique part and `name`; the caller removes the file.
+/// This test process's scratch folder under the system's temporary folder,
+/// removed with everything in it when the process exits, so that runs of
+/// the suite leave nothing behind (a crashed run leaves its folder).
+private let scratch: URL = {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "kinetics-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    atexit { removeScratch() }
+    return folder
+}()
+
+private func removeScratch() { try? FileManager.default.removeItem(at: scratch) }
+
+/// A path in this process's scratch folder that nothing holds yet: its name
+/// is `prefix`, a unique part and `name`.
 public func temporaryPath(_ prefix: String, _ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)-\(name)")
+    scratch.appendingPathComponent("\(prefix)-\(UUID().uuidString)-\(name)")
 }
 
-/// A new, empty folder under the system's temporary folder, its name
-/// starting with `prefix`; the caller removes it.
+/// A new, empty folder in this process's scratch folder, its name starting
+/// with `prefix`.
 public func temporaryFolder(_ prefix: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    let folder = scratch.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
