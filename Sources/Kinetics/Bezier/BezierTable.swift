@@ -351,7 +351,7 @@ public struct BezierTable: Sendable {
         static func offset(_ fraction: UInt64) -> Int { Int(truncatingIfNeeded: (fraction &>> 32) &<< 5) }
 
         /// y at `x`: the top-level polynomial when x's segment is certified,
-        /// else ``solveSplit(_:_:)`` (a split segment) or ``solveSlowly(_:)``
+        /// else ``solveSplit(_:)`` (a split segment) or ``solveSlowly(_:)``
         /// (x outside (0, 1), NaN, or so close to an end that its sum
         /// rounded to it).
         @inlinable @inline(__always)
@@ -370,7 +370,7 @@ public struct BezierTable: Sendable {
                     let c1 = entry.load(fromByteOffset: 8, as: Double.self)
                     return ((c3 * x + c2) * x + c1) * x + c0
                 }
-                return solveSplit(x, fraction)
+                return solveSplit(x)
             }
             return solveSlowly(x)
         }
@@ -410,8 +410,10 @@ public struct BezierTable: Sendable {
         }
 
         /// y at `x` in a top-level segment that is split or left to
-        /// iteration, from the bits of its sum (a ``fraction(_:)`` below
-        /// ``limit``), as ``solve(_:)`` reads a top-level segment: bits 32
+        /// iteration, from the bits of its sum (whose ``fraction(_:)``
+        /// ``solve(_:)`` has found below ``limit``; made again here, so that
+        /// `solve` keeps no copy of it for the call), as `solve` reads a
+        /// top-level segment: bits 32
         /// up name the segment, bits 28 to 31 the piece of the first finer
         /// level, and the 28 below the fraction u across that piece, within
         /// 1.5·2^-28 (the sum's rounding, and the ulp ``fraction(_:)``
@@ -420,7 +422,8 @@ public struct BezierTable: Sendable {
         /// the piece is split again or the segment is left to iteration,
         /// ``solveSlowly(_:)``.
         @usableFromInline @inline(never)
-        func solveSplit(_ x: Double, _ fraction: UInt64) -> Double {
+        func solveSplit(_ x: Double) -> Double {
+            let fraction = Self.fraction(sum(x).bitPattern)
             let split = UnsafeRawPointer(coefficients) + Self.offset(fraction)
             let first = split.load(fromByteOffset: 8, as: UInt64.self)
             // An index is below the bits of any NaN.
