@@ -68,7 +68,11 @@ final class BasicBatch<V: AnimatableVector>: ElementBatch {
         let p = Pointers(self, timings)
         advanceInStraightRuns(
             p.common.flags, values: values, output: &output,
-            step: { straightStep($0, p, time: context.time, timings: timings, values: values) },
+            run: { start in
+                straightRun(from: start, p.common.flags) {
+                    straightStep($0, p, time: context.time, timings: timings, values: values)
+                }
+            },
             general: { index, output in
                 advanceElement(index, p, context: context, timings: timings, values: values, output: &output)
             })

@@ -97,7 +97,9 @@ final class DecayBatch<V: AnimatableVector>: ElementBatch {
     ) {
         advanceInStraightRuns(
             p.common.flags, values: values, output: &output,
-            step: { straightStep($0, p, factors, method, values: values) },
+            run: { start in
+                straightRun(from: start, p.common.flags) { straightStep($0, p, factors, method, values: values) }
+            },
             general: { index, output in
                 advanceElement(
                     index, factors: factors[p.state[index].configuration.index], p, method, values: values,
