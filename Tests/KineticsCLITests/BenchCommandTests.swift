@@ -41,12 +41,13 @@ struct BenchCommandTests {
         #expect(result.stderr.isEmpty, "no progress bar off a terminal")
         // The bytes a frame touches per spring, which the calibration kernel
         // streams: a scalar `pop` spring's flags (1), displacement and
-        // velocity (16), slope (8), target (8), slot (4) and the value
-        // written (8); its group is read only where a group starts.
+        // velocity (16), whether its slope passes the rest test (1), target
+        // (8), slot (4) and the value written (8); its group is read only
+        // where a group starts.
         let header = Array(try #require(result.lines.first { $0.hasPrefix("engine ") }))
         let column = try #require(header.indices.first { String(header[$0...]).hasPrefix("bytes/anim") })
         let bytes = String(Array(batch)[column...]).split(separator: " ").first.map(String.init)
-        #expect(bytes == "45", "\(batch)")
+        #expect(bytes == "38", "\(batch)")
     }
 
     @Test("a burst is measured against the steady frame after it, on the engines that can add animations")

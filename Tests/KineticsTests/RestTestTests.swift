@@ -60,7 +60,8 @@ struct RestTestTests {
         _ frame: SpringGroups.Frame
     ) -> Bool {
         let fused = SpringBatch<V>.atRest(
-            before: before, current: current, target: target, velocity: velocity, slope: slope, frame)
+            before: before, current: current, target: target, velocity: velocity,
+            slopeSettled: frame.slopeSettled(slope, kept: false, keeps: false), frame)
         let pops =
             PopRestTest.animationHasConverged(
                 previous2: before, previous: current, target: target, threshold: threshold)

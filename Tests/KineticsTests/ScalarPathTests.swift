@@ -163,6 +163,99 @@ struct ScalarPathTests {
         #expect(ended > 10_000)
     }
 
+    @Test(
+        "in frames that take no step, springs end on the slope test's answer kept from their last step, on both paths")
+    func keptSlopeAnswer() throws {
+        // Stiff springs (ω = 50 rad/s, hardly damped), whose slope, -k/m·d
+        // - c/m·v, fails Pop's 625·t² wherever the displacement is above
+        // t/100 (t = 0.25). Their amplitude (6 to 10) keeps them running:
+        // near the target a frame of 0.25 ms moves them more than t/5, so
+        // Pop's animation test never ends them there.
+        // The animator keeps only that test's answer, stored by the pair
+        // step for scalar springs of one group (both far from their targets)
+        // and by the generic step for points. In a frame of 0.25 ms that
+        // takes no step, the state and the slope are the last frame's.
+        let parameters = try SpringParameters(tension: 2_500, friction: 0.1)
+        let threshold = 0.25
+        let animator = Animator()
+        var springs: [(scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>)] = []
+        var handles: [(scalar: AnimationHandle, point: AnimationHandle)] = []
+        for index in 0 ..< 128 {
+            let start = 10 + 6 + Double(index % 16) * 0.25
+            let target = animator.makeTarget()
+            springs.append(
+                (
+                    animator.property("x", of: target, initial: start),
+                    animator.property("p", of: target, initial: SIMD2(start, 0))
+                ))
+            // Phases spread by the initial velocity.
+            let velocity = Double(index % 32 - 16) * 20
+            var scalar = Animation<Double>.spring(parameters, method: .pop, to: 10, velocity: velocity)
+            var point = Animation<SIMD2<Double>>.spring(
+                parameters, method: .pop, to: SIMD2(10, 0), velocity: SIMD2(velocity, 0))
+            scalar.threshold = threshold
+            point.threshold = threshold
+            handles.append(
+                (try animator.add(scalar, to: springs[index].scalar), try animator.add(point, to: springs[index].point))
+            )
+        }
+        func expectPathsAgree(_ index: Int, _ context: String) -> Bool {
+            let ended = (
+                animator.phase(of: handles[index].scalar) == nil, animator.phase(of: handles[index].point) == nil
+            )
+            let agree =
+                animator[springs[index].scalar].bitPattern == animator[springs[index].point].x.bitPattern
+                && ended.0 == ended.1
+            if !agree { Issue.record("spring \(index), \(context): the paths differ") }
+            return agree && !ended.0
+        }
+        var retargeted = 0
+        var time = 0.0
+        for block in 0 ..< 240 {
+            // A 60 Hz frame, in which springs far from their targets step in pairs.
+            time += 1.0 / 60
+            animator.tick(at: time)
+            // Springs near a turning point (slow, yet far: the pair step
+            // took them and stored the answer) get a target 0.09 away, so
+            // that the displacement and the velocity pass the solver's
+            // test and the animation's test fails: the kept slope answer,
+            // computed where the displacement was above t/2, must say no.
+            var moved: [Int] = []
+            for index in springs.indices.dropFirst() where expectPathsAgree(index, "block \(block)") {
+                let value = animator[springs[index].scalar]
+                guard abs(value - 10) >= threshold / 2,
+                    let velocity = animator.velocity(of: handles[index].scalar, as: Double.self),
+                    velocity * velocity < 25 * threshold
+                else { continue }
+                _ = animator.retarget(handles[index].scalar, to: value - 0.09)
+                _ = animator.retarget(handles[index].point, to: SIMD2(value - 0.09, 0))
+                moved.append(index)
+            }
+            // Frames of 0.25 ms up to the next whole step: those that take
+            // none must keep every moved spring running.
+            // (All springs share a group and its clock: the first, never
+            // moved, tells by its value whether the frame took a step.)
+            let witness = 0
+            for _ in 0 ..< 4 {
+                let before = animator[springs[witness].scalar]
+                time += 0.000_25
+                animator.tick(at: time)
+                guard animator[springs[witness].scalar] == before else { break }
+                for index in moved {
+                    let running = expectPathsAgree(index, "block \(block), kept frame")
+                    #expect(running, "spring \(index), block \(block): ended on a kept slope that fails")
+                    retargeted += 1
+                }
+            }
+            for index in springs.indices where animator.phase(of: handles[index].scalar) != nil {
+                _ = animator.retarget(handles[index].scalar, to: 10.0)
+                _ = animator.retarget(handles[index].point, to: SIMD2(10.0, 0))
+            }
+        }
+        // Springs were moved and then kept in frames with no step.
+        #expect(retargeted >= 10, "\(retargeted)")
+    }
+
     /// The runs of one group among the scalar springs of `method`.
     private func groupRuns(_ animator: Animator, _ method: SpringMethod) -> Int {
         let batch = animator.lane1.springs[method.index]

@@ -72,11 +72,22 @@ public enum PopRestTest {
     static func solverHasConverged<Value: AnimatableVector>(
         displacement: Value, velocity: Value, slope: Value, bounds: Bounds
     ) -> Bool {
+        solverHasConverged(
+            displacement: displacement, velocity: velocity, slopeSettled: slope.squaredNorm < bounds.slopeSquared,
+            bounds: bounds)
+    }
+
+    /// The same with the slope's part answered already (the animator keeps
+    /// a spring's answer, not its slope).
+    @inlinable @inline(__always)
+    static func solverHasConverged<Value: AnimatableVector>(
+        displacement: Value, velocity: Value, slopeSettled: Bool, bounds: Bounds
+    ) -> Bool {
         for index in 0 ..< Value.componentCount
         where !(Swift.abs(displacement[component: index]) < bounds.position) {
             return false
         }
-        return velocity.squaredNorm < bounds.velocitySquared && slope.squaredNorm < bounds.slopeSquared
+        return velocity.squaredNorm < bounds.velocitySquared && slopeSettled
     }
 
     /// Pop's animation-level test on the last two written values.

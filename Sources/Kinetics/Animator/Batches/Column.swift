@@ -310,6 +310,17 @@ private struct RemoveSwapping: ColumnOperation {
     func apply<Element>(to column: Column<Element>) { column.removeSwapping(at: index) }
 }
 
+extension ColumnPointer where Element == Bool {
+    /// Stores elements `index` and `index + 1` from `bits`, each lane 0
+    /// (false) or 1 (true): one 2-byte store.
+    @inline(__always)
+    func setPair(_ index: Int, _ bits: SIMD2<UInt64>) {
+        check(index &+ 1)
+        let word = UInt16(truncatingIfNeeded: bits[0] | bits[1] &<< 8)
+        UnsafeMutableRawPointer(base + index).storeBytes(of: word, as: UInt16.self)
+    }
+}
+
 extension ColumnPointer where Element == Double {
     /// Elements `index` and `index + 1`, in one SIMD register.
     @inline(__always)

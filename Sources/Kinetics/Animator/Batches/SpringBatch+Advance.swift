@@ -99,7 +99,7 @@ extension SpringBatch {
     var columnsHaveOneCount: Bool {
         var counts = [displacement.count, velocity.count, group.count]
         switch method {
-        case .pop: counts.append(slope.count)
+        case .pop: counts.append(slopeSettled.count)
         case .fixed: counts += [outputValue.count, outputVelocity.count]
         case .rk4, .analytic: break
         }
@@ -255,15 +255,20 @@ extension SpringBatch {
         let f = frames.address(p.group[index].index)
         let d0 = p.displacement[index]
         let v0 = p.velocity[index]
-        let step = f.pointee.step(
-            displacement: d0, velocity: v0, blendsOutput: Path.blendsOutput, keepsSlope: Path.keepsSlope,
-            storedSlope: p.slope[index])
+        let step = f.pointee.step(displacement: d0, velocity: v0, blendsOutput: Path.blendsOutput)
         p.displacement[index] = step.state.displacement
         p.velocity[index] = step.state.velocity
         let outD = step.displacement
         let outV = step.velocity
-        let restSlope = step.slope
-        if Path.storesSlope { p.slope[index] = restSlope }
+        // The slope's answer only where it can be read (``slopeSettled``), as
+        // in ``pointStep``.
+        var restSlope = false
+        if Path.keepsSlope && f.pointee.keep != 0 {
+            restSlope = p.slopeSettled[index]
+        } else if outV.squaredNorm < f.pointee.velocityBound {
+            restSlope = f.pointee.slopeSettled(step.slope, kept: false, keeps: false)
+            if Path.storesSlope { p.slopeSettled[index] = restSlope }
+        }
         let target = p.common.to[index]
         let current = target + outD
         let before: V
@@ -276,7 +281,8 @@ extension SpringBatch {
         }
         values[p.common.slot[index].index] = current
         return Self.isNear(current[component: 0], target[component: 0], f)
-            && Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
+            && Self.atRest(
+                before: before, current: current, target: target, velocity: outV, slopeSettled: restSlope, f)
     }
 
     /// Whether a value's first component is near enough its target's for
@@ -291,7 +297,8 @@ extension SpringBatch {
     /// Pop's two rest tests: the animation's (the last two written values
     /// within `t/5` of the target and of each other) or the solver's
     /// (displacement within `t/2`, squared velocity below `25·t`, squared
-    /// slope below `625·t²`). NaN before the first write fails the first.
+    /// slope below `625·t²`, whose answer `slopeSettled` is). NaN before the
+    /// first write fails the first.
     ///
     /// The one copy of ``PopRestTest``'s law, kept for speed: the two tests
     /// fused into one pass over the components, with the group's bounds.
@@ -299,13 +306,18 @@ extension SpringBatch {
     /// around every bound.
     @inline(__always)
     static func atRest(
-        before: V, current: V, target: V, velocity: V, slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
+        before: V, current: V, target: V, velocity: V, slopeSettled: Bool,
+        _ f: UnsafeMutablePointer<SpringGroups.Frame>
     ) -> Bool {
-        atRest(before: before, current: current, target: target, velocity: velocity, slope: slope, f.pointee)
+        atRest(
+            before: before, current: current, target: target, velocity: velocity, slopeSettled: slopeSettled,
+            f.pointee)
     }
 
     @inline(__always)
-    static func atRest(before: V, current: V, target: V, velocity: V, slope: V, _ f: SpringGroups.Frame) -> Bool {
+    static func atRest(
+        before: V, current: V, target: V, velocity: V, slopeSettled: Bool, _ f: SpringGroups.Frame
+    ) -> Bool {
         var settled = true
         var written = true
         for component in 0 ..< V.componentCount {
@@ -315,7 +327,7 @@ extension SpringBatch {
                 written && x < f.restBound
                 && abs(before[component: component] - current[component: component]) < f.restBound
         }
-        return written || (settled && velocity.squaredNorm < f.velocityBound && slope.squaredNorm < f.slopeBound)
+        return written || (settled && velocity.squaredNorm < f.velocityBound && slopeSettled)
     }
 }
 
@@ -338,13 +350,23 @@ extension SpringBatch where V == SIMD2<Double> {
         let v = d0 * f.pointee.pairVD + v0 * f.pointee.pairVV
         p.displacement[index] = d
         p.velocity[index] = v
-        var slope = d0 * f.pointee.pairSlopeD + v0 * f.pointee.pairSlopeV
-        if Path.keepsSlope && f.pointee.keep != 0 { slope = slope + p.slope[index] * f.pointee.keep }
-        if Path.storesSlope { p.slope[index] = slope }
+        // The slope's answer only where it can be read (``slopeSettled``):
+        // kept in a frame with no step, else made where the velocity may
+        // pass its own part of the test, whose squared norm is at least its
+        // first component's square (false elsewhere, where it is not read).
+        var slopeSettled = false
+        if Path.keepsSlope && f.pointee.keep != 0 {
+            slopeSettled = p.slopeSettled[index]
+        } else if v[0] * v[0] < f.pointee.velocityBound {
+            slopeSettled = f.pointee.slopeSettled(
+                d0 * f.pointee.pairSlopeD + v0 * f.pointee.pairSlopeV, kept: false, keeps: false)
+            if Path.storesSlope { p.slopeSettled[index] = slopeSettled }
+        }
         let target = p.common.to[index]
         let current = target + d
         values[p.common.slot[index].index] = current
         return Self.isNear(current[0], target[0], f)
-            && Self.atRest(before: target + d0, current: current, target: target, velocity: v, slope: slope, f)
+            && Self.atRest(
+                before: target + d0, current: current, target: target, velocity: v, slopeSettled: slopeSettled, f)
     }
 }

@@ -17,9 +17,17 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// ``setGroup(_:to:)`` (and the state's start and restart), which keep
     /// the springs' ``ElementFlag/groupStart`` set where it must be.
     let group = Column<GroupIndex>()
-    /// `pop`: the last step's velocity slope, for Pop's rest test in a frame
-    /// that takes no step.
-    let slope = Column<V>()
+    /// `pop`: whether the last step's velocity slope passes its part of
+    /// Pop's solver test (``SpringGroups/Frame/slopeSettled(_:kept:keeps:)``),
+    /// for that test in a frame that takes no step: a byte where the slope
+    /// took a value's width (a scalar spring's 45 bytes a frame become 38).
+    ///
+    /// Right wherever it can be read: the test reads it only when the
+    /// velocity passes its own part (`25·t` squared) first, and neither a
+    /// frame with no step nor a retarget changes the velocity, so a step
+    /// that leaves a spring faster than that may leave the answer as it
+    /// was (the scalar and point paths do; the others always write it).
+    let slopeSettled = Column<Bool>()
     /// `fixed`: the blended output.
     let outputValue = Column<V>()
     let outputVelocity = Column<V>()
@@ -50,7 +58,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// Appends a spring at `value` with `velocity` in `group`, which will
     /// write `slot`; its common columns are appended by the caller through
     /// ``common``.
-    func appendState(value: V, to target: V, velocity initial: V, group index: GroupIndex, slot: PropertySlot) {
+    func appendState(
+        value: V, to target: V, velocity initial: V, group index: GroupIndex, slot: PropertySlot, threshold: Double
+    ) {
         groupedCount = min(groupedCount, displacement.count)
         tailGrouping.reserve(elements: displacement.count - groupedCount + 1, slot: slot.index)
         tailGrouping.reserve(group: index.index)
@@ -63,7 +73,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         group.appendWithinCapacity(index)
         switch method {
         case .pop:
-            slope.appendWithinCapacity(.zero)
+            slopeSettled.appendWithinCapacity(Self.startsSettled(threshold))
         case .fixed:
             outputValue.appendWithinCapacity(value)
             outputVelocity.appendWithinCapacity(initial)
@@ -88,7 +98,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     ///
     /// One bounds check for the columns it writes (they have the same
     /// count), then their pointers, which check in debug builds.
-    func restartState(_ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex) {
+    func restartState(
+        _ element: Int, value: V, to target: V, velocity initial: V, group index: GroupIndex, threshold: Double
+    ) {
         precondition(
             UInt(bitPattern: element) < UInt(bitPattern: displacement.count),
             "spring element \(element) out of 0..<\(displacement.count)")
@@ -102,7 +114,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         }
         switch method {
         case .pop:
-            ColumnPointer(slope)[element] = .zero
+            ColumnPointer(slopeSettled)[element] = Self.startsSettled(threshold)
         case .fixed:
             ColumnPointer(outputValue)[element] = value
             ColumnPointer(outputVelocity)[element] = initial
@@ -118,7 +130,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         owner: AnimationHandle, slot: PropertySlot, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode,
         roundingFactor: Double, additive: Bool, wantsEvents: Bool, flags: UInt8
     ) -> ElementIndex {
-        appendState(value: start.from, to: start.to, velocity: start.velocity, group: index, slot: slot)
+        appendState(
+            value: start.from, to: start.to, velocity: start.velocity, group: index, slot: slot,
+            threshold: start.threshold)
         let element = common.count
         common.append(
             owner: owner, slot: slot, from: start.from, to: start.to, clamp: clamp, roundingFactor: roundingFactor,
@@ -133,7 +147,9 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     func restartQuiet(
         _ element: Int, owner: AnimationHandle, _ start: SpringStart<V>, group index: GroupIndex, clamp: ClampMode
     ) {
-        restartState(element, value: start.from, to: start.to, velocity: start.velocity, group: index)
+        restartState(
+            element, value: start.from, to: start.to, velocity: start.velocity, group: index,
+            threshold: start.threshold)
         common.restart(
             element, owner: owner, from: start.from, to: start.to, clamp: clamp, roundingFactor: 0, additive: false,
             threshold: start.threshold, wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
@@ -142,6 +158,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The group of element `element`.
     @inline(__always)
     func group(_ element: Int) -> GroupIndex { group[element] }
+
+    /// ``slopeSettled`` of a spring that has taken no step, whose slope is
+    /// zero (Pop's solver starts so), with rest threshold `threshold`.
+    @inline(__always)
+    static func startsSettled(_ threshold: Double) -> Bool {
+        V.zero.squaredNorm < PopRestTest.Bounds(threshold).slopeSquared
+    }
 
     /// Moves element `element` to group `index` (its state unchanged).
     func setGroup(_ element: Int, to index: GroupIndex) {
@@ -158,7 +181,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         operation.apply(to: group)
         switch method {
         case .pop:
-            operation.apply(to: slope)
+            operation.apply(to: slopeSettled)
         case .fixed:
             operation.apply(to: outputValue)
             operation.apply(to: outputVelocity)
@@ -222,7 +245,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let displacement: ColumnPointer<V>
         let velocity: ColumnPointer<V>
         let group: ColumnPointer<GroupIndex>
-        let slope: ColumnPointer<V>
+        let slopeSettled: ColumnPointer<Bool>
         let outputValue: ColumnPointer<V>
         let outputVelocity: ColumnPointer<V>
         let common: ElementColumns<V>.Pointers
@@ -232,7 +255,7 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
             displacement = ColumnPointer(batch.displacement)
             velocity = ColumnPointer(batch.velocity)
             group = ColumnPointer(batch.group)
-            slope = ColumnPointer(batch.slope)
+            slopeSettled = ColumnPointer(batch.slopeSettled)
             outputValue = ColumnPointer(batch.outputValue)
             outputVelocity = ColumnPointer(batch.outputVelocity)
             common = ElementColumns.Pointers(batch.common)
@@ -267,20 +290,21 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let f = firstFrame.pointer.address(0)
         let displacements = ColumnPointer(displacement)
         let velocities = ColumnPointer(velocity)
-        let slopes = ColumnPointer(slope)
+        let settled = ColumnPointer(slopeSettled)
         let d0 = displacements[index]
         let v0 = velocities[index]
         let target = ColumnPointer(common.to)[index]
-        let step = f.pointee.step(
-            displacement: d0, velocity: v0, blendsOutput: false, keepsSlope: true, storedSlope: slopes[index])
+        let step = f.pointee.step(displacement: d0, velocity: v0, blendsOutput: false)
+        let slopeSettled = f.pointee.slopeSettled(step.slope, kept: settled[index], keeps: true)
         displacements[index] = step.state.displacement
         velocities[index] = step.state.velocity
-        slopes[index] = step.slope
+        settled[index] = slopeSettled
         let current = target + step.displacement
         ColumnPointer(common.flags)[index] &= ~ElementFlag.unwritten
         values[ColumnPointer(common.slot)[index].index] = current
         if Self.atRest(
-            before: .unwritten, current: current, target: target, velocity: step.velocity, slope: step.slope, f)
+            before: .unwritten, current: current, target: target, velocity: step.velocity,
+            slopeSettled: slopeSettled, f)
         {
             common.reportFinished(index, bits: bits, values: values, output: &output)
         }
@@ -301,15 +325,13 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         let d0 = p.displacement[index]
         let v0 = p.velocity[index]
         let target = p.common.to[index]
-        let step = f.pointee.step(
-            displacement: d0, velocity: v0, blendsOutput: method == .fixed, keepsSlope: method == .pop,
-            storedSlope: p.slope[index])
+        let step = f.pointee.step(displacement: d0, velocity: v0, blendsOutput: method == .fixed)
         var d = step.state.displacement
         let v = step.state.velocity
         var outD = step.displacement
         let outV = step.velocity
-        let restSlope = step.slope
-        if method == .pop { p.slope[index] = restSlope }
+        let restSlope = f.pointee.slopeSettled(step.slope, kept: p.slopeSettled[index], keeps: method == .pop)
+        if method == .pop { p.slopeSettled[index] = restSlope }
         var current = target + outD
         let bits = p.common.flags[index]
         // Pop clamps the state itself: a clamped spring restarts from the bound.
@@ -337,10 +359,11 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
         if bits & (ElementFlag.rounds | ElementFlag.additive) != 0 {
             done =
                 common.writeSpecial(index, current, into: values)
-                || Self.solverSettled(current - target, outV, restSlope, f)
+                || Self.solverSettled(current - target, outV, slopeSettled: restSlope, f)
         } else {
             values[p.common.slot[index].index] = current
-            done = Self.atRest(before: before, current: current, target: target, velocity: outV, slope: restSlope, f)
+            done = Self.atRest(
+                before: before, current: current, target: target, velocity: outV, slopeSettled: restSlope, f)
         }
         common.report(index, done: done, flags: bits, owner: p.common.owner, values: values, output: &output)
     }
@@ -348,10 +371,10 @@ final class SpringBatch<V: AnimatableVector>: ElementBatch {
     /// The solver's rest test alone.
     @inline(__always)
     static func solverSettled(
-        _ displacement: V, _ velocity: V, _ slope: V, _ f: UnsafeMutablePointer<SpringGroups.Frame>
+        _ displacement: V, _ velocity: V, slopeSettled: Bool, _ f: UnsafeMutablePointer<SpringGroups.Frame>
     ) -> Bool {
         PopRestTest.solverHasConverged(
-            displacement: displacement, velocity: velocity, slope: slope,
+            displacement: displacement, velocity: velocity, slopeSettled: slopeSettled,
             bounds: PopRestTest.Bounds(
                 position: f.pointee.positionBound, velocitySquared: f.pointee.velocityBound,
                 slopeSquared: f.pointee.slopeBound, animation: f.pointee.restBound))
@@ -402,7 +425,7 @@ extension SpringBatch where V == Double {
     /// (the straight step then takes them one at a time).
     ///
     /// The one second copy of the law of
-    /// ``SpringGroups/Frame/step(displacement:velocity:blendsOutput:keepsSlope:storedSlope:)``,
+    /// ``SpringGroups/Frame/step(displacement:velocity:blendsOutput:)``,
     /// for the paths that neither blend an output nor keep a slope: each
     /// lane does that step's products and sums in its order, so the
     /// results are identical. `ScalarPathTests` holds every value and every
@@ -427,8 +450,26 @@ extension SpringBatch where V == Double {
             unsafeBitCast(current - target, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
         guard Swift.min(distance[0], distance[1]) >= f.pointee.nearBound else { return false }
         p.displacement.setPair(index, nextD)
-        p.velocity.setPair(index, d * f.pointee.pairVD + v * f.pointee.pairVV)
-        if Path.storesSlope { p.slope.setPair(index, d * f.pointee.pairSlopeD + v * f.pointee.pairSlopeV) }
+        let nextV = d * f.pointee.pairVD + v * f.pointee.pairVV
+        p.velocity.setPair(index, nextV)
+        // The slope's answer only where it can be read (``slopeSettled``):
+        // a pair whose springs both move too fast for it skips it. (A NaN
+        // velocity, whose answer is never read, may make the pair take it.)
+        let speeds = unsafeBitCast(
+            unsafeBitCast(nextV, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
+        if Path.storesSlope && !(Swift.min(speeds[0], speeds[1]) >= f.pointee.speedLimit) {
+            // Each lane's slope as the generic step makes it, and its test
+            // `slope² < bound` as the sign of `slope² - bound`, in vector
+            // registers: the same answer for any slope² but NaN (a difference
+            // of two unequal doubles is never zero), and a NaN slope comes
+            // only of a state that is not finite, whose position fails the
+            // solver's test anyway. (Compared lane by lane, the slopes were
+            // taken out of the vector register: 21 instructions a pair more
+            // than storing the slope, where this takes 10.)
+            let slope = d * f.pointee.pairSlopeD + v * f.pointee.pairSlopeV
+            let below = unsafeBitCast(slope * slope - f.pointee.pairSlopeBound, to: SIMD2<UInt64>.self) &>> 63
+            p.slopeSettled.setPair(index, below)
+        }
         values[p.common.slot[index].index] = current[0]
         values[p.common.slot[index &+ 1].index] = current[1]
         return true

@@ -132,7 +132,8 @@ package final class BatchSet: UncheckedState<BatchSet.State> {
         let id = newID()
         let group = shared.acquireSpringGroup(method: method.index, parameters, threshold: threshold)
         lane(V.self).withSprings(method.index) { batch in
-            batch.appendState(value: from, to: to, velocity: velocity, group: group, slot: slot)
+            batch.appendState(
+                value: from, to: to, velocity: velocity, group: group, slot: slot, threshold: threshold)
             appendCommon(
                 batch.common, id: id, kind: .spring(method), slot: slot, from: from, to: to, threshold: threshold)
             batch.common.setFlag(batch.count - 1, ElementFlag.unwritten, true)
@@ -271,14 +272,15 @@ package final class BatchSet: UncheckedState<BatchSet.State> {
             case .spring(let method):
                 // A spring reads neither a threshold (its group has it) nor
                 // a previous value (it is derived from the state). Its own:
-                // displacement, velocity, group; pop adds the slope, fixed
+                // displacement, velocity, group; pop adds a byte (whether
+                // the slope passes its part of the rest test), fixed
                 // the blended output. Scalar springs stepped in pairs (all
                 // but fixed ones) read a group only where one starts
                 // (``ElementFlag/groupStart``): not per spring.
                 let group = V.componentCount == 1 && method != .fixed ? 0 : 4
                 let own = common - 8 - value + 2 * value + group
                 switch method {
-                case .pop: return own + value
+                case .pop: return own + 1
                 case .fixed: return own + 2 * value
                 case .rk4, .analytic: return own
                 }

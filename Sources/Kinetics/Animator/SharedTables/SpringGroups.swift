@@ -25,8 +25,8 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         /// To the value and velocity written (differs from `state` for
         /// `fixed`, which writes a blend between grid points).
         var output = SpringPropagator.identity
-        /// To the velocity slope of the rest test (`vd`, `vv` of a map), plus
-        /// `keep` times the stored slope (Pop keeps it when no step is taken).
+        /// To the velocity slope of the rest test (`vd`, `vv` of a map); `keep`
+        /// 1 where no step is taken, and Pop keeps the last step's slope.
         var slopeD = 0.0
         var slopeV = 0.0
         var keep = 0.0
@@ -40,7 +40,7 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         /// The larger of `positionBound` and `restBound`: a spring farther
         /// from its target than this passes neither test.
         var nearBound = 0.0
-        /// `state`'s entries, the slope's weights and `nearBound`, each
+        /// `state`'s entries, the slope's weights and its bound, each
         /// twice: the straight path steps two scalar springs of a group at
         /// once, their displacements in one SIMD register and their
         /// velocities in another (``SpringBatch`` `pairStep`).
@@ -50,13 +50,17 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         var pairVV = SIMD2<Double>(1, 1)
         var pairSlopeD = SIMD2<Double>(0, 0)
         var pairSlopeV = SIMD2<Double>(0, 0)
-        var pairNear = SIMD2<Double>(0, 0)
+        var pairSlopeBound = SIMD2<Double>(0, 0)
         /// The rest threshold the bounds are for (NaN in a frame made
         /// without bounds).
         var threshold = Double.nan
-        /// Room to a stride of 256 bytes (``stride``), a power of two, so
-        /// that the straight paths find a group's frame with one shift.
-        private var padding = 0.0
+        /// A speed at or above which the squared velocity, as the rest test
+        /// rounds it, is at least `velocityBound`: `√velocityBound` with
+        /// room for both roundings. The pair step skips the slope's answer
+        /// for springs this fast (``SpringBatch/slopeSettled``). It also
+        /// brings the frame to a stride of 256 bytes (``stride``), a power of
+        /// two, so that the straight paths find a group's frame with one shift.
+        var speedLimit = 0.0
 
         /// The stride the padding makes; checked when the group table is made.
         static let stride = 256
@@ -69,7 +73,7 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
             pairVV = SIMD2(repeating: state.vv)
             pairSlopeD = SIMD2(repeating: slopeD)
             pairSlopeV = SIMD2(repeating: slopeV)
-            pairNear = SIMD2(repeating: nearBound)
+            pairSlopeBound = SIMD2(repeating: slopeBound)
         }
     }
 
@@ -265,6 +269,7 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         let bounds = PopRestTest.Bounds(threshold)
         frame.positionBound = bounds.position
         frame.velocityBound = bounds.velocitySquared
+        frame.speedLimit = bounds.velocitySquared.squareRoot() * (1 + 0x1p-48)
         frame.slopeBound = bounds.slopeSquared
         frame.restBound = bounds.animation
         frame.nearBound = max(frame.positionBound, frame.restBound)
