@@ -164,7 +164,7 @@ struct ScalarPathTests {
     }
 
     @Test(
-        "in frames that take no step, springs end on the slope test's answer kept from their last step, on both paths")
+        "in frames that take no step, springs end on the slope test's answer kept from their last step, on every path")
     func keptSlopeAnswer() throws {
         // Stiff springs (ω = 50 rad/s, hardly damped), whose slope, -k/m·d
         // - c/m·v, fails Pop's 625·t² wherever the displacement is above
@@ -172,21 +172,25 @@ struct ScalarPathTests {
         // near the target a frame of 0.25 ms moves them more than t/5, so
         // Pop's animation test never ends them there.
         // The animator keeps only that test's answer, stored by the pair
-        // step for scalar springs of one group (both far from their targets)
-        // and by the generic step for points. In a frame of 0.25 ms that
-        // takes no step, the state and the slope are the last frame's.
+        // step for scalar springs of one group (both far from their targets),
+        // by the point step for points and by the general path for springs
+        // that are observed. In a frame of 0.25 ms that takes no step, the
+        // state and the slope are the last frame's.
         let parameters = try SpringParameters(tension: 2_500, friction: 0.1)
         let threshold = 0.25
         let animator = Animator()
-        var springs: [(scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>)] = []
-        var handles: [(scalar: AnimationHandle, point: AnimationHandle)] = []
+        var springs:
+            [(scalar: PropertyHandle<Double>, point: PropertyHandle<SIMD2<Double>>, observed: PropertyHandle<Double>)] =
+                []
+        var handles: [(scalar: AnimationHandle, point: AnimationHandle, observed: AnimationHandle)] = []
         for index in 0 ..< 128 {
             let start = 10 + 6 + Double(index % 16) * 0.25
             let target = animator.makeTarget()
             springs.append(
                 (
                     animator.property("x", of: target, initial: start),
-                    animator.property("p", of: target, initial: SIMD2(start, 0))
+                    animator.property("p", of: target, initial: SIMD2(start, 0)),
+                    animator.property("o", of: target, initial: start)
                 ))
             // Phases spread by the initial velocity.
             let velocity = Double(index % 32 - 16) * 20
@@ -195,17 +199,26 @@ struct ScalarPathTests {
                 parameters, method: .pop, to: SIMD2(10, 0), velocity: SIMD2(velocity, 0))
             scalar.threshold = threshold
             point.threshold = threshold
+            // Observed every frame: the general path, which reads the kept answer through
+            // `SpringGroups.Frame.slopeSettled`.
+            var observed = scalar
+            observed.callbacks.onApply = { _, _, _ in }
             handles.append(
-                (try animator.add(scalar, to: springs[index].scalar), try animator.add(point, to: springs[index].point))
-            )
+                (
+                    try animator.add(scalar, to: springs[index].scalar),
+                    try animator.add(point, to: springs[index].point),
+                    try animator.add(observed, to: springs[index].observed)
+                ))
         }
         func expectPathsAgree(_ index: Int, _ context: String) -> Bool {
             let ended = (
-                animator.phase(of: handles[index].scalar) == nil, animator.phase(of: handles[index].point) == nil
+                animator.phase(of: handles[index].scalar) == nil, animator.phase(of: handles[index].point) == nil,
+                animator.phase(of: handles[index].observed) == nil
             )
+            let value = animator[springs[index].scalar].bitPattern
             let agree =
-                animator[springs[index].scalar].bitPattern == animator[springs[index].point].x.bitPattern
-                && ended.0 == ended.1
+                value == animator[springs[index].point].x.bitPattern
+                && value == animator[springs[index].observed].bitPattern && ended.0 == ended.1 && ended.0 == ended.2
             if !agree { Issue.record("spring \(index), \(context): the paths differ") }
             return agree && !ended.0
         }
@@ -229,6 +242,7 @@ struct ScalarPathTests {
                 else { continue }
                 _ = animator.retarget(handles[index].scalar, to: value - 0.09)
                 _ = animator.retarget(handles[index].point, to: SIMD2(value - 0.09, 0))
+                _ = animator.retarget(handles[index].observed, to: value - 0.09)
                 moved.append(index)
             }
             // Frames of 0.25 ms up to the next whole step: those that take
@@ -250,6 +264,7 @@ struct ScalarPathTests {
             for index in springs.indices where animator.phase(of: handles[index].scalar) != nil {
                 _ = animator.retarget(handles[index].scalar, to: 10.0)
                 _ = animator.retarget(handles[index].point, to: SIMD2(10.0, 0))
+                _ = animator.retarget(handles[index].observed, to: 10.0)
             }
         }
         // Springs were moved and then kept in frames with no step.
