@@ -119,31 +119,19 @@ public struct GateResult: Codable, Sendable, Equatable {
     /// `after`'s value error.
     public var afterValueError: Double?
 
-    /// A counted result: no rounds, no times.
-    public init(configuration: String, instructions: InstructionComparison) {
-        self.configuration = configuration
-        self.instructions = instructions
-        (before, after) = ([], [])
-    }
-
-    /// A timed result.
-    init(
-        configuration: String, comparison: PairedComparison, beforeMedian: Double, afterMedian: Double,
-        before: [Double], after: [Double]
-    ) {
-        self.configuration = configuration
-        self.comparison = comparison
-        self.beforeMedian = beforeMedian
-        self.afterMedian = afterMedian
-        self.before = before
-        self.after = after
-    }
-
     /// Whether `after`'s value error grew past
     /// ``BaselineGate/valueErrorLimit(baseline:)`` of `before`'s.
     public var valuesRegressed: Bool {
         guard let beforeValueError, let afterValueError else { return false }
         return afterValueError > BaselineGate.valueErrorLimit(baseline: beforeValueError)
+    }
+}
+
+// In an extension, so that the timed results keep the memberwise initialiser.
+extension GateResult {
+    /// A counted result: no rounds, no times.
+    public init(configuration: String, instructions: InstructionComparison) {
+        self.init(configuration: configuration, instructions: instructions, before: [], after: [])
     }
 }
 
