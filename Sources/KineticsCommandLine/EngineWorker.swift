@@ -66,14 +66,11 @@ struct EngineWorkerCommand: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "The engine library.")
-    var library: String
+    @OptionGroup var library: WorkerLibraryOptions
     @Option(name: .customLong("as"), help: "The name its engine takes (default: its own).")
     var label: String?
     @Option(help: "Seconds a frame may take.")
     var frameTimeout = 60.0
-    @Option(help: "The address space it may take, in bytes (Linux).")
-    var memory: Double?
     @Option(help: "The CPU to run on (Linux).")
     var cpu: Int?
 
@@ -82,15 +79,11 @@ struct EngineWorkerCommand: ParsableCommand {
     func run() throws {
         var channel = WorkerChannel.ofWorker
         if let cpu { CPUBinding.bind(to: cpu) }
-        if let memory { limitAddressSpace(to: memory) }
-        do {
-            let loaded = try EngineLibrary.load(library, as: label)
-            try channel.send(WorkerAnswer.ready(engine: loaded.engine.rawValue))
-        } catch let error as EngineLibraryError {
-            let status = if case .missing = error { CLIError.missingInput } else { CLIError.badData }
-            try channel.send(WorkerAnswer.failed(status: status, message: error.description))
-            return
-        }
+        guard
+            try library.load(
+                as: label, answering: &channel, ready: { WorkerAnswer.ready(engine: $0.engine.rawValue) },
+                failed: WorkerAnswer.failed) != nil
+        else { return }
         let answers = channel.write
         FrameWatchdog.onStall { what, seconds in
             try? WorkerChannel(read: -1, write: answers).send(WorkerAnswer.stalled(what: what, seconds: seconds))
@@ -129,6 +122,36 @@ func limitAddressSpace(to bytes: Double) {
         var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
     #endif
+}
+
+/// A worker process's engine library: `--library` and the address space
+/// the process may take, `--memory`.
+struct WorkerLibraryOptions: ParsableArguments {
+    @Option(help: "The engine library.")
+    var library: String
+    @Option(help: "The address space it may take, in bytes (Linux).")
+    var memory: Double?
+
+    /// A worker's first step: limits its address space if asked, loads the
+    /// library (its engine named `label`, if given) and sends `ready`'s
+    /// answer on `channel`; or, when the library cannot be loaded, sends
+    /// `failed`'s with the status (66 missing, 65 otherwise) and the
+    /// reason, and returns nil.
+    func load<Answer: Encodable>(
+        as label: String? = nil, answering channel: inout WorkerChannel, ready: (EngineLibrary) -> Answer,
+        failed: (_ status: Int32, _ message: String) -> Answer
+    ) throws -> EngineLibrary? {
+        if let memory { limitAddressSpace(to: memory) }
+        do {
+            let loaded = try EngineLibrary.load(library, as: label)
+            try channel.send(ready(loaded))
+            return loaded
+        } catch let error as EngineLibraryError {
+            let status = if case .missing = error { CLIError.missingInput } else { CLIError.badData }
+            try channel.send(failed(status, error.description))
+            return nil
+        }
+    }
 }
 
 /// One end of a worker's channel: JSON lines over two descriptors.

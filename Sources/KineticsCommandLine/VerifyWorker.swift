@@ -27,25 +27,17 @@ struct VerifyWorkerCommand: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "The engine library.")
-    var library: String
+    @OptionGroup var library: WorkerLibraryOptions
     @Option(help: "Seconds a tick may take.")
     var caseTimeout = 60.0
-    @Option(help: "The address space it may take, in bytes (Linux).")
-    var memory: Double?
 
     func run() throws {
         var channel = WorkerChannel.ofWorker
-        if let memory { limitAddressSpace(to: memory) }
-        let loaded: EngineLibrary
-        do {
-            loaded = try EngineLibrary.load(library)
-            try channel.send(VerifyWorkerAnswer.ready(engine: loaded.tableName))
-        } catch let error as EngineLibraryError {
-            let status = if case .missing = error { CLIError.missingInput } else { CLIError.badData }
-            try channel.send(VerifyWorkerAnswer.failed(status: status, message: error.description))
-            return
-        }
+        guard
+            let loaded = try library.load(
+                answering: &channel, ready: { VerifyWorkerAnswer.ready(engine: $0.tableName) },
+                failed: VerifyWorkerAnswer.failed)
+        else { return }
         FrameWatchdog.onStall { _, seconds in
             try? WorkerChannel.ofWorker.send(VerifyWorkerAnswer.stalled(seconds: seconds))
         }
