@@ -184,6 +184,7 @@ extension Animator {
     /// starts) under `key`, replacing what runs there, and registers it; not
     /// started. When the animation `id` itself runs under the key already,
     /// returns its handle instead, and false.
+    @inline(__always)
     func claimRecord(
         _ box: AnimationBox?, id: AnimationID, target: TargetID, key: String?, life: LifeCycle, lookup: KeyLookup?
     ) -> (handle: AnimationHandle, isNew: Bool) {
