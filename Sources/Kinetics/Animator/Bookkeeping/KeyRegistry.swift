@@ -140,8 +140,21 @@ final class KeyRegistry: UncheckedState<KeyRegistry.State> {
 
     /// The record registered under `key` on `target`; `hash` is
     /// ``hash(_:_:)`` of them, when the caller has it.
+    ///
+    /// A new key's first bucket is most often empty (the table is at most
+    /// half full): that answer is read inline, without the call that
+    /// probes the table and compares keys.
+    @inline(__always)
     func find(_ target: TargetID, _ key: String, hash known: Int? = nil) -> RecordIndex? {
-        find(target, hash: known ?? hash(target, key)) { $0.isKey(key) }
+        let hash = known ?? self.hash(target, key)
+        if buckets[hash & (buckets.count - 1)].isNone { return nil }
+        return probe(target, key, hash: hash)
+    }
+
+    /// ``find(_:_:hash:)`` past its first bucket.
+    @inline(never)
+    private func probe(_ target: TargetID, _ key: String, hash: Int) -> RecordIndex? {
+        find(target, hash: hash) { $0.isKey(key) }
     }
 
     /// The record registered under the name the animator gives its add
