@@ -37,4 +37,8 @@ static inline int64_t kinetics_atomic_exchange(int64_t *value, int64_t desired) 
     return __atomic_exchange_n(value, desired, __ATOMIC_SEQ_CST);
 }
 
+/// The next animation identity of the process: 1, 2, 3, … (relaxed; any
+/// thread).
+int64_t kinetics_next_animation_identity(void);
+
 #endif

@@ -1,3 +1,5 @@
+import CKineticsSupport
+
 /// An object whose properties an ``Animator`` animates: Pop's "object".
 ///
 /// Animations are keyed per target: adding an animation under a key that the
@@ -55,13 +57,12 @@ public struct AnimationID: Hashable, Sendable {
     /// The number, unique in the process.
     public let rawValue: UInt64
 
-    /// The last number given, counted with an atomic addition (not the
-    /// standard library's `Atomic`, which needs macOS 15 and iOS 18).
-    private static let counter = AtomicInteger(0)
-
-    /// A new identity.
+    /// A new identity: the next number of a process-wide counter, taken
+    /// with an atomic addition in C (the standard library's `Atomic` needs
+    /// macOS 15 and iOS 18; a Swift global would be initialised lazily,
+    /// checked on every add).
     public static func next() -> AnimationID {
-        AnimationID(rawValue: UInt64(bitPattern: counter.add(1)))
+        AnimationID(rawValue: UInt64(bitPattern: kinetics_next_animation_identity()))
     }
 }
 
