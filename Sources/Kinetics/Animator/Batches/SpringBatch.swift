@@ -446,8 +446,11 @@ extension SpringBatch where V == Double {
         // Neither near (``isNear``): the nearer at least the bound away.
         // A NaN distance may pass as far: its spring is not at rest either
         // way, and what is stored is what the step one at a time stores.
+        // `target - current` is `-(current - target)` exactly (rounding is
+        // symmetric): the target's register takes the difference, and the
+        // values are not copied for it.
         let distance = unsafeBitCast(
-            unsafeBitCast(current - target, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
+            unsafeBitCast(target - current, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
         guard Swift.min(distance[0], distance[1]) >= f.pointee.nearBound else { return false }
         p.displacement.setPair(index, nextD)
         let nextV = d * f.pointee.pairVD + v * f.pointee.pairVV
