@@ -38,6 +38,10 @@ enum ElementFlag {
     static let twoQuiet = UInt16(quiet) &* 0x0101
     /// Two straight elements of one group, which the first may start.
     static let twoStraightInOneGroup = twoQuiet | UInt16(groupStart)
+    /// ``quiet`` in each byte of four elements' flags read as one
+    /// (``ElementColumns/Pointers/fourFlags(_:)``): four straight elements
+    /// of the group of the element before them.
+    static let fourQuiet = UInt32(quiet) &* 0x0101_0101
     /// Past the last element (``ElementColumns/markEnd()``): not a flag of
     /// any element.
     static let stop: UInt8 = 0xFF
@@ -57,8 +61,8 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
     /// whole value).
     let previous = Column<V>()
     let threshold = Column<Double>()
-    /// With room for two more than the other columns (``markEnd()``).
-    let flags = Column<UInt8>(capacity: 18)
+    /// With room for four more than the other columns (``markEnd()``).
+    let flags = Column<UInt8>(capacity: 20)
     let roundingScale = Column<Double>()
     let clamp = Column<ClampMode>()
     /// The quiet elements that finished in this tick's advance, ascending.
@@ -73,7 +77,7 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         roundingFactor: Double, additive: Bool, threshold rest: Double, wantsEvents: Bool, flags extra: UInt8 = 0
     ) {
         // The columns grow together (``reserve(_:)``, which also makes room
-        // for every element to finish in one frame and for the flags' two
+        // for every element to finish in one frame and for the flags' four
         // stop bytes): room in the owners' column is room in each, which
         // debug builds check column by column.
         if count == owner.capacity { reserve(Swift.max(16, 2 * count)) }
@@ -114,9 +118,9 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         reserveColumns(count)
         // The columns grew alike; what ``append`` relies on, for any count
         // up to theirs: room for every element to finish in one frame, and
-        // for the flags' two stop bytes past the last element.
+        // for the flags' four stop bytes past the last element.
         quietlyFinished.reserve(owner.capacity)
-        flags.reserve(owner.capacity + 2)
+        flags.reserve(owner.capacity + 4)
     }
 
     /// Makes element `index` (its slot kept) a new run, as ``append`` would
@@ -146,16 +150,17 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         ColumnPointer(clamp)[index] = mode
     }
 
-    /// Writes two stop bytes (every flag set) just past the last element's
+    /// Writes four stop bytes (every flag set) just past the last element's
     /// flags, in room that ``append`` keeps: a loop over the elements that
     /// stops at the first element with a flag also stops there, with no
-    /// test of the index, and may read two elements' flags at once
-    /// (``Pointers/twoFlags(_:)``) at any index up to the count.
+    /// test of the index, and may read two or four elements' flags at once
+    /// (``Pointers/twoFlags(_:)``, ``Pointers/fourFlags(_:)``) at any index
+    /// up to the count.
     @inline(__always)
     func markEnd() {
-        precondition(flags.capacity > flags.count &+ 1, "no room for the flags' stop bytes")
-        flags.pointer[flags.count] = ElementFlag.stop
-        flags.pointer[flags.count &+ 1] = ElementFlag.stop
+        precondition(flags.capacity > flags.count &+ 3, "no room for the flags' stop bytes")
+        UnsafeMutableRawPointer(flags.pointer.address(flags.count &+ 3) - 3).storeBytes(
+            of: UInt32(ElementFlag.stop) &* 0x0101_0101, as: UInt32.self)
     }
 
     func forEachColumn<Operation: ColumnOperation>(_ operation: Operation) {
@@ -340,6 +345,15 @@ final class ElementColumns<V: AnimatableVector>: ColumnList {
         func twoFlags(_ index: Int) -> UInt16 {
             flags.check(index &+ 1)
             return UInt16(littleEndian: UnsafeRawPointer(flags.address(index)).loadUnaligned(as: UInt16.self))
+        }
+
+        /// The flags of elements `index` (low byte) to `index + 3`, read
+        /// as one: past the last element, the stop bytes
+        /// (``ElementColumns/markEnd()``).
+        @inline(__always)
+        func fourFlags(_ index: Int) -> UInt32 {
+            flags.check(index &+ 3)
+            return UInt32(littleEndian: UnsafeRawPointer(flags.address(index)).loadUnaligned(as: UInt32.self))
         }
     }
 

@@ -33,23 +33,40 @@ extension SpringBatch {
     }
 
     /// Puts the springs appended since the last tick's advance next to the
-    /// others of their group (``TailGrouping``), reporting each one moved in
+    /// others of their group within each window of ``groupingWindow``
+    /// springs (``TailGrouping``), reporting each one moved in
     /// `output.moved`.
     func groupNewSprings(output: inout FrameOutput) {
         let start = min(groupedCount, count)
         groupedCount = count
         groupStartsStale = min(groupStartsStale, start)
-        guard
-            let permutation = tailGrouping.order(
-                start: start, count: count - start, group: ColumnPointer(group), slot: ColumnPointer(common.slot))
-        else { return }
-        forEachColumn(permutation)
-        common.forEachColumn(permutation)
-        let owners = ColumnPointer(common.owner)
-        for place in 0 ..< permutation.count where Int(permutation.order[place]) != place {
-            output.moved.append(MovedElement(owner: owners[start + place], element: ElementIndex(start + place)))
+        var window = start
+        while window < count {
+            let size = Swift.min(Self.groupingWindow, count - window)
+            defer { window += size }
+            guard
+                let permutation = tailGrouping.order(
+                    start: window, count: size, group: ColumnPointer(group), slot: ColumnPointer(common.slot))
+            else { continue }
+            forEachColumn(permutation)
+            common.forEachColumn(permutation)
+            let owners = ColumnPointer(common.owner)
+            for place in 0 ..< permutation.count where Int(permutation.order[place]) != place {
+                output.moved.append(MovedElement(owner: owners[window + place], element: ElementIndex(window + place)))
+            }
         }
     }
+
+    /// How many springs of a tail are grouped together. Springs added
+    /// together of interleaved groups write interleaved properties: sorted
+    /// across the whole tail, each group's run wrote every n-th value of
+    /// the lane, and every line of the values came into the first-level
+    /// cache once per group, which took half of a steady frame of 10,000
+    /// springs. Within a window, the values its groups write (8 KB for
+    /// scalars) stay there from one group's run to the next; the window is
+    /// large enough that finding a group's law where its run starts costs
+    /// little (0.1 instructions a spring with four groups).
+    static var groupingWindow: Int { 1024 }
 
     /// Sets ``ElementFlag/groupStart`` on the springs from
     /// ``groupStartsStale`` on: on each whose group is not the previous
@@ -129,7 +146,7 @@ extension SpringBatch {
             let q = SpringBatch<Double>.Pointers(scalars)
             scalars.advanceInRuns(
                 frames, q, values: scalarValues, output: &output,
-                pair: { SpringBatch<Double>.pairStep($0, $1, q, values: scalarValues, path) },
+                pair: { SpringBatch<Double>.pairStep($0, $1, q, values: scalarValues, path, four: $2) },
                 step: { scalars.straightStep($0, q, frames, values: scalarValues, path) })
             return
         }
@@ -151,8 +168,8 @@ extension SpringBatch {
     /// (``ElementFlag/straight``), which takes the general path, or at one
     /// that `step` (which advances an element on the straight path) finds
     /// at rest; the run resumes after it. With `pair`
-    /// (scalar springs), two neighbouring straight elements of one group
-    /// are advanced together where `pair` can (see ``run``).
+    /// (scalar springs), two or four neighbouring straight elements of one
+    /// group are advanced together where `pair` can (see ``run``).
     ///
     /// A run makes no call (`step` is inlined), so it keeps the batch's
     /// pointers in registers; the calls of the general path and of a
@@ -160,7 +177,7 @@ extension SpringBatch {
     @inline(__always)
     func advanceInRuns(
         _ frames: ColumnPointer<SpringGroups.Frame>, _ p: Pointers, values: ColumnPointer<V>,
-        output: inout FrameOutput, pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?,
+        output: inout FrameOutput, pair: ((Int, SpringGroups.PairLaw, Bool) -> Bool)?,
         step: (Int) -> Bool
     ) {
         let end = count
@@ -197,23 +214,27 @@ extension SpringBatch {
     /// none does.
     ///
     /// With `pair`, an element and the next, both straight and of one
-    /// group, are first given to `pair` with their group's frame (of the
-    /// `frames` by group index), which advances both unless either is near
-    /// its target; then it writes nothing, and `step` takes the
-    /// next ``nearRun`` elements one at a time, as it does from `start`
+    /// group, are first given to `pair` with their group's law (of the
+    /// `frames` by group index; the last argument false), which advances
+    /// both unless either is near its target or slow
+    /// (``SpringBatch/pairStep``); then it writes nothing, and `step` takes
+    /// the next ``nearRun`` elements one at a time, as it does from `start`
     /// when `afterRest`: springs near their targets come in crowds (a batch
     /// added together ends together), and each pair tried among them would
-    /// be work thrown away.
+    /// be work thrown away. After a pair, while the next four elements are
+    /// straight and of the same group, they go to `pair` together (the last
+    /// argument true), which advances all four
+    /// or writes nothing.
     ///
-    /// The loop tests no bound: the two stop bytes from ``count``
+    /// The loop tests no bound: the four stop bytes from ``count``
     /// (``ElementColumns/markEnd()``) have every flag set, so the flag test
-    /// ends the last run there (and a pair's test reads at most the second).
-    /// Pairs in a row are of one group until one starts a group
-    /// (``ElementFlag/groupStart``): the frame is found again only there.
+    /// ends the last run there (and a test of four reads at most the
+    /// fourth). Pairs in a row are of one group until one starts a group
+    /// (``ElementFlag/groupStart``): the law is read again only there.
     @inline(__always)
     func run(
         from start: Int, _ p: Pointers, _ frames: ColumnPointer<SpringGroups.Frame>, afterRest: Bool,
-        pair: ((Int, UnsafeMutablePointer<SpringGroups.Frame>) -> Bool)?, step: (Int) -> Bool
+        pair: ((Int, SpringGroups.PairLaw, Bool) -> Bool)?, step: (Int) -> Bool
     ) -> (index: Int, atRest: Bool) {
         var index = start
         var alone = pair == nil ? Int.max : afterRest ? Self.nearRun : 0
@@ -227,13 +248,18 @@ extension SpringBatch {
             guard let pair else { continue }
             var two = p.common.twoFlags(index)
             if two & ~ElementFlag.twoStraightInOneGroup == 0 {
-                var frame = frames.address(p.group[index].index)
-                while pair(index, frame) {
+                var law = SpringGroups.PairLaw(frames.address(p.group[index].index))
+                while pair(index, law, false) {
                     index &+= 2
+                    // Two pairs at once while four in a row are straight
+                    // and of this group.
+                    while p.common.fourFlags(index) & ~ElementFlag.fourQuiet == 0 && pair(index, law, true) {
+                        index &+= 4
+                    }
                     two = p.common.twoFlags(index)
                     if two & ~ElementFlag.twoQuiet != 0 {
                         guard two & ~ElementFlag.twoStraightInOneGroup == 0 else { break }
-                        frame = frames.address(p.group[index].index)
+                        law = SpringGroups.PairLaw(frames.address(p.group[index].index))
                     }
                 }
             }

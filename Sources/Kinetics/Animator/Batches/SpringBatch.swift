@@ -418,11 +418,13 @@ struct SpringState<V: AnimatableVector> {
 
 extension SpringBatch where V == Double {
     /// The straight step of scalar springs `index` and `index + 1`, of the
-    /// group whose frame is `f`, two at a time: their displacements in one
+    /// group whose law is `f`, two at a time: their displacements in one
     /// SIMD register and their velocities in another. Unless either is
-    /// near its target (``isNear``), it stores their states, slopes and
-    /// values and returns true; else it writes nothing and returns false
-    /// (the straight step then takes them one at a time).
+    /// near its target (``isNear``) or, where the path stores a slope's
+    /// answer, slow enough for the answer to be read (``slopeSettled``), it
+    /// stores their states and values and returns true; else it writes
+    /// nothing and returns false (the straight step then takes them one at
+    /// a time, and stores the answers).
     ///
     /// The one second copy of the law of
     /// ``SpringGroups/Frame/step(displacement:velocity:blendsOutput:)``,
@@ -432,50 +434,106 @@ extension SpringBatch where V == Double {
     /// end equal to those of the generic step (a 2-vector lane, whose
     /// components take it) for every method, with springs of one group side
     /// by side and springs of groups of their own.
+    ///
+    /// With `four`, springs `index` to `index + 3`, all of the group: two
+    /// pairs, whose tests make one branch; unless any of the four is near
+    /// its target or slow, it stores both pairs and returns true, else it
+    /// writes nothing and returns false.
     @inline(__always)
     static func pairStep<Path: StraightPath>(
-        _ index: Int, _ f: UnsafeMutablePointer<SpringGroups.Frame>, _ p: Pointers,
-        values: ColumnPointer<Double>, _ path: Path.Type
+        _ index: Int, _ f: SpringGroups.PairLaw, _ p: Pointers,
+        values: ColumnPointer<Double>, _ path: Path.Type, four: Bool
     ) -> Bool {
-        typealias Pair = SIMD2<Double>
-        let d = p.displacement.pair(index)
-        let v = p.velocity.pair(index)
-        let nextD = d * f.pointee.pairDD + v * f.pointee.pairDV
-        let target = p.common.to.pair(index)
-        let current = target + nextD
-        // Neither near (``isNear``): the nearer at least the bound away.
-        // A NaN distance may pass as far: its spring is not at rest either
-        // way, and what is stored is what the step one at a time stores.
-        // `target - current` is `-(current - target)` exactly (rounding is
-        // symmetric): the target's register takes the difference, and the
-        // values are not copied for it.
-        let distance = unsafeBitCast(
-            unsafeBitCast(target - current, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
-        guard Swift.min(distance[0], distance[1]) >= f.pointee.nearBound else { return false }
-        p.displacement.setPair(index, nextD)
-        let nextV = d * f.pointee.pairVD + v * f.pointee.pairVV
-        p.velocity.setPair(index, nextV)
-        // The slope's answer only where it can be read (``slopeSettled``):
-        // a pair whose springs both move too fast for it skips it. (A NaN
-        // velocity, whose answer is never read, may make the pair take it.)
-        let speeds = unsafeBitCast(
-            unsafeBitCast(nextV, to: SIMD2<UInt64>.self) & SIMD2(repeating: ~(1 << 63)), to: Pair.self)
-        if Path.storesSlope && !(Swift.min(speeds[0], speeds[1]) >= f.pointee.speedLimit) {
-            // Each lane's slope as the generic step makes it, and its test
-            // `slope² < bound` as the sign of `slope² - bound`, in vector
-            // registers: the same answer for any slope² but NaN (a difference
-            // of two unequal doubles is never zero), and a NaN slope comes
-            // only of a state that is not finite, whose position fails the
-            // solver's test anyway. (Compared lane by lane, the slopes were
-            // taken out of the vector register: 21 instructions a pair more
-            // than storing the slope, where this takes 10.)
-            let slope = d * f.pointee.pairSlopeD + v * f.pointee.pairSlopeV
-            let below = unsafeBitCast(slope * slope - f.pointee.pairSlopeBound, to: SIMD2<UInt64>.self) &>> 63
-            p.slopeSettled.setPair(index, below)
+        let first = PairMove(index, f, p, path)
+        guard four else {
+            guard PairMove.isFar(first.reach(within: first.distance, f, path), f) else { return false }
+            first.store(index, p, values: values)
+            return true
         }
-        values[p.common.slot[index].index] = current[0]
-        values[p.common.slot[index &+ 1].index] = current[1]
+        let second = PairMove(index &+ 2, f, p, path)
+        let distance = PairMove.minimum(first.distance, second.distance)
+        let reach = second.reach(within: first.reach(within: distance, f, path), f, path)
+        guard PairMove.isFar(reach, f) else { return false }
+        first.store(index, p, values: values)
+        second.store(index &+ 2, p, values: values)
         return true
+    }
+
+    /// Two neighbouring scalar springs' step, computed but not stored, and
+    /// how far it is from needing the step one at a time.
+    struct PairMove {
+        /// The springs' states after the step.
+        let state: SpringState<SIMD2<Double>>
+        /// The values they write.
+        let value: SIMD2<Double>
+        /// Each lane's distance from its target, squared (`(target -
+        /// value)²`, whose difference is the negation of `value - target`
+        /// exactly, rounding being symmetric).
+        let distance: SIMD2<Double>
+        /// Each lane's velocity squared, as the rest test rounds it.
+        let speed: SIMD2<Double>
+
+        @inline(__always)
+        init<Path: StraightPath>(
+            _ index: Int, _ f: SpringGroups.PairLaw, _ p: Pointers, _: Path.Type
+        ) {
+            let d = p.displacement.pair(index)
+            let v = p.velocity.pair(index)
+            let displacement = d * f.dd + v * f.dv
+            let velocity = d * f.vd + v * f.vv
+            state = SpringState(displacement: displacement, velocity: velocity)
+            let target = p.common.to.pair(index)
+            value = target + displacement
+            // The target's register takes the difference: the value is
+            // not copied. Squares, not magnitudes: no mask to hold.
+            let offset = target - value
+            distance = offset * offset
+            speed = velocity * velocity
+        }
+
+        /// `reach` with this pair's squared speeds folded in where the path
+        /// stores a slope's answer: each scaled to the squared near bound
+        /// (``SpringGroups/PairLaw/speedScale``), under it where the spring
+        /// is slow enough for its answer to be read (``slopeSettled``).
+        /// Folded into each lane's squared distance, the lane is under the
+        /// squared near bound where its spring is near its target
+        /// (``isNear``) or slow; either leaves the springs to the step one
+        /// at a time.
+        @inline(__always)
+        func reach<Path: StraightPath>(within reach: SIMD2<Double>, _ f: SpringGroups.PairLaw, _: Path.Type)
+            -> SIMD2<Double>
+        {
+            Path.storesSlope ? Self.minimum(speed * f.speedScale, reach) : reach
+        }
+
+        /// Whether both lanes of `reach` are at the squared near bound or
+        /// beyond (a NaN lane is not).
+        @inline(__always)
+        static func isFar(_ reach: SIMD2<Double>, _ f: SpringGroups.PairLaw) -> Bool {
+            reach[0] >= f.nearSquared && reach[1] >= f.nearSquared
+        }
+
+        /// Stores the springs' states and writes their values.
+        @inline(__always)
+        func store(_ index: Int, _ p: Pointers, values: ColumnPointer<Double>) {
+            p.displacement.setPair(index, state.displacement)
+            p.velocity.setPair(index, state.velocity)
+            values[p.common.slot[index].index] = value[0]
+            values[p.common.slot[index &+ 1].index] = value[1]
+        }
+
+        /// The lanes' minima as `minpd` makes them: `a`'s lane where it is
+        /// the smaller, else `b`'s, so a NaN in `b` is kept and one in `a`
+        /// dropped. The pair tests pass each new vector as `a` and what
+        /// they have folded so far as `b`: a NaN that took the place of a
+        /// near or slow lane is kept to the end, where ``isFar`` fails on
+        /// it, and a NaN of a spring's own may pass (its spring is at rest
+        /// neither way, and what is stored is what the step one at a time
+        /// stores).
+        @inline(__always)
+        static func minimum(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> {
+            b.replacing(with: a, where: a .< b)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 /// Puts the springs a batch gained since its last tick next to the other
-/// springs of their group (a stable sort of that tail by group), so that
+/// springs of their group (a stable sort by group of that tail, or of each
+/// window of it: ``SpringBatch`` `groupingWindow`), so that
 /// the straight path finds neighbours it can step two at a time
 /// (``SpringBatch`` `pairStep`): springs added together mostly share a few
 /// groups, but often interleaved (every other one a different spring).

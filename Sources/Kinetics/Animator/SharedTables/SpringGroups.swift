@@ -40,27 +40,25 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         /// The larger of `positionBound` and `restBound`: a spring farther
         /// from its target than this passes neither test.
         var nearBound = 0.0
-        /// `state`'s entries, the slope's weights and its bound, each
-        /// twice: the straight path steps two scalar springs of a group at
-        /// once, their displacements in one SIMD register and their
-        /// velocities in another (``SpringBatch`` `pairStep`).
+        /// `state`'s entries and the slope's weights, each twice: the
+        /// straight path steps two scalar springs of a group at once, their
+        /// displacements in one SIMD register and their velocities in
+        /// another (``SpringBatch`` `pairStep`).
         var pairDD = SIMD2<Double>(1, 1)
         var pairDV = SIMD2<Double>(0, 0)
         var pairVD = SIMD2<Double>(0, 0)
         var pairVV = SIMD2<Double>(1, 1)
         var pairSlopeD = SIMD2<Double>(0, 0)
         var pairSlopeV = SIMD2<Double>(0, 0)
-        var pairSlopeBound = SIMD2<Double>(0, 0)
+        /// ``PairLaw/speedScale``, twice.
+        var pairSpeedScale = SIMD2<Double>(0, 0)
         /// The rest threshold the bounds are for (NaN in a frame made
         /// without bounds).
         var threshold = Double.nan
-        /// A speed at or above which the squared velocity, as the rest test
-        /// rounds it, is at least `velocityBound`: `√velocityBound` with
-        /// room for both roundings. The pair step skips the slope's answer
-        /// for springs this fast (``SpringBatch/slopeSettled``). It also
-        /// brings the frame to a stride of 256 bytes (``stride``), a power of
-        /// two, so that the straight paths find a group's frame with one shift.
-        var speedLimit = 0.0
+        /// ``PairLaw/nearSquared``. It also brings the frame to a stride of
+        /// 256 bytes (``stride``), a power of two, so that the straight paths
+        /// find a group's frame with one shift.
+        var nearSquared = Double.nan
 
         /// The stride the padding makes; checked when the group table is made.
         static let stride = 256
@@ -73,7 +71,42 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
             pairVV = SIMD2(repeating: state.vv)
             pairSlopeD = SIMD2(repeating: slopeD)
             pairSlopeV = SIMD2(repeating: slopeV)
-            pairSlopeBound = SIMD2(repeating: slopeBound)
+        }
+    }
+
+    /// What the pair step (``SpringBatch`` `pairStep`) reads of a group's
+    /// frame, read once for a run of pairs of the group: values, so that
+    /// they stay in registers over the run (through the frame's pointer
+    /// they were read again after each store of the springs' state).
+    struct PairLaw {
+        let dd: SIMD2<Double>
+        let dv: SIMD2<Double>
+        let vd: SIMD2<Double>
+        let vv: SIMD2<Double>
+        /// The near bound's square (``Frame/nearBound``), rounded up so
+        /// that a distance whose square, rounded, reaches it is at the near
+        /// bound or beyond: `2⁻⁵⁰` over the square covers the two roundings
+        /// (each at most `2⁻⁵³`). NaN where the square is not a normal
+        /// number with room for that (a near bound under `2⁻⁵⁰⁰` or over
+        /// `2⁵⁰⁰`, or NaN): then no comparison with it passes, and the
+        /// springs take the step one at a time.
+        let nearSquared: Double
+        /// `nearSquared` over the velocity bound (``Frame/velocityBound``),
+        /// rounded down so that a squared speed under the velocity bound
+        /// (the rest test's own), times this, rounded, is under
+        /// `nearSquared`: the pair step tests both with one comparison. (A
+        /// squared speed a little over the bound may pass as slow too: its
+        /// slope's answer is then made where it is not read.)
+        let speedScale: SIMD2<Double>
+
+        @inline(__always)
+        init(_ frame: UnsafeMutablePointer<Frame>) {
+            dd = frame.pointee.pairDD
+            dv = frame.pointee.pairDV
+            vd = frame.pointee.pairVD
+            vv = frame.pointee.pairVV
+            nearSquared = frame.pointee.nearSquared
+            speedScale = frame.pointee.pairSpeedScale
         }
     }
 
@@ -269,10 +302,16 @@ final class SpringGroups: UncheckedState<SpringGroups.State> {
         let bounds = PopRestTest.Bounds(threshold)
         frame.positionBound = bounds.position
         frame.velocityBound = bounds.velocitySquared
-        frame.speedLimit = bounds.velocitySquared.squareRoot() * (1 + 0x1p-48)
         frame.slopeBound = bounds.slopeSquared
         frame.restBound = bounds.animation
         frame.nearBound = max(frame.positionBound, frame.restBound)
+        // The margins (``PairLaw``): three roundings of at most 2⁻⁵³ each
+        // are covered by 2⁻⁵⁰.
+        let near = frame.nearBound
+        if near >= 0x1p-500 && near <= 0x1p500 {
+            frame.nearSquared = near * near * (1 + 0x1p-50)
+            frame.pairSpeedScale = SIMD2(repeating: frame.nearSquared / frame.velocityBound * (1 - 0x1p-50))
+        }
         return frame
     }
 
