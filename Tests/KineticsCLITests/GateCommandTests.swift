@@ -371,8 +371,8 @@ struct GateCommandTests {
         #expect(result.status == 2, "\(result.stderr)")
         let row = try #require(result.lines.first { $0.hasPrefix("animator 1000 spring steady 60 Hz pop") })
         #expect(row.hasSuffix("regression"), "\(row)")
-        // 6% more springs: +6.4% of the test build's instructions (the 60 past 1,024 make a second
-        // grouping window, whose short runs of each group cost more a spring than the first's).
+        // 6% more springs: a little more than 6% of the test build's instructions (the 60 past 1,024
+        // make a second grouping window, whose short runs of each group cost more a spring).
         let change = try #require(
             row.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Double($0.dropLast()) })
         #expect(change > 4.5 && change < 7.5, "\(row)")

@@ -61,11 +61,11 @@ extension SpringBatch {
     /// together of interleaved groups write interleaved properties: sorted
     /// across the whole tail, each group's run wrote every n-th value of
     /// the lane, and every line of the values came into the first-level
-    /// cache once per group, which took half of a steady frame of 10,000
-    /// springs. Within a window, the values its groups write (8 KB for
-    /// scalars) stay there from one group's run to the next; the window is
-    /// large enough that finding a group's law where its run starts costs
-    /// little (0.1 instructions a spring with four groups).
+    /// cache once per group. Within a window, the values its groups write
+    /// (8 KB for scalars) stay there from one group's run to the next; the
+    /// window is large enough that finding a group's law where its run
+    /// starts costs little (docs/performance.md, "Windows of 1,024
+    /// springs").
     static var groupingWindow: Int { 1024 }
 
     /// Sets ``ElementFlag/groupStart`` on the springs from
