@@ -37,8 +37,13 @@ static inline int64_t kinetics_atomic_exchange(int64_t *value, int64_t desired) 
     return __atomic_exchange_n(value, desired, __ATOMIC_SEQ_CST);
 }
 
+/// The process's count of animation identities given (support.c).
+extern int64_t kinetics_animation_identities;
+
 /// The next animation identity of the process: 1, 2, 3, … (relaxed; any
-/// thread).
-int64_t kinetics_next_animation_identity(void);
+/// thread). Inline, so that an animation's construction makes no call.
+static inline int64_t kinetics_next_animation_identity(void) {
+    return __atomic_add_fetch(&kinetics_animation_identities, 1, __ATOMIC_RELAXED);
+}
 
 #endif

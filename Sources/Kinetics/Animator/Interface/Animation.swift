@@ -5,6 +5,7 @@ public struct ClampMode: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
 
     /// Creates a mode from its bits.
+    @inlinable
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Never before `from`.
@@ -203,7 +204,7 @@ public struct Animation<Value: AnimatableVector> {
     /// The rest threshold; nil uses the property kind's default.
     public var threshold: Double?
     /// Keep the value inside [from, to] at the start, end or both.
-    public var clamp: ClampMode = []
+    public var clamp: ClampMode
     /// Write multiples of this (0: off), e.g. 0.5 for half points.
     public var roundingFactor: Double = 0
     /// Add each frame's change to the property instead of setting it.
@@ -237,12 +238,16 @@ public struct Animation<Value: AnimatableVector> {
     /// Record this animation's events in the animator's ``Animator/tracer``.
     public var isTraced = false
     /// The identity shared by copies.
-    public let id = AnimationID.next()
+    public let id: AnimationID
 
     /// An animation of the given kind.
     @inlinable
     public init(_ kind: Kind, from: Value? = nil, to: Value? = nil, velocity: Value? = nil) {
         self.kind = kind
+        // Set here, not as the properties' initial values: those are
+        // functions of the module, called from an inlined init.
+        clamp = ClampMode(rawValue: 0)
+        id = AnimationID.next()
         packedFrom = from?.packed
         packedTo = to?.packed
         packedVelocity = velocity?.packed

@@ -57,10 +57,14 @@ public struct AnimationID: Hashable, Sendable {
     /// The number, unique in the process.
     public let rawValue: UInt64
 
+    @usableFromInline
+    init(rawValue: UInt64) { self.rawValue = rawValue }
+
     /// A new identity: the next number of a process-wide counter, taken
-    /// with an atomic addition in C (the standard library's `Atomic` needs
-    /// macOS 15 and iOS 18; a Swift global would be initialised lazily,
-    /// checked on every add).
+    /// with an atomic addition inlined from C (the standard library's
+    /// `Atomic` needs macOS 15 and iOS 18; a Swift global would be
+    /// initialised lazily, checked on every add).
+    @inlinable
     public static func next() -> AnimationID {
         AnimationID(rawValue: UInt64(bitPattern: kinetics_next_animation_identity()))
     }
