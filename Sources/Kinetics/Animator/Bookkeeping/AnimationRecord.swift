@@ -234,7 +234,9 @@ struct AnimationRecord {
     /// once more (a retain and a release of its box).
     mutating func reuse(id: AnimationID, life: LifeCycle, box: AnimationBox?) {
         self.id = id
-        self.box = box
+        // Written only when either is a box: a bare spring's add, over a
+        // record that has none, then makes no call to release nil.
+        if self.box != nil || box != nil { self.box = box }
         self.life = life
         startTime = 0
         pausedAt = 0
