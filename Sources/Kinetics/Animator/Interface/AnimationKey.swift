@@ -18,14 +18,24 @@
 public struct AnimationKey: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The string this key stands for.
     public let name: String
+    // The key's ``KeyHash/Prefix``, as two plain numbers (a count of -1 for
+    // none): with an optional among its stored properties, a copy of the
+    // key outside this module is destroyed through the key's metadata.
+    private let prefixState: UInt64
+    private let prefixCount: Int
+
     /// The key's part of its hash; nil when its hash mixes the target in
     /// from the start (``KeyHash``).
-    let prefix: KeyHash.Prefix?
+    var prefix: KeyHash.Prefix? {
+        prefixCount < 0 ? nil : KeyHash.Prefix(state: prefixState, count: prefixCount)
+    }
 
     /// The key for `name`.
     public init(_ name: String) {
         self.name = name
-        prefix = KeyHash.shared.prefix(name)
+        let prefix = KeyHash.shared.prefix(name)
+        prefixState = prefix?.state ?? 0
+        prefixCount = prefix?.count ?? -1
     }
 
     /// The key for a string literal.
