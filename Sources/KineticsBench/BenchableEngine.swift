@@ -87,7 +87,7 @@ enum EngineRegistry {
 final class SwiftEngine: MeasuredEngine, ScenarioDriven {
     let engine: any BenchableEngine
     let workload: Workload
-    private var churnCursor = 0
+    var churnCursor = 0
 
     init(_ type: any BenchableEngine.Type, workload: Workload) throws(BenchError) {
         self.workload = workload
@@ -108,16 +108,11 @@ final class SwiftEngine: MeasuredEngine, ScenarioDriven {
     /// Never called: the protocol has no add (``addsAnimations``).
     func add(_ index: Int) { preconditionFailure("a BenchableEngine cannot add animations") }
 
-    func frame(_ frame: Int, at time: Double) {
-        interact(before: frame, cursor: &churnCursor)
-        engine.tick(to: time)
-    }
+    func advance(to time: Double) { engine.tick(to: time) }
 
     var addsAnimations: Bool { false }
 
     var running: Int { engine.running }
 
-    func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count)).map { engine.value($0) }
-    }
+    func value(at index: Int) -> Double { engine.value(index) }
 }

@@ -14,7 +14,7 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
     private let value: @convention(c) (UnsafeRawPointer?, Int64) -> Double
     private let runningCount: @convention(c) (UnsafeRawPointer?) -> Int64
     private let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    private var churnCursor = 0
+    var churnCursor = 0
 
     /// Creates the engine of `table` for `workload`.
     init(_ table: kinetics_engine, workload: Workload) throws(BenchError) {
@@ -139,16 +139,11 @@ final class CEngine: MeasuredEngine, ScenarioDriven {
     /// Never called: the interface has no add (``addsAnimations``).
     func add(_ index: Int) { preconditionFailure("an engine behind the C interface cannot add animations") }
 
-    func frame(_ frame: Int, at time: Double) {
-        interact(before: frame, cursor: &churnCursor)
-        tick(handle, time)
-    }
+    func advance(to time: Double) { tick(handle, time) }
 
     var addsAnimations: Bool { false }
 
     var running: Int { Int(runningCount(handle)) }
 
-    func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.count)).map { value(handle, Int64($0)) }
-    }
+    func value(at index: Int) -> Double { value(handle, Int64(index)) }
 }

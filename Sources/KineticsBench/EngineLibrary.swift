@@ -79,14 +79,6 @@ public struct EngineLibrary: Sendable {
         }
         return EngineLibrary(path: path, engine: engine, tableName: name, version: version, loaded: loaded)
     }
-
-    private init(path: String, engine: BenchEngine, tableName: String, version: UInt32, loaded: LoadedTable) {
-        self.path = path
-        self.engine = engine
-        self.tableName = tableName
-        self.version = version
-        self.loaded = loaded
-    }
 }
 
 /// A table of a loaded library: its function pointers stay valid while the

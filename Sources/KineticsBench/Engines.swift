@@ -29,9 +29,11 @@ extension MeasuredEngine {
 }
 
 /// What an engine does to its workload's animations between frames; the
-/// scenario decides which (``ScenarioDriven/interact(before:cursor:)``).
+/// scenario decides which (``ScenarioDriven/interact(before:from:)``).
 protocol ScenarioDriven: AnyObject {
     var workload: Workload { get }
+    /// Where the next churn replacement starts.
+    var churnCursor: Int { get set }
     /// Churn: removes property `index`'s animation and adds the workload's
     /// item `index` in its place, from the property's current value.
     func replace(_ index: Int)
@@ -40,16 +42,22 @@ protocol ScenarioDriven: AnyObject {
     /// Burst: adds the workload's item `index` on its own property. Called
     /// only when ``MeasuredEngine/addsAnimations``.
     func add(_ index: Int)
+    /// Moves the engine's animations to `time`, after the scenario's changes.
+    func advance(to time: Double)
+    /// The value of property `index` (a point gives x).
+    func value(at index: Int) -> Double
 }
 
 extension ScenarioDriven {
     /// The scenario's work before frame `frame`: a churn's replacements
-    /// (from `cursor` on, cyclically), a storm's retargets, a burst's adds.
+    /// (from `cursor` on, cyclically), a storm's retargets, a burst's adds;
+    /// returns where the next churn starts.
     ///
     /// Specialised into each engine's frame, so that an engine's calls are
     /// direct, as the engine's own code would make them.
     @inline(__always)
-    func interact(before frame: Int, cursor: inout Int) {
+    func interact(before frame: Int, from cursor: Int) -> Int {
+        var cursor = cursor
         switch workload.configuration.scenario {
         case .churn:
             for _ in 0 ..< workload.churnPerFrame {
@@ -67,6 +75,23 @@ extension ScenarioDriven {
         case .steady, .jitter, .massCompletion, .burst:
             break
         }
+        return cursor
+    }
+}
+
+extension ScenarioDriven where Self: MeasuredEngine {
+    /// The scenario's changes, then the engine's own advance. The cursor is
+    /// read before the changes and written after them, which reach the
+    /// engine's state too.
+    func frame(_ frame: Int, at time: Double) {
+        churnCursor = interact(before: frame, from: churnCursor)
+        advance(to: time)
+    }
+
+    /// The values of the first `count` properties that run: the workload's,
+    /// and a burst's too where the engine adds them.
+    func sampleValues(_ count: Int) -> [Double] {
+        (0 ..< min(count, addsAnimations ? workload.allCount : workload.count)).map(value(at:))
     }
 }
 
@@ -138,6 +163,12 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
     /// The keys made once (`AnimationKey`), for `animator-keys`; empty for
     /// the others.
     private let madeKeys: [AnimationKey]
+
+    var churnCursor: Int {
+        get { state.churnCursor }
+        set { state.churnCursor = newValue }
+    }
+
     init(_ workload: Workload, keys keying: Keys = .strings) {
         self.workload = workload
         self.keying = keying
@@ -224,16 +255,8 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
 
     var addsAnimations: Bool { true }
 
+    /// Starts item `index` under its key, if the engine keys its animations.
     private func start(_ index: Int) -> AnimationHandle {
-        switch keying {
-        case .strings: start(index, key: keys[index])
-        case .madeOnce: start(index, key: madeKeys[index])
-        case .none: start(index, key: NoKey())
-        }
-    }
-
-    /// Starts item `index` under `key` (specialised for each kind of key).
-    private func start<Key: BenchKey>(_ index: Int, key: Key) -> AnimationHandle {
         let item = workload.item(index)
         let method = workload.configuration.method
         do {
@@ -245,26 +268,39 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
                 animation.threshold = item.threshold
                 // Moved in, as a temporary would be: copying an animation
                 // (a few hundred bytes and its references) is the caller's.
-                return try key.add(consume animation, to: state.scalars[index]!, in: animator)
+                return try add(consume animation, to: state.scalars[index]!, index)
             case .pointSpring:
                 var animation = Animation<SIMD2<Double>>.spring(
                     item.spring, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
-                return try key.add(consume animation, to: state.points[index]!, in: animator)
+                return try add(consume animation, to: state.points[index]!, index)
             case .decay:
                 var animation = Animation<Double>.decay(
                     velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
-                return try key.add(consume animation, to: state.scalars[index]!, in: animator)
+                return try add(consume animation, to: state.scalars[index]!, index)
             case .basic:
                 let animation = Animation<Double>.basic(
                     duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
-                return try key.add(animation, to: state.scalars[index]!, in: animator)
+                return try add(animation, to: state.scalars[index]!, index)
             case .keyframes:
-                return try key.add(.keyframes(workload.keyframes), to: state.scalars[index]!, in: animator)
+                return try add(.keyframes(workload.keyframes), to: state.scalars[index]!, index)
             }
         } catch {
             preconditionFailure("the workload's animations are valid: \(error)")
+        }
+    }
+
+    /// Adds `animation` under item `index`'s key: a `String`, a key made
+    /// once, or none.
+    @inline(__always)
+    private func add<Value: AnimatableVector>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, _ index: Int
+    ) throws(ParameterError) -> AnimationHandle {
+        switch keying {
+        case .strings: try animator.add(animation, to: property, forKey: keys[index])
+        case .madeOnce: try animator.add(animation, to: property, forKey: madeKeys[index])
+        case .none: try animator.add(animation, to: property)
         }
     }
 
@@ -285,57 +321,13 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
 
     func add(_ index: Int) { state.handles.append(start(index)) }
 
-    func frame(_ frame: Int, at time: Double) {
-        // A copy of the cursor: the interactions reach the state too.
-        var cursor = state.churnCursor
-        interact(before: frame, cursor: &cursor)
-        state.churnCursor = cursor
-        animator.tick(at: time)
-    }
+    func advance(to time: Double) { animator.tick(at: time) }
 
     var running: Int { animator.animationCount }
 
-    func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.allCount)).map { index in
-            if let scalar = state.scalars[index] { return animator[scalar] }
-            return animator[state.points[index]!].x
-        }
-    }
-}
-
-/// A key the animator engine adds under: a `String`, a key made once, or
-/// none.
-private protocol BenchKey {
-    func add<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
-    ) throws(ParameterError) -> AnimationHandle
-}
-
-extension String: BenchKey {
-    @inline(__always)
-    fileprivate func add<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
-    ) throws(ParameterError) -> AnimationHandle {
-        try animator.add(consume animation, to: property, forKey: self)
-    }
-}
-
-extension AnimationKey: BenchKey {
-    @inline(__always)
-    fileprivate func add<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
-    ) throws(ParameterError) -> AnimationHandle {
-        try animator.add(consume animation, to: property, forKey: self)
-    }
-}
-
-/// No key: the animator names the animation.
-private struct NoKey: BenchKey {
-    @inline(__always)
-    fileprivate func add<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, in animator: Animator
-    ) throws(ParameterError) -> AnimationHandle {
-        try animator.add(consume animation, to: property)
+    func value(at index: Int) -> Double {
+        if let scalar = state.scalars[index] { return animator[scalar] }
+        return animator[state.points[index]!].x
     }
 }
 
@@ -352,6 +344,11 @@ struct BatchEngineState {
 final class BatchEngine: UncheckedEngineState<BatchEngineState>, MeasuredEngine, ScenarioDriven {
     let workload: Workload
     private let batches = BatchSet()
+
+    var churnCursor: Int {
+        get { state.churnCursor }
+        set { state.churnCursor = newValue }
+    }
 
     init(_ workload: Workload) {
         self.workload = workload
@@ -411,20 +408,12 @@ final class BatchEngine: UncheckedEngineState<BatchEngineState>, MeasuredEngine,
 
     func add(_ index: Int) { state.ids.append(start(index)) }
 
-    func frame(_ frame: Int, at time: Double) {
-        // A copy of the cursor: the interactions reach the state too.
-        var cursor = state.churnCursor
-        interact(before: frame, cursor: &cursor)
-        state.churnCursor = cursor
-        batches.advance(to: time)
-    }
+    func advance(to time: Double) { batches.advance(to: time) }
 
     var running: Int { batches.count }
 
-    func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.allCount)).map { index in
-            workload.item(index).kind == .pointSpring
-                ? batches.point(state.slots[index]).x : batches.value(state.slots[index])
-        }
+    func value(at index: Int) -> Double {
+        let slot = state.slots[index]
+        return workload.item(index).kind == .pointSpring ? batches.point(slot).x : batches.value(slot)
     }
 }

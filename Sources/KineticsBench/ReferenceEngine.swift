@@ -13,7 +13,7 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
     private let object: PopObject
     private var list: [PopModelAnimation] = []
     private var byIndex: [PopModelAnimation] = []
-    private var churnCursor = 0
+    var churnCursor = 0
     private var time = 0.0
 
     init(_ workload: Workload) {
@@ -76,8 +76,7 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
         return animation
     }
 
-    func frame(_ frame: Int, at time: Double) {
-        interact(before: frame, cursor: &churnCursor)
+    func advance(to time: Double) {
         self.time = time
         // POPAnimator copies its list into a vector every frame.
         var snapshot: [PopModelAnimation] = []
@@ -95,9 +94,7 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
 
     var running: Int { list.count }
 
-    func sampleValues(_ count: Int) -> [Double] {
-        (0 ..< min(count, workload.allCount)).map { object.values[$0][0] }
-    }
+    func value(at index: Int) -> Double { object.values[index][0] }
 }
 
 /// The animated object: its property values.
