@@ -30,7 +30,7 @@ struct Animate: ParsableCommand {
         do {
             parsed = try Scenario.parse(data)
         } catch {
-            throw CLIError(message: "\(scenario): \(error)", status: CLIError.badData)
+            throw CLIError(message: "\(scenario): \(error)", status: .badData)
         }
         var output = StandardOutput()
         var frames: [ScenarioFrame] = []
@@ -54,7 +54,7 @@ struct Animate: ParsableCommand {
                     }
                 })
         } catch {
-            throw CLIError(message: "\(scenario): \(error)", status: CLIError.badData)
+            throw CLIError(message: "\(scenario): \(error)", status: .badData)
         }
         if events {
             switch format {

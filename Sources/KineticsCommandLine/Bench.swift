@@ -213,8 +213,8 @@ struct Bench: ParsableCommand {
                 base = try BaselineGate.load(baseline)
             } catch {
                 switch error {
-                case .missing: throw CLIError(message: error.description, status: CLIError.missingInput)
-                case .malformed: throw CLIError(message: error.description, status: CLIError.badData)
+                case .missing: throw CLIError(message: error.description, status: .missingInput)
+                case .malformed: throw CLIError(message: error.description, status: .badData)
                 }
             }
         }
@@ -243,13 +243,13 @@ struct Bench: ParsableCommand {
             let against = baseline.map { " against \($0)" } ?? ""
             throw CLIError(
                 message: "\(regressions.count) regression\(regressions.count == 1 ? "" : "s")\(against)",
-                status: CLIError.regression)
+                status: .regression)
         }
         if let first = failures.first {
             let more =
                 failures.count > 1
                 ? " (and \(failures.count - 1) more configuration\(failures.count > 2 ? "s" : ""))" : ""
-            throw CLIError(message: first.sentence + more, status: CLIError.badData)
+            throw CLIError(message: first.sentence + more, status: .badData)
         }
     }
 }
@@ -282,7 +282,7 @@ extension Bench {
                     warnLine(failure.sentence + (more ? "; its other configurations run in a new worker" : ""))
                 } catch let error as BenchError {
                     bar.finish()
-                    throw CLIError(message: error.description, status: CLIError.badData)
+                    throw CLIError(message: error.description, status: .badData)
                 } catch {
                     bar.finish()
                     throw error
@@ -361,7 +361,7 @@ extension Bench {
             throw CLIError(
                 message:
                     "nothing compared with \(baseline!): it holds \(listed(base.results.map(\.configuration.key))); this run \(what) \(listed(report.results.map(\.configuration.key)))",
-                status: CLIError.badData)
+                status: .badData)
         }
         warnLine(
             byTimes
@@ -392,8 +392,8 @@ func loadEngineLibrary(_ path: String, as label: String? = nil) throws -> Engine
     } catch {
         let message = label.map { "\($0): " } ?? ""
         switch error {
-        case .missing: throw CLIError(message: message + error.description, status: CLIError.missingInput)
-        case .unusable: throw CLIError(message: message + error.description, status: CLIError.badData)
+        case .missing: throw CLIError(message: message + error.description, status: .missingInput)
+        case .unusable: throw CLIError(message: message + error.description, status: .badData)
         }
     }
 }
@@ -421,7 +421,7 @@ extension Bench {
                 throw CLIError(
                     message:
                         "\(path): its engine '\(engine)' has the name of \(other); each engine needs a name of its own",
-                    status: CLIError.badData)
+                    status: .badData)
             }
             inWorkers[engine] = library
             fromWorkers.append(engine)
@@ -476,7 +476,7 @@ final class WorkerLibrary {
         do {
             return try EngineWorker(library: path, as: nil, frameTimeout: frameTimeout, memory: memory)
         } catch let failure as WorkerFailure {
-            throw CLIError(message: "\(path): \(failure.what) while loading", status: CLIError.badData)
+            throw CLIError(message: "\(path): \(failure.what) while loading", status: .badData)
         }
     }
 }

@@ -30,7 +30,7 @@ public enum BenchSuite {
                 try BenchEngine.register(engine)
             } catch {
                 FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
-                exit(CLIError.badData)
+                exit(ExitStatus.badData.code)
             }
         }
         // The copy of this program that measures an --engine-library (EngineWorker).

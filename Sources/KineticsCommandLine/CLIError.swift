@@ -9,32 +9,39 @@ enum KineticsVersion {
     static let current = KineticsBuildInfo.version
 }
 
+/// The tool's exit statuses: sysexits(3)'s where one fits.
+struct ExitStatus: Codable, Equatable {
+    /// The number the process exits with.
+    let code: Int32
+
+    /// 1: a check failed.
+    static let checkFailed = ExitStatus(code: 1)
+    /// 2: a performance regression.
+    static let regression = ExitStatus(code: 2)
+    /// 64: the command line was wrong.
+    static let usage = ExitStatus(code: EX_USAGE)
+    /// 65: input data was malformed.
+    static let badData = ExitStatus(code: EX_DATAERR)
+    /// 66: an input file is missing.
+    static let missingInput = ExitStatus(code: EX_NOINPUT)
+    /// 69: a tool this needs is not installed (valgrind for instruction
+    /// counts), or a program given cannot be run.
+    static let unavailable = ExitStatus(code: EX_UNAVAILABLE)
+    /// 73: an output file cannot be written.
+    static let cannotWrite = ExitStatus(code: EX_CANTCREAT)
+}
+
 /// A failure after parsing: a one-line message and a sysexits status.
 struct CLIError: Error {
-    /// 1: a check failed.
-    static let checkFailed: Int32 = 1
-    /// 2: a performance regression.
-    static let regression: Int32 = 2
-    /// 64: the command line was wrong.
-    static let usage: Int32 = 64
-    /// 65: input data was malformed.
-    static let badData: Int32 = 65
-    /// 66: an input file is missing.
-    static let missingInput: Int32 = 66
-    /// 69: a tool this needs is not installed (valgrind for instruction counts).
-    static let unavailable: Int32 = 69
-    /// 73: an output file cannot be written.
-    static let cannotWrite: Int32 = 73
-
     let message: String
-    let status: Int32
+    let status: ExitStatus
 
-    init(message: String, status: Int32) {
+    init(message: String, status: ExitStatus) {
         self.message = message
         self.status = status
     }
 
-    static func usage(_ message: String) -> CLIError { CLIError(message: message, status: usage) }
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, status: .usage) }
 }
 
 /// Parses the arguments as `Command`, runs it and turns every error into
@@ -52,7 +59,7 @@ func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? 
         status = 0
     } catch let error as CLIError {
         reportError(error.message)
-        status = error.status
+        status = error.status.code
     } catch {
         let code = Command.exitCode(for: error)
         if code == .success {

@@ -48,7 +48,7 @@ struct TraceInput: ParsableArguments {
             if exactTimes { trace.timeStep = 0 }
             return trace
         } catch {
-            throw CLIError(message: "\(trace): \(error)", status: CLIError.badData)
+            throw CLIError(message: "\(trace): \(error)", status: .badData)
         }
     }
 }
@@ -78,7 +78,7 @@ struct CompareOptions: ParsableArguments {
             throw CLIError(
                 message:
                     "max error \(scientific(comparison.maxError)) of the amplitude is over the tolerance \(scientific(tolerance))",
-                status: CLIError.checkFailed)
+                status: .checkFailed)
         }
     }
 }

@@ -45,7 +45,7 @@ struct CountedRun: Codable {
             Foundation.exit(0)
         } catch {
             FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
-            Foundation.exit(CLIError.badData)
+            Foundation.exit(ExitStatus.badData.code)
         }
     }
 }

@@ -36,7 +36,7 @@ enum WorkerAnswer: Codable {
     /// The request failed without a crash (the library does not load, the
     /// engine refuses the workload): the exit status it stands for and
     /// the reason, as the in-process route would have said them.
-    case failed(status: Int32, message: String)
+    case failed(status: ExitStatus, message: String)
 }
 
 /// The most one answer line may hold before the worker counts as broken:
@@ -107,7 +107,7 @@ struct EngineWorkerCommand: ParsableCommand {
                     answer = .measured(try BenchRunner.measure(configuration, checkingValues: checkingValues))
                 }
             } catch let error as BenchError {
-                answer = .failed(status: CLIError.badData, message: error.description)
+                answer = .failed(status: .badData, message: error.description)
             }
             try channel.send(answer)
         }
@@ -139,7 +139,7 @@ struct WorkerLibraryOptions: ParsableArguments {
     /// reason, and returns nil.
     func load<Answer: Encodable>(
         as label: String? = nil, answering channel: inout WorkerChannel, ready: (EngineLibrary) -> Answer,
-        failed: (_ status: Int32, _ message: String) -> Answer
+        failed: (_ status: ExitStatus, _ message: String) -> Answer
     ) throws -> EngineLibrary? {
         if let memory { limitAddressSpace(to: memory) }
         do {
@@ -147,7 +147,7 @@ struct WorkerLibraryOptions: ParsableArguments {
             try channel.send(ready(loaded))
             return loaded
         } catch let error as EngineLibraryError {
-            let status = if case .missing = error { CLIError.missingInput } else { CLIError.badData }
+            let status: ExitStatus = if case .missing = error { .missingInput } else { .badData }
             try channel.send(failed(status, error.description))
             return nil
         }
@@ -286,7 +286,7 @@ final class WorkerProcess {
         guard pipe(&requests) == 0, pipe(&answers) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
             throw CLIError(
                 message: "cannot make a pipe for the engine worker: \(String(cString: strerror(errno)))",
-                status: CLIError.badData)
+                status: .badData)
         }
         for fd in [requests[1], answers[0], output[0], errors[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let spawned = Self.spawn(
@@ -297,7 +297,7 @@ final class WorkerProcess {
             for fd in [requests[1], answers[0], output[0], errors[0]] { close(fd) }
             throw CLIError(
                 message: "cannot start the engine worker \(arguments[0]): \(String(cString: strerror(-spawned)))",
-                status: CLIError.badData)
+                status: .badData)
         }
         pid = spawned
         channel = WorkerChannel(read: answers[0], write: requests[1])

@@ -51,7 +51,7 @@ func writeOutput(_ text: String, to path: String?) throws {
         }
     } catch {
         try? FileManager.default.removeItem(at: temporary)
-        throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", status: CLIError.cannotWrite)
+        throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", status: .cannotWrite)
     }
 }
 
@@ -69,7 +69,7 @@ func checkWritable(_ paths: String?...) throws {
             } else if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
                 "no folder \(folder)"
             } else if access(folder, W_OK) != 0 { "the folder \(folder) is not writable" } else { nil }
-        if let problem { throw CLIError(message: "cannot write \(path): \(problem)", status: CLIError.cannotWrite) }
+        if let problem { throw CLIError(message: "cannot write \(path): \(problem)", status: .cannotWrite) }
     }
 }
 
@@ -108,7 +108,7 @@ func streamInput(
 /// The command line's error for an input file that cannot be read.
 private func inputError(_ error: InputFileError) -> CLIError {
     switch error {
-    case .missing, .unreadable: CLIError(message: error.description, status: CLIError.missingInput)
-    case .tooLarge: CLIError(message: error.description, status: CLIError.badData)
+    case .missing, .unreadable: CLIError(message: error.description, status: .missingInput)
+    case .tooLarge: CLIError(message: error.description, status: .badData)
     }
 }

@@ -176,7 +176,7 @@ struct Gate: ParsableCommand {
         try writeOutput(
             try format.text(report, table: GateText.table, markdown: GateText.markdown, csv: GateText.csv), to: output)
         if let failure {
-            throw CLIError(message: failure.sentence, status: CLIError.badData)
+            throw CLIError(message: failure.sentence, status: .badData)
         }
         for result in report.results(.inconclusive) {
             warnLine(
@@ -194,12 +194,12 @@ struct Gate: ParsableCommand {
         if failed > 0 {
             throw CLIError(
                 message: "\(failed) regression\(failed == 1 ? "" : "s") of after against before",
-                status: CLIError.regression)
+                status: .regression)
         }
         if failInconclusive && !report.results(.inconclusive).isEmpty {
             throw CLIError(
                 message: "\(report.results(.inconclusive).count) inconclusive (--fail-inconclusive)",
-                status: CLIError.regression)
+                status: .regression)
         }
     }
 
@@ -270,7 +270,7 @@ extension Gate {
                     memory: workers.memory, cpu: cpu)
             } catch let failure as WorkerFailure {
                 throw CLIError(
-                    message: "\(name) (\(paths[side])): \(failure.what) while loading", status: CLIError.badData)
+                    message: "\(name) (\(paths[side])): \(failure.what) while loading", status: .badData)
             }
         }
         let sides = names.map { BenchEngine(rawValue: $0)! }
@@ -306,7 +306,7 @@ extension Gate {
                         return crashed(side, failure, during: "round \(comparison.before.count + 1)")
                     } catch {
                         throw CLIError(
-                            message: "\(names[side]) (\(paths[side])): \(Self.reason(error))", status: CLIError.badData)
+                            message: "\(names[side]) (\(paths[side])): \(Self.reason(error))", status: .badData)
                     }
                 }
                 if comparison.add(before: times[0], after: times[1]) { break }
@@ -320,7 +320,7 @@ extension Gate {
                     } catch let failure as WorkerFailure {
                         return crashed(side, failure, during: "the value check")
                     } catch {
-                        throw CLIError(message: "\(names[side]): \(Self.reason(error))", status: CLIError.badData)
+                        throw CLIError(message: "\(names[side]): \(Self.reason(error))", status: .badData)
                     }
                 }
                 (result.beforeValueError, result.afterValueError) = (errors[0], errors[1])
@@ -423,7 +423,7 @@ extension Gate {
                     throw CLIError(
                         message:
                             "\(sides[side]) (\(paths[side])): \(failure.what) counting \(Self.name(configuration)) under callgrind",
-                        status: CLIError.badData)
+                        status: .badData)
                 }
             }
             return GateResult(
@@ -442,7 +442,7 @@ extension Gate {
                     throw CLIError(
                         message:
                             "\(side) (\(command)): \(item.key) has no instruction counts; run the command with --count instructions",
-                        status: CLIError.badData)
+                        status: .badData)
                 }
                 return (item.key, counts)
             }
@@ -510,7 +510,7 @@ extension Gate {
                     throw CLIError(
                         message:
                             "\(side == 0 ? "before" : "after"): its configurations changed between rounds (now \(report.keys.sorted().joined(separator: "; ")))",
-                        status: CLIError.badData)
+                        status: .badData)
                 }
             }
             var open = 0
@@ -540,7 +540,7 @@ extension Gate {
             if !onlyAfter.isEmpty { parts.append("only after measured \(onlyAfter.joined(separator: "; "))") }
             throw CLIError(
                 message: "the commands' configurations do not match: \(parts.joined(separator: ", "))",
-                status: CLIError.badData)
+                status: .badData)
         }
     }
 
@@ -551,7 +551,7 @@ extension Gate {
     )] {
         let run = try runProgram("/bin/sh", ["-c", command], timeout: commandTimeout)
         func fail(_ why: String) -> CLIError {
-            CLIError(message: "\(side) (\(command)): \(why)", status: CLIError.badData)
+            CLIError(message: "\(side) (\(command)): \(why)", status: .badData)
         }
         if run.timedOut {
             throw fail("still running after \(String(format: "%g", commandTimeout)) s (--command-timeout); ended")

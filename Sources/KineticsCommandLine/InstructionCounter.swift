@@ -43,7 +43,7 @@ final class InstructionCounter {
             throw CLIError(
                 message:
                     "--count instructions runs the frames under valgrind's callgrind, which needs Linux; run it on a Linux machine or container",
-                status: CLIError.unavailable)
+                status: .unavailable)
         #endif
         self.frameTimeout = min(frameTimeout * Self.slowdown, 86_400)
         func find(_ tool: String) -> String? {
@@ -56,13 +56,13 @@ final class InstructionCounter {
             throw CLIError(
                 message:
                     "--count instructions runs the frames under valgrind, which is not installed (Debian and Ubuntu: apt-get install valgrind)",
-                status: CLIError.unavailable)
+                status: .unavailable)
         }
         guard let objcopy = find("objcopy") else {
             throw CLIError(
                 message:
                     "--count instructions needs objcopy (binutils) to hand valgrind a copy of this program it can read (apt-get install binutils)",
-                status: CLIError.unavailable)
+                status: .unavailable)
         }
         self.valgrind = valgrind
         valgrindVersion =
@@ -83,7 +83,7 @@ final class InstructionCounter {
         guard stripped.status == 0 else {
             throw CLIError(
                 message: "objcopy could not copy \(original) without its debug information: \(stripped.stderr)",
-                status: CLIError.unavailable)
+                status: .unavailable)
         }
     }
 
@@ -145,7 +145,7 @@ final class InstructionCounter {
         else {
             throw CLIError(
                 message: "\(c.key): callgrind counted nothing in the frames (\(BenchRunner.countedFrameSymbol))",
-                status: CLIError.badData)
+                status: .badData)
         }
         return counted
     }
@@ -162,7 +162,7 @@ final class InstructionCounter {
             throw CLIError(
                 message:
                     "the bezier: callgrind did not count every method's function (\(functions.joined(separator: ", ")))",
-                status: CLIError.badData)
+                status: .badData)
         }
         return counts
     }
@@ -187,7 +187,7 @@ final class InstructionCounter {
             let reason = (lines.last { !$0.hasPrefix("==") } ?? lines.last).map(String.init) ?? "no message"
             throw CLIError(
                 message: "\(subject): the run under callgrind failed (status \(ran.status)): \(reason)",
-                status: CLIError.badData)
+                status: .badData)
         }
         defer { try? FileManager.default.removeItem(atPath: output) }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""

@@ -139,8 +139,8 @@ struct BenchPlot: ParsableCommand {
             report = try BaselineGate.load(input)
         } catch {
             switch error {
-            case .missing: throw CLIError(message: "\(input): no such file", status: CLIError.missingInput)
-            case .malformed: throw CLIError(message: error.description, status: CLIError.badData)
+            case .missing: throw CLIError(message: "\(input): no such file", status: .missingInput)
+            case .malformed: throw CLIError(message: error.description, status: .badData)
             }
         }
         guard let configuration else {
@@ -150,13 +150,13 @@ struct BenchPlot: ParsableCommand {
         guard let result = report.results.first(where: { $0.configuration.key == configuration }) else {
             let keys = report.results.map { "'\($0.configuration.key)'" }.joined(separator: ", ")
             throw CLIError(
-                message: "--configuration '\(configuration)' is not in \(input); it has \(keys)", status: CLIError.usage
+                message: "--configuration '\(configuration)' is not in \(input); it has \(keys)", status: .usage
             )
         }
         guard let figure = Figures.benchFrames(result) else {
             throw CLIError(
                 message: "\(input): '\(configuration)' has no frame times (made by an older kinetics)",
-                status: CLIError.badData)
+                status: .badData)
         }
         try output.write(figure)
     }

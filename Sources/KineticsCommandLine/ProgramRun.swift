@@ -19,7 +19,7 @@ func runProgram(
     let outURL = folder.appendingPathComponent("kinetics-run-\(token).out")
     let errURL = folder.appendingPathComponent("kinetics-run-\(token).err")
     for url in [outURL, errURL] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
-        throw CLIError(message: "cannot create \(url.path) for a program's output", status: CLIError.cannotWrite)
+        throw CLIError(message: "cannot create \(url.path) for a program's output", status: .cannotWrite)
     }
     defer {
         try? FileManager.default.removeItem(at: outURL)
@@ -37,7 +37,7 @@ func runProgram(
     do {
         try process.run()
     } catch {
-        throw CLIError(message: "cannot run \(executable): \(error.localizedDescription)", status: CLIError.badData)
+        throw CLIError(message: "cannot run \(executable): \(error.localizedDescription)", status: .badData)
     }
     var timedOut = false
     if timeout.isFinite, done.wait(timeout: .now() + timeout) == .timedOut {

@@ -18,13 +18,13 @@ struct Reference: ParsableCommand {
         do {
             files = try ReferenceData.files()
         } catch {
-            throw CLIError(message: "\(error)", status: CLIError.checkFailed)
+            throw CLIError(message: "\(error)", status: .checkFailed)
         }
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
             throw CLIError(
-                message: "cannot create \(output): \(error.localizedDescription)", status: CLIError.cannotWrite)
+                message: "cannot create \(output): \(error.localizedDescription)", status: .cannotWrite)
         }
         for file in files {
             try writeOutput(file.contents, to: (output as NSString).appendingPathComponent(file.name))

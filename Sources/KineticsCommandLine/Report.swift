@@ -41,7 +41,7 @@ struct Report: ParsableCommand {
             }
         } catch {
             bar.finish()
-            throw CLIError(message: "\(error)", status: CLIError.checkFailed)
+            throw CLIError(message: "\(error)", status: .checkFailed)
         }
         bar.finish()
         try writeOutput(try report.html(), to: output)
@@ -54,7 +54,7 @@ struct Report: ParsableCommand {
             throw CLIError(
                 message: report.verdict.first { $0.contains("FAILED") || $0.hasPrefix("Allocations: ") && !allocations }
                     ?? "the report found a problem",
-                status: CLIError.checkFailed)
+                status: .checkFailed)
         }
     }
 }

@@ -149,7 +149,7 @@ struct Verify: ParsableCommand {
         } catch let error as VerificationError {
             bar.finish()
             if case .usage(let message) = error { throw CLIError.usage(message) }
-            throw CLIError(message: error.description, status: CLIError.checkFailed)
+            throw CLIError(message: error.description, status: .checkFailed)
         }
         bar.finish()
         try destination.write(report)
@@ -188,15 +188,15 @@ struct ReportDestination: ParsableArguments {
         if !report.passed {
             throw CLIError(
                 message: VerificationText.failedChecks(report) + " failed",
-                status: CLIError.checkFailed)
+                status: .checkFailed)
         }
     }
 
-    static func status(of fault: EngineFault) -> Int32 {
+    static func status(of fault: EngineFault) -> ExitStatus {
         switch fault.kind {
-        case .notFound: CLIError.missingInput
-        case .notExecutable: 69
-        case .ended, .timedOut, .badAnswer, .refused, .threw: CLIError.badData
+        case .notFound: .missingInput
+        case .notExecutable: .unavailable
+        case .ended, .timedOut, .badAnswer, .refused, .threw: .badData
         }
     }
 }

@@ -153,7 +153,7 @@ func readVerificationReport(_ path: String) throws -> VerificationReport {
     } catch {
         throw CLIError(
             message: "\(path): not a kinetics verify report in JSON (\(decodingProblem(error)))",
-            status: CLIError.badData)
+            status: .badData)
     }
 }
 
@@ -218,7 +218,7 @@ extension Verify {
             ) { suite, done, total in bar.update(suite, done, total) }
         } catch {
             bar.finish()
-            throw CLIError(message: "\(error)", status: CLIError.checkFailed)
+            throw CLIError(message: "\(error)", status: .checkFailed)
         }
         bar.finish()
         warnRefusals(report)
@@ -299,7 +299,7 @@ extension Verify {
             do {
                 merged = try Verifier.merge(parts)
             } catch {
-                throw CLIError(message: error.description, status: CLIError.badData)
+                throw CLIError(message: error.description, status: .badData)
             }
             try destination.write(merged)
         }

@@ -12,7 +12,7 @@ enum VerifyWorkerAnswer: Codable {
     /// A tick has not returned within the case timeout; the worker ends.
     case stalled(seconds: Double)
     /// The library does not load: the exit status and the reason.
-    case failed(status: Int32, message: String)
+    case failed(status: ExitStatus, message: String)
 }
 
 /// `kinetics verify-worker`: loads one engine library and answers batches
@@ -186,7 +186,7 @@ struct LibraryWorkerAnswers {
             default: throw process.failure("answered its start with something else than ready")
             }
         } catch let failure as WorkerFailure {
-            throw CLIError(message: "\(path): \(failure.what) while loading", status: CLIError.badData)
+            throw CLIError(message: "\(path): \(failure.what) while loading", status: .badData)
         }
     }
 }
