@@ -12,44 +12,60 @@ public enum VerificationGrid: String, CaseIterable, Sendable, Codable {
 /// The frame rates every spring and decay case runs at.
 public let verificationFrameRates: [Double] = [30, 60, 90, 120, 144, 240]
 
-/// A spring released at 0 with `velocity`, moving to 1, observed for `seconds`.
-public struct SpringCase: Sendable, Equatable {
-    /// The spring.
-    public let parameters: SpringParameters
+/// What a verification case's parameters decide besides the motion: how
+/// long a case of them is observed.
+public protocol CaseParameters: Sendable, Equatable {
+    /// The observation window, in seconds, of a case released with
+    /// `velocity`.
+    func observationWindow(velocity: Double) -> Double
+}
+
+/// A case of the grid: a spring released at 0 with `velocity` and moving
+/// to 1, or a decay thrown from 0 with `velocity`, observed for `seconds`.
+public struct VerificationCase<Parameters: CaseParameters>: Sendable, Equatable {
+    /// The spring or the deceleration.
+    public let parameters: Parameters
     /// The initial velocity, units per second.
     public let velocity: Double
-    /// The observation window: 1.5× the settling duration (band 1e-3),
-    /// clamped to [0.5, 5] s.
+    /// The observation window (``CaseParameters/observationWindow(velocity:)``).
     public let seconds: Double
 
-    init(_ parameters: SpringParameters, velocity: Double) {
+    init(_ parameters: Parameters, velocity: Double) {
         self.parameters = parameters
         self.velocity = velocity
-        let settling = (try? parameters.settlingDuration(displacement: -1, velocity: velocity, band: 1e-3)) ?? 5
-        seconds = min(max(1.5 * settling, 0.5), 5)
+        seconds = parameters.observationWindow(velocity: velocity)
     }
+}
 
+/// A spring case of the grid.
+public typealias SpringCase = VerificationCase<SpringParameters>
+/// A decay case of the grid.
+public typealias DecayCase = VerificationCase<DecayParameters>
+
+extension SpringParameters: CaseParameters {
+    /// 1.5× the settling duration (band 1e-3), clamped to [0.5, 5] s.
+    public func observationWindow(velocity: Double) -> Double {
+        let settling = (try? settlingDuration(displacement: -1, velocity: velocity, band: 1e-3)) ?? 5
+        return min(max(1.5 * settling, 0.5), 5)
+    }
+}
+
+extension DecayParameters: CaseParameters {
+    /// Pop's duration to rest (threshold 1), clamped to [0.25, 10] s.
+    public func observationWindow(velocity: Double) -> Double {
+        min(max(durationToRest(velocity: velocity, threshold: 1), 0.25), 10)
+    }
+}
+
+extension VerificationCase where Parameters == SpringParameters {
     /// `k=342.1 c=30.49 m=1 v₀=0 (ζ=0.824)`.
     var label: String {
         "k=\(brief(parameters.tension)) c=\(brief(parameters.friction)) m=\(brief(parameters.mass)) v0=\(brief(velocity)) (ζ=\(brief(parameters.dampingRatio)))"
     }
 }
 
-/// A decay thrown from 0 with `velocity`, observed for `seconds`.
-public struct DecayCase: Sendable, Equatable {
-    /// The deceleration.
-    public let parameters: DecayParameters
-    /// The initial velocity, units per second.
-    public let velocity: Double
-    /// Pop's duration to rest (threshold 1), clamped to [0.25, 10] s.
-    public let seconds: Double
-
-    init(_ parameters: DecayParameters, velocity: Double) {
-        self.parameters = parameters
-        self.velocity = velocity
-        seconds = min(max(parameters.durationToRest(velocity: velocity, threshold: 1), 0.25), 10)
-    }
-
+extension VerificationCase where Parameters == DecayParameters {
+    /// `d=0.998 v0=1000`.
     var label: String { "d=\(String(format: "%.6g", parameters.deceleration)) v0=\(brief(velocity))" }
 }
 
