@@ -81,12 +81,7 @@ static int32_t kind_of(engine *e, const kinetics_animation *a) {
 static void soa_destroy(void *handle) {
     engine *e = handle;
     if (!e) return;
-    free(e->offset);
-    free(e->velocity);
-    free(e->target);
-    free(e->threshold);
-    free(e->kind);
-    free(e->active);
+    free(e->offset); /* the columns' one block */
     free(e);
 }
 
@@ -102,17 +97,18 @@ static void *soa_create(const kinetics_workload *w, char *error, size_t error_si
     if (!e) return NULL;
     size_t n = (size_t)w->count;
     e->count = w->count;
-    e->offset = malloc(n * sizeof(double));
-    e->velocity = malloc(n * sizeof(double));
-    e->target = malloc(n * sizeof(double));
-    e->threshold = malloc(n * sizeof(double));
-    e->kind = malloc(n * sizeof(int32_t));
-    e->active = malloc(n);
-    if (!e->offset || !e->velocity || !e->target || !e->threshold || !e->kind || !e->active) {
+    /* The columns in one block: the four of doubles, then the kinds and the flags. */
+    e->offset = malloc(n * (4 * sizeof(double) + sizeof(int32_t) + 1));
+    if (!e->offset) {
         snprintf(error, error_size, "out of memory for %lld springs", (long long)w->count);
         soa_destroy(e);
         return NULL;
     }
+    e->velocity = e->offset + n;
+    e->target = e->offset + 2 * n;
+    e->threshold = e->offset + 3 * n;
+    e->kind = (int32_t *)(e->offset + 4 * n);
+    e->active = (uint8_t *)(e->kind + n);
     for (int64_t i = 0; i < w->count; i++) {
         const kinetics_animation *a = &w->animations[i];
         int32_t kind = kind_of(e, a);
