@@ -28,8 +28,9 @@ class AnimationBox {
     func frameEvents(_ animator: Animator, _ handle: AnimationHandle) {}
     func finalFrame(_ animator: Animator, _ handle: AnimationHandle) {}
     func repeatRun(_ animator: Animator, _ handle: AnimationHandle, time: Double) {}
-    func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {}
-    func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {}
+    /// Pauses or resumes the element; a resumed timed animation's start
+    /// moves by `pausedFor`, the seconds it was paused.
+    func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool, pausedFor: Double) {}
     func setSpringParameters(_ animator: Animator, _ handle: AnimationHandle, _ parameters: SpringParameters) -> Bool {
         false
     }
@@ -472,10 +473,21 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
     @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
     @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
     @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool) {
+    override func setPaused(_ animator: Animator, _ handle: AnimationHandle, _ paused: Bool, pausedFor: Double) {
         guard let element = element(animator, handle) else { return }
         columns.setFlag(element, ElementFlag.paused, paused)
-        guard case .spring(_, let method) = state.animation.kind else { return }
+        switch state.animation.kind {
+        case .spring(_, let method): park(animator, element, method, paused)
+        case .basic: lane.basics.state[element].span.start += pausedFor
+        case .keyframes: lane.keyframes.state[element].span.start += pausedFor
+        case .custom: lane.customs.start[element] += pausedFor
+        case .decay: break
+        }
+    }
+
+    /// A paused spring leaves its group (parked with its clock), so that the
+    /// group's frame does not count it; it joins one again when it resumes.
+    private func park(_ animator: Animator, _ element: Int, _ method: SpringMethod, _ paused: Bool) {
         let groups = animator.shared.springGroups[method.index]
         if paused, state.parked == nil {
             let clock = groups.clock(state.group)
@@ -487,20 +499,6 @@ final class PropertyAnimationBox<Value: AnimatableVector, Stored: AnimatableVect
                 configurations: animator.shared.springs)
             lane.springs[method.index].setGroup(element, to: state.group)
             state.parked = nil
-        }
-    }
-
-    @_specialize(where Value == Double, Stored == Double)
-    @_specialize(where Value == SIMD2<Double>, Stored == SIMD2<Double>)
-    @_specialize(where Value == SIMD3<Double>, Stored == SIMD4<Double>)
-    @_specialize(where Value == SIMD4<Double>, Stored == SIMD4<Double>)
-    override func shiftStart(_ animator: Animator, _ handle: AnimationHandle, by delta: Double) {
-        guard let element = element(animator, handle) else { return }
-        switch state.animation.kind {
-        case .basic: lane.basics.state[element].span.start += delta
-        case .keyframes: lane.keyframes.state[element].span.start += delta
-        case .custom: lane.customs.start[element] += delta
-        case .spring, .decay: break
         }
     }
 

@@ -10,7 +10,7 @@ extension Animator {
         guard let (index, box) = changeable(handle), status[index].phase == .running else { return false }
         status[index].phase = .paused
         records[index].pausedAt = time
-        box.setPaused(self, handle, true)
+        box.setPaused(self, handle, true, pausedFor: 0)
         return true
     }
 
@@ -20,8 +20,7 @@ extension Animator {
         defer { checkInternally(after: "resume") }
         guard let (index, box) = changeable(handle), status[index].phase == .paused else { return false }
         status[index].phase = .running
-        box.shiftStart(self, handle, by: time - records[index].pausedAt)
-        box.setPaused(self, handle, false)
+        box.setPaused(self, handle, false, pausedFor: time - records[index].pausedAt)
         return true
     }
 
