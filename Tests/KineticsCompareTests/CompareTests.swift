@@ -40,9 +40,10 @@ enum PlainSpring {
                     v += h * a(x, v)
                     x += h * v
                 case .verlet:
-                    let half = v + h / 2 * a(x, v)
-                    x += h * half
-                    v = half + h / 2 * a(x, half)
+                    // Kick, drift, kick, the velocity updated in place.
+                    v += h / 2 * a(x, v)
+                    x += h * v
+                    v += h / 2 * a(x, v)
                 case .exact:
                     break
                 }
