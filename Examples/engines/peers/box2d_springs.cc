@@ -138,11 +138,10 @@ void settle(Engine &e, Animation &a, double value) {
 }
 
 void *box2d_create(const kinetics_workload *workload, char *error, size_t error_size) {
+    if (!peer_springs_usable("box2d", workload, error, error_size)) return nullptr;
     double travel = 0;
-    for (int64_t i = 0; i < workload->count; i++) {
-        if (!peer_spring_usable("box2d", &workload->animations[i], i, error, error_size)) return nullptr;
+    for (int64_t i = 0; i < workload->count; i++)
         travel = std::fmax(travel, std::fabs(workload->animations[i].to - workload->initial[i]));
-    }
     Engine *e = new (std::nothrow) Engine;
     if (!e) return nullptr;
     e->world.SetAllowSleeping(false);
@@ -158,9 +157,7 @@ void *box2d_create(const kinetics_workload *workload, char *error, size_t error_
 
 void box2d_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     Engine &e = *static_cast<Engine *>(handle);
-    Animation *a = PEER_AT(e, index);
-    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
-    start(e, *a, *spec, a->value);
+    if (Animation *a = PEER_REPLACED(e, index, spec)) start(e, *a, *spec, a->value);
 }
 
 void box2d_retarget(void *handle, int64_t index, double to) {

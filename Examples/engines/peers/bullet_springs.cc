@@ -157,8 +157,7 @@ void settle(Engine &e, Animation &a, double value) {
 }
 
 void *bullet_create(const kinetics_workload *workload, char *error, size_t error_size) {
-    for (int64_t i = 0; i < workload->count; i++)
-        if (!peer_spring_usable("bullet", &workload->animations[i], i, error, error_size)) return nullptr;
+    if (!peer_springs_usable("bullet", workload, error, error_size)) return nullptr;
     Engine *e = new (std::nothrow) Engine;
     if (!e) return nullptr;
     e->world.setGravity(btVector3(0, 0, 0));
@@ -176,11 +175,10 @@ void *bullet_create(const kinetics_workload *workload, char *error, size_t error
 
 void bullet_replace(void *handle, int64_t index, const kinetics_animation *spec) {
     Engine &e = *static_cast<Engine *>(handle);
-    Animation *a = PEER_AT(e, index);
-    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
     /* A diverged spring's value is NaN, which would poison the world's
      * broadphase: its replacement starts from the new target instead. */
-    start(e, *a, size_t(index), *spec, std::isfinite(a->value) ? a->value : spec->to);
+    if (Animation *a = PEER_REPLACED(e, index, spec))
+        start(e, *a, size_t(index), *spec, std::isfinite(a->value) ? a->value : spec->to);
 }
 
 void bullet_retarget(void *handle, int64_t index, double to) {

@@ -56,8 +56,8 @@ typedef struct {
 typedef struct {
     cpSpace *space;
     int64_t count, running;
-    animation *animations;
     double time;
+    animation animations[]; /* count of them, allocated with the engine */
 } engine;
 
 /* A new space. Debian's Chipmunk2D is built with its debug checks, and the
@@ -116,16 +116,11 @@ static void start(engine *e, animation *a, const kinetics_animation *spec, doubl
 }
 
 static void *chipmunk_create(const kinetics_workload *workload, char *error, size_t error_size) {
-    for (int64_t i = 0; i < workload->count; i++)
-        if (!peer_spring_usable("chipmunk2d", &workload->animations[i], i, error, error_size)) return NULL;
-    engine *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    e->animations = calloc(workload->count > 0 ? (size_t)workload->count : 1, sizeof *e->animations);
-    e->space = new_space();
-    if (!e->animations || !e->space) {
+    if (!peer_springs_usable("chipmunk2d", workload, error, error_size)) return NULL;
+    engine *e = calloc(1, sizeof *e + (size_t)workload->count * sizeof e->animations[0]);
+    if (e) e->space = new_space();
+    if (!e || !e->space) {
         snprintf(error, error_size, "out of memory for %lld springs", (long long)workload->count);
-        free(e->animations);
-        if (e->space) cpSpaceFree(e->space);
         free(e);
         return NULL;
     }
@@ -136,12 +131,10 @@ static void *chipmunk_create(const kinetics_workload *workload, char *error, siz
 }
 
 static void chipmunk_replace(void *handle, int64_t index, const kinetics_animation *spec) {
-    engine *e = handle;
-    animation *a = PEER_AT(e, index);
-    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
+    animation *a = PEER_REPLACED((engine *)handle, index, spec);
     /* A diverged spring's value is NaN, which Chipmunk2D's checks would
      * abort on: its replacement starts from the new target instead. */
-    start(e, a, spec, isfinite(a->value) ? a->value : spec->to);
+    if (a) start(handle, a, spec, isfinite(a->value) ? a->value : spec->to);
 }
 
 static void chipmunk_retarget(void *handle, int64_t index, double to) {
@@ -178,7 +171,6 @@ static void chipmunk_destroy(void *handle) {
         if (e->animations[i].spring) cpConstraintFree(e->animations[i].spring);
         if (e->animations[i].body) cpBodyFree(e->animations[i].body);
     }
-    free(e->animations);
     free(e);
 }
 

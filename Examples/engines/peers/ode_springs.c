@@ -53,9 +53,9 @@ typedef struct {
 typedef struct {
     dWorldID world;
     int64_t count, running;
-    animation *animations;
     double time;
     double step;            /* the step every spring's ERP and CFM are set for */
+    animation animations[]; /* count of them, allocated with the engine */
 } engine;
 
 /* The manual's ERP and CFM for a's spring over a step of h. */
@@ -119,29 +119,23 @@ static void settle(engine *e, animation *a, double value) {
 }
 
 static void *ode_create(const kinetics_workload *workload, char *error, size_t error_size) {
-    for (int64_t i = 0; i < workload->count; i++)
-        if (!peer_spring_usable("ode", &workload->animations[i], i, error, error_size)) return NULL;
-    engine *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    e->animations = calloc(workload->count > 0 ? (size_t)workload->count : 1, sizeof *e->animations);
-    if (!e->animations || !dInitODE2(0)) {
+    if (!peer_springs_usable("ode", workload, error, error_size)) return NULL;
+    engine *e = calloc(1, sizeof *e + (size_t)workload->count * sizeof e->animations[0]);
+    if (!e || !dInitODE2(0)) {
         snprintf(error, error_size, "out of memory for %lld springs, or ODE did not start", (long long)workload->count);
-        free(e->animations);
         free(e);
         return NULL;
     }
-    e->world = dWorldCreate();
     e->count = workload->count;
+    e->world = dWorldCreate();
     for (int64_t i = 0; i < workload->count; i++)
         start(e, &e->animations[i], &workload->animations[i], workload->initial[i]);
     return e;
 }
 
 static void ode_replace(void *handle, int64_t index, const kinetics_animation *spec) {
-    engine *e = handle;
-    animation *a = PEER_AT(e, index);
-    if (!a || spec->kind != KINETICS_KIND_SPRING) return;
-    start(e, a, spec, a->value);
+    animation *a = PEER_REPLACED((engine *)handle, index, spec);
+    if (a) start(handle, a, spec, a->value);
 }
 
 static void ode_retarget(void *handle, int64_t index, double to) {
@@ -178,7 +172,6 @@ static void ode_destroy(void *handle) {
     /* The world destroys its bodies and joints. */
     dWorldDestroy(e->world);
     dCloseODE();
-    free(e->animations);
     free(e);
 }
 
