@@ -33,25 +33,26 @@ final class ReferenceEngine: MeasuredEngine, ScenarioDriven {
     private func make(_ index: Int) -> PopModelAnimation {
         let item = workload.item(index)
         let width = item.kind == .pointSpring ? 2 : 1
-        let start = object.values[index]
+        let property = PopProperty(object: object, slot: index)
+        let start = property.value
         var target = SIMD4<Double>.zero
         for component in 0 ..< width { target[component] = item.to }
         switch item.kind {
         case .spring, .pointSpring:
             return PopSpringModel(
-                object: object, slot: index, width: width, parameters: item.spring, from: start, to: target,
+                property, width: width, parameters: item.spring, from: start, to: target,
                 threshold: item.threshold, time: time)
         case .decay:
             return PopDecayModel(
-                object: object, slot: index, deceleration: workload.deceleration, velocity: item.velocity,
+                property, deceleration: workload.deceleration, velocity: item.velocity,
                 threshold: item.threshold, time: time)
         case .basic:
             return PopBasicModel(
-                object: object, slot: index, from: start[0], to: item.to, duration: item.duration,
+                property, from: start[0], to: item.to, duration: item.duration,
                 curve: .easeInEaseOut,
                 time: time)
         case .keyframes:
-            return PopKeyframeModel(object: object, slot: index, keyframes: workload.keyframes, time: time)
+            return PopKeyframeModel(property, keyframes: workload.keyframes, time: time)
         }
     }
 
@@ -112,6 +113,25 @@ final class PopObject {
     deinit { values.deallocate() }
 }
 
+/// Where a model writes: property `slot` of its object.
+struct PopProperty {
+    unowned(unsafe) let object: PopObject
+    let slot: Int
+
+    /// The property's value.
+    var value: SIMD4<Double> {
+        get { object.values[slot] }
+        nonmutating set { object.values[slot] = newValue }
+    }
+
+    /// Writes `end` to the first component when `done`; returns `done`
+    /// (a render's answer).
+    func finish(_ done: Bool, at end: Double) -> Bool {
+        if done { object.values[slot][0] = end }
+        return done
+    }
+}
+
 /// One of Pop's animations: advanced through a protocol call.
 protocol PopModelAnimation: AnyObject {
     /// Advances to `time` and writes the value; true when done (the final
@@ -132,17 +152,15 @@ struct PopSpringState {
 }
 
 final class PopSpringModel: UncheckedEngineState<PopSpringState>, PopModelAnimation {
-    private unowned(unsafe) let object: PopObject
-    private let slot: Int
+    private let property: PopProperty
     private let threshold: Double
     private let width: Int
 
     init(
-        object: PopObject, slot: Int, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
+        _ property: PopProperty, width: Int, parameters: SpringParameters, from: SIMD4<Double>,
         to: SIMD4<Double>, threshold: Double, time: Double
     ) {
-        self.object = object
-        self.slot = slot
+        self.property = property
         self.width = width
         self.threshold = threshold
         super.init(
@@ -160,7 +178,7 @@ final class PopSpringModel: UncheckedEngineState<PopSpringState>, PopModelAnimat
         state.solver.advance(by: time - state.lastTime)
         state.lastTime = time
         let value = state.solver.value
-        object.values[slot] = value
+        property.value = value
         state.previous2 = state.previous
         state.previous = value
         var converged = false
@@ -169,7 +187,7 @@ final class PopSpringModel: UncheckedEngineState<PopSpringState>, PopModelAnimat
                 previous2: previous2, previous: previous, target: state.solver.target, threshold: threshold)
         }
         if converged || state.solver.solverIsAtRest(threshold: threshold) {
-            object.values[slot] = state.solver.target
+            property.value = state.solver.target
             return true
         }
         return false
@@ -178,18 +196,15 @@ final class PopSpringModel: UncheckedEngineState<PopSpringState>, PopModelAnimat
 
 /// Pop's decay animation, clamped at its computed end.
 final class PopDecayModel: PopModelAnimation {
-    private unowned(unsafe) let object: PopObject
-    private let slot: Int
+    private let property: PopProperty
     private var solver: DecayStepper<SIMD4<Double>>
     private let end: Double
     private let threshold: Double
     private var lastTime: Double
 
-    init(object: PopObject, slot: Int, deceleration: DecayParameters, velocity: Double, threshold: Double, time: Double)
-    {
-        self.object = object
-        self.slot = slot
-        let start = object.values[slot]
+    init(_ property: PopProperty, deceleration: DecayParameters, velocity: Double, threshold: Double, time: Double) {
+        self.property = property
+        let start = property.value
         solver = DecayStepper(parameters: deceleration, method: .pop, value: start, velocity: SIMD4(velocity, 0, 0, 0))
         end = deceleration.endValue(from: start[0], velocity: velocity, threshold: threshold, method: .pop)
         self.threshold = threshold
@@ -201,28 +216,22 @@ final class PopDecayModel: PopModelAnimation {
         lastTime = time
         var value = solver.value
         value[0] = solver.velocity[0] > 0 ? min(value[0], end) : max(value[0], end)
-        object.values[slot] = value
-        if solver.isAtRest(threshold: threshold) {
-            object.values[slot][0] = end
-            return true
-        }
-        return false
+        property.value = value
+        return property.finish(solver.isAtRest(threshold: threshold), at: end)
     }
 }
 
 /// Pop's basic animation: WebKit's bezier at Pop's tolerance every frame.
 final class PopBasicModel: PopModelAnimation {
-    private unowned(unsafe) let object: PopObject
-    private let slot: Int
+    private let property: PopProperty
     private let from: Double
     private let to: Double
     private let duration: Double
     private let curve: UnitBezier
     private let start: Double
 
-    init(object: PopObject, slot: Int, from: Double, to: Double, duration: Double, curve: UnitBezier, time: Double) {
-        self.object = object
-        self.slot = slot
+    init(_ property: PopProperty, from: Double, to: Double, duration: Double, curve: UnitBezier, time: Double) {
+        self.property = property
         self.from = from
         self.to = to
         self.duration = duration
@@ -233,26 +242,20 @@ final class PopBasicModel: PopModelAnimation {
     func render(time: Double) -> Bool {
         let t = min(time - start, duration) / duration
         let p = curve.solveWebKit(t, epsilon: 1 / (1000 * duration))
-        object.values[slot][0] = from + p * (to - from)
-        if t + 1e-6 >= 1 {
-            object.values[slot][0] = to
-            return true
-        }
-        return false
+        property.value[0] = from + p * (to - from)
+        return property.finish(t + 1e-6 >= 1, at: to)
     }
 }
 
 /// A keyframe animation in Pop's style (Pop has none): the segment found by
 /// search every frame and eased with WebKit's bezier.
 final class PopKeyframeModel: PopModelAnimation {
-    private unowned(unsafe) let object: PopObject
-    private let slot: Int
+    private let property: PopProperty
     private let keyframes: Keyframes<Double>
     private let start: Double
 
-    init(object: PopObject, slot: Int, keyframes: Keyframes<Double>, time: Double) {
-        self.object = object
-        self.slot = slot
+    init(_ property: PopProperty, keyframes: Keyframes<Double>, time: Double) {
+        self.property = property
         self.keyframes = keyframes
         start = time
     }
@@ -267,11 +270,7 @@ final class PopKeyframeModel: PopModelAnimation {
         let eased = keyframes.timingFunctions[segment].transform(
             min(local, 1), method: .webkit, epsilon: 1 / (1000 * keyframes.duration))
         let values = keyframes.values
-        object.values[slot][0] = values[segment] + eased * (values[segment + 1] - values[segment])
-        if t + 1e-6 >= 1 {
-            object.values[slot][0] = values.last!
-            return true
-        }
-        return false
+        property.value[0] = values[segment] + eased * (values[segment + 1] - values[segment])
+        return property.finish(t + 1e-6 >= 1, at: values.last!)
     }
 }
