@@ -46,6 +46,13 @@ typedef struct pop_animation {
     int64_t slot;
 } pop_animation;
 
+/* A zeroed animation of `size` bytes and of class `isa`, or NULL. */
+static void *new_animation(size_t size, const pop_animation_class *isa) {
+    pop_animation *animation = calloc(1, size);
+    if (animation) animation->isa = isa;
+    return animation;
+}
+
 typedef struct pop_engine {
     int64_t count;
     vector4 *values;               /* the animated object's properties */
@@ -190,6 +197,22 @@ static int spring_render(pop_animation *animation, pop_engine *engine, double ti
 
 static const pop_animation_class spring_class = {spring_render};
 
+/* A spring from the property's value `start` to `spec`'s target. */
+static pop_animation *spring_make(const pop_engine *engine, const kinetics_animation *spec, vector4 start) {
+    pop_spring *spring = new_animation(sizeof *spring, &spring_class);
+    if (!spring) return NULL;
+    spring->width = spec->kind == KINETICS_KIND_POINT_SPRING ? 2 : 1;
+    for (int i = 0; i < spring->width; i++) spring->target.lane[i] = spec->to;
+    spring->value = start;
+    /* The initial velocity (interface version 2; 0 in bench workloads). */
+    for (int i = 0; i < spring->width; i++) spring->velocity.lane[i] = spec->velocity;
+    spring->threshold = spec->threshold;
+    spring->negative_stiffness = -spec->tension / spec->mass;
+    spring->friction_per_mass = spec->friction / spec->mass;
+    spring->last_time = engine->time;
+    return &spring->base;
+}
+
 /* MARK: - Decays */
 
 typedef struct {
@@ -236,6 +259,30 @@ static int decay_render(pop_animation *animation, pop_engine *engine, double tim
 }
 
 static const pop_animation_class decay_class = {decay_render};
+
+/* Pop's decay computeToValue: one step over the duration to rest. */
+static double decay_end(double from, double velocity, double d, double threshold) {
+    double k = threshold * 5.0 / 1000.0;
+    double rate = log(d) * 1000.0;
+    double duration = log(fabs(k / (velocity / 1000.0))) / rate;
+    if (isnan(duration) || duration < 0) duration = 0;
+    vector4 value = {{from, 0, 0, 0}}, moving = {{velocity, 0, 0, 0}};
+    decay_advance(&value, &moving, d, duration);
+    return value.lane[0];
+}
+
+/* A decay thrown from the property's value `start`. */
+static pop_animation *decay_make(const pop_engine *engine, const kinetics_animation *spec, vector4 start) {
+    pop_decay *decay = new_animation(sizeof *decay, &decay_class);
+    if (!decay) return NULL;
+    decay->deceleration = spec->deceleration;
+    decay->threshold = spec->threshold;
+    decay->value = start;
+    decay->velocity.lane[0] = spec->velocity;
+    decay->end = decay_end(start.lane[0], spec->velocity, spec->deceleration, spec->threshold);
+    decay->last_time = engine->time;
+    return &decay->base;
+}
 
 /* MARK: - Curves (WebKit's UnitBezier) */
 
@@ -289,7 +336,23 @@ static double bezier_solve(const unit_bezier *c, double x, double epsilon) {
     return bezier_y(c, t2);
 }
 
-/* MARK: - Basic animations */
+/* MARK: - Timed animations: basic and keyframes */
+
+/* A timed animation's progress at `time`, from 0 at `start` to 1 at `duration` on. */
+static double timed_progress(double start, double duration, double time) {
+    double elapsed = time - start;
+    return (duration < elapsed ? duration : elapsed) / duration;
+}
+
+/* Writes `value` to the animation's property, or `end` once the progress
+ * `t` is within 1e-6 of 1 (Pop's test); returns whether it is. */
+static int timed_write(pop_animation *animation, pop_engine *engine, double t, double value, double end) {
+    int done = t + 1e-6 >= 1;
+    engine->values[animation->slot].lane[0] = done ? end : value;
+    return done;
+}
+
+/* Pop's basic animation. */
 
 typedef struct {
     pop_animation base;
@@ -299,20 +362,26 @@ typedef struct {
 
 static int basic_render(pop_animation *animation, pop_engine *engine, double time) {
     pop_basic *basic = (pop_basic *)animation;
-    double elapsed = time - basic->start;
-    double t = (basic->duration < elapsed ? basic->duration : elapsed) / basic->duration;
+    double t = timed_progress(basic->start, basic->duration, time);
     double p = bezier_solve(&basic->curve, t, 1 / (1000 * basic->duration));
-    engine->values[animation->slot].lane[0] = basic->from + p * (basic->to - basic->from);
-    if (t + 1e-6 >= 1) {
-        engine->values[animation->slot].lane[0] = basic->to;
-        return 1;
-    }
-    return 0;
+    return timed_write(animation, engine, t, basic->from + p * (basic->to - basic->from), basic->to);
 }
 
 static const pop_animation_class basic_class = {basic_render};
 
-/* MARK: - Keyframes (Pop has none: a segment search and WebKit's curve) */
+/* A basic animation from the property's value `start` to `spec`'s target. */
+static pop_animation *basic_make(const pop_engine *engine, const kinetics_animation *spec, vector4 start) {
+    pop_basic *basic = new_animation(sizeof *basic, &basic_class);
+    if (!basic) return NULL;
+    basic->from = start.lane[0];
+    basic->to = spec->to;
+    basic->duration = spec->duration;
+    basic->curve = bezier_make(spec->curve);
+    basic->start = engine->time;
+    return &basic->base;
+}
+
+/* Keyframes (Pop has none): a segment search and WebKit's curve. */
 
 typedef struct {
     pop_animation base;
@@ -326,95 +395,45 @@ static int keyframes_render(pop_animation *animation, pop_engine *engine, double
     const double *times = engine->keyframe_times;
     const double *values = engine->keyframe_values;
     const int32_t count = engine->keyframe_count;
-    double elapsed = time - keyframes->start;
-    double t = (duration < elapsed ? duration : elapsed) / duration;
+    double t = timed_progress(keyframes->start, duration, time);
     int segment = 0;
     while (segment < count - 2 && times[segment + 1] <= t) segment++;
     double span = times[segment + 1] - times[segment];
     double local = span > 0 ? (t - times[segment]) / span : 1;
     double eased = bezier_solve(&keyframes->curves[segment], 1 < local ? 1 : local, 1 / (1000 * duration));
-    engine->values[animation->slot].lane[0] = values[segment] + eased * (values[segment + 1] - values[segment]);
-    if (t + 1e-6 >= 1) {
-        engine->values[animation->slot].lane[0] = values[count - 1];
-        return 1;
-    }
-    return 0;
+    return timed_write(
+        animation, engine, t, values[segment] + eased * (values[segment + 1] - values[segment]), values[count - 1]);
 }
 
 static const pop_animation_class keyframes_class = {keyframes_render};
 
-/* MARK: - The animator */
-
-/* Pop's decay computeToValue: one step over the duration to rest. */
-static double decay_end(double from, double velocity, double d, double threshold) {
-    double k = threshold * 5.0 / 1000.0;
-    double rate = log(d) * 1000.0;
-    double duration = log(fabs(k / (velocity / 1000.0))) / rate;
-    if (isnan(duration) || duration < 0) duration = 0;
-    vector4 value = {{from, 0, 0, 0}}, moving = {{velocity, 0, 0, 0}};
-    decay_advance(&value, &moving, d, duration);
-    return value.lane[0];
+/* The workload's keyframes, each animation with its own curves, as an
+ * object would hold them. */
+static pop_animation *keyframes_make(const pop_engine *engine) {
+    pop_keyframes *keyframes = new_animation(sizeof *keyframes, &keyframes_class);
+    if (!keyframes) return NULL;
+    keyframes->start = engine->time;
+    int32_t segments = engine->keyframe_count - 1;
+    keyframes->curves = malloc(sizeof(unit_bezier) * (size_t)segments);
+    if (!keyframes->curves) {
+        free(keyframes);
+        return NULL;
+    }
+    for (int32_t s = 0; s < segments; s++) keyframes->curves[s] = bezier_make(engine->keyframe_curves + 4 * s);
+    return &keyframes->base;
 }
 
-static pop_animation *make_animation(pop_engine *engine, int64_t slot, const kinetics_animation *spec) {
+/* MARK: - The animator */
+
+static pop_animation *make_animation(const pop_engine *engine, int64_t slot, const kinetics_animation *spec) {
     const vector4 start = engine->values[slot];
     switch (spec->kind) {
     case KINETICS_KIND_SPRING:
-    case KINETICS_KIND_POINT_SPRING: {
-        pop_spring *spring = calloc(1, sizeof *spring);
-        if (!spring) return NULL;
-        spring->base.isa = &spring_class;
-        spring->width = spec->kind == KINETICS_KIND_POINT_SPRING ? 2 : 1;
-        for (int i = 0; i < spring->width; i++) spring->target.lane[i] = spec->to;
-        spring->value = start;
-        /* The initial velocity (interface version 2; 0 in bench workloads). */
-        for (int i = 0; i < spring->width; i++) spring->velocity.lane[i] = spec->velocity;
-        spring->threshold = spec->threshold;
-        spring->negative_stiffness = -spec->tension / spec->mass;
-        spring->friction_per_mass = spec->friction / spec->mass;
-        spring->last_time = engine->time;
-        return &spring->base;
-    }
-    case KINETICS_KIND_DECAY: {
-        pop_decay *decay = calloc(1, sizeof *decay);
-        if (!decay) return NULL;
-        decay->base.isa = &decay_class;
-        decay->deceleration = spec->deceleration;
-        decay->threshold = spec->threshold;
-        decay->value = start;
-        decay->velocity.lane[0] = spec->velocity;
-        decay->end = decay_end(start.lane[0], spec->velocity, spec->deceleration, spec->threshold);
-        decay->last_time = engine->time;
-        return &decay->base;
-    }
-    case KINETICS_KIND_BASIC: {
-        pop_basic *basic = calloc(1, sizeof *basic);
-        if (!basic) return NULL;
-        basic->base.isa = &basic_class;
-        basic->from = start.lane[0];
-        basic->to = spec->to;
-        basic->duration = spec->duration;
-        basic->curve = bezier_make(spec->curve);
-        basic->start = engine->time;
-        return &basic->base;
-    }
-    case KINETICS_KIND_KEYFRAMES: {
-        pop_keyframes *keyframes = calloc(1, sizeof *keyframes);
-        if (!keyframes) return NULL;
-        keyframes->base.isa = &keyframes_class;
-        keyframes->start = engine->time;
-        /* Each animation holds its own curves, as an object would. */
-        int32_t segments = engine->keyframe_count - 1;
-        keyframes->curves = malloc(sizeof(unit_bezier) * (size_t)segments);
-        if (!keyframes->curves) {
-            free(keyframes);
-            return NULL;
-        }
-        for (int32_t s = 0; s < segments; s++) keyframes->curves[s] = bezier_make(engine->keyframe_curves + 4 * s);
-        return &keyframes->base;
-    }
-    default:
-        return NULL;
+    case KINETICS_KIND_POINT_SPRING: return spring_make(engine, spec, start);
+    case KINETICS_KIND_DECAY: return decay_make(engine, spec, start);
+    case KINETICS_KIND_BASIC: return basic_make(engine, spec, start);
+    case KINETICS_KIND_KEYFRAMES: return keyframes_make(engine);
+    default: return NULL;
     }
 }
 
