@@ -15,16 +15,18 @@ struct Summary: ParsableCommand {
 
     func run() throws {
         var output = StandardOutput()
-        for line in try springLines() + [""] + decayLines() + [""] + bezierLines() {
+        let lines =
+            try springLines(.popDefault, seconds: 2) + [""] + decayLines(.popDefault, velocity: 1000) + [""]
+            + bezierLines()
+        for line in lines {
             output.line(line)
         }
         output.flush()
     }
 
-    /// Every spring method at 60 and 120 Hz against GSL's rk8pd.
-    private func springLines() throws -> [String] {
-        let spring = SpringParameters.popDefault
-        let seconds = 2.0
+    /// Every spring method at 60 and 120 Hz against GSL's rk8pd, `spring`
+    /// (Pop's default) moving from 0 to 1 for `seconds`.
+    private func springLines(_ spring: SpringParameters, seconds: Double) throws -> [String] {
         var lines = [
             "Spring: Pop's default (bounciness 4, speed 12 → tension \(short(spring.tension)), friction \(short(spring.friction)), mass 1;",
             "ζ = \(short(spring.dampingRatio)), settles within 0.1% in \(short(try spring.settlingDuration())) s), from 0 to 1 over \(short(seconds)) s,",
@@ -55,10 +57,9 @@ struct Summary: ParsableCommand {
         return lines
     }
 
-    /// Pop's and the exact decay laws against the continuous one.
-    private func decayLines() throws -> [String] {
-        let decay = DecayParameters.popDefault
-        let velocity = 1000.0
+    /// Pop's and the exact decay laws against the continuous one, `decay`
+    /// (Pop's default) thrown at `velocity`.
+    private func decayLines(_ decay: DecayParameters, velocity: Double) throws -> [String] {
         var lines = [
             "Decay: deceleration \(decay.deceleration), thrown at \(short(velocity)) units/s; total throw per unit of velocity:",
             "",
