@@ -273,9 +273,7 @@ struct AnimatorPropertyTests {
         "random operation sequences keep the registry consistent and give every animation one stop (shrinking to a minimal case)"
     )
     func shortSequences() async {
-        await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 300)) { list in
-            let churn = Churn(words: Words(list))
-            guard churn.stepChecked(until: list.count / 3) else { return }
+        await Churn.checkRandomLists(count: 300, lengths: 1 ... 300, stepping: 3) { churn in
             churn.finish()
             #expect(churn.animator.invariantViolations().isEmpty)
             #expect(churn.endProblems.isEmpty, "\(churn.endProblems.prefix(3))")

@@ -295,9 +295,7 @@ final class BareAndBoxed: RandomOperations {
 struct BareSpringPropertyTests {
     @Test("random operations on bare and boxed springs agree on everything observable (shrinking to a minimal case)")
     func shortSequences() async {
-        await propertyCheck(count: 200, input: Gen.uint64().array(of: 1 ... 300)) { list in
-            let pair = BareAndBoxed(words: Words(list))
-            guard pair.stepChecked(until: list.count / 3) else { return }
+        await BareAndBoxed.checkRandomLists(count: 200, lengths: 1 ... 300, stepping: 3) { pair in
             pair.compare()
             #expect(pair.differences.isEmpty, "\(pair.differences)")
         }

@@ -131,9 +131,7 @@ struct ImplicitPropertyTests {
         "random changes (plain, additive, delayed, keyframes, explicit, removed) keep the animator consistent, run every completion once and rest on the model values"
     )
     func randomChanges() async {
-        await propertyCheck(count: 300, input: Gen.uint64().array(of: 1 ... 200)) { list in
-            let churn = LayerChurn(words: Words(list))
-            guard churn.stepChecked(until: list.count / 2) else { return }
+        await LayerChurn.checkRandomLists(count: 300, lengths: 1 ... 200, stepping: 2) { churn in
             churn.settle()
             #expect(churn.animator.animationCount == 0)
             #expect(churn.completions.allSatisfy { $0 == 1 }, "completions ran \(churn.completions) times")
