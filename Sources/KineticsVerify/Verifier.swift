@@ -96,7 +96,7 @@ public enum Verifier {
         let report = VerificationReport(
             grid: grid.rawValue, suites: suites.map(\.rawValue), reference: referenceDescription, seconds: 0, rows: [],
             springCases: [], decayCases: [], bezierCases: [])
-        var rows = MethodRows(measures: measures, grid: grid, tolerances: tolerances, report: report)
+        var rows = SuiteRows(measures: measures, grid: grid, tolerances: tolerances, report: report)
         for suite in suites {
             switch suite {
             case .spring: rows.springRows()
@@ -120,251 +120,14 @@ public enum Verifier {
         measures.map { (grid[$0.position], $0.value) }
     }
 
-    /// A run's rows for Kinetics' own methods, suite by suite, added to ``report``.
-    private struct MethodRows {
-        let measures: MethodMeasures
+    /// A run's rows, suite by suite, added to ``report``: from Kinetics'
+    /// own methods' measures (``MethodMeasures``) or from an engine's
+    /// (``EngineMeasures``).
+    struct SuiteRows<Measures> {
+        let measures: Measures
         let grid: VerificationGrid
         let tolerances: Tolerances
         var report: VerificationReport
-
-        mutating func springRows() {
-            let methods = measures.kept(SpringMethod.self)
-            guard !methods.isEmpty else { return }
-            let cases = gridCases(VerificationGrids.springs(grid), measures.springs)
-            for method in methods {
-                springErrorRows(method, cases)
-                springTimeScaleRows(method)
-                if method == .rk4 { rk4OrderRow() }
-            }
-            springCaseResults(cases)
-        }
-
-        /// A method's error against GSL and its dependence on the frame rate.
-        private mutating func springErrorRows(
-            _ method: SpringMethod, _ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]
-        ) {
-            // Which trajectories are left out is decided from the parameters,
-            // never from the results: `pop` and `fixed` take fixed 1 ms RK4
-            // steps, which grow without bound for springs outside RK4's
-            // stability region (as Pop's own solver does). Every other
-            // trajectory counts, NaN included.
-            var worst = WorstCase()
-            var leftOut = 0
-            var spread = WorstCase(startingAt: 0)
-            for (springCase, measurement) in cases {
-                guard method.isStable(for: springCase.parameters) else {
-                    leftOut += verificationFrameRates.count
-                    continue
-                }
-                for (index, fps) in verificationFrameRates.enumerated() {
-                    guard let error = measurement.errors[index][method] else { continue }
-                    worst.consider(
-                        error.maxError, rms: error.rmsError,
-                        at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                        parameters(springCase, fps: fps))
-                }
-                if let caseSpread = measurement.frameRateSpread[method] {
-                    spread.consider(
-                        caseSpread.value, at: "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
-                        parameters(springCase, fps: caseSpread.fps))
-                }
-            }
-            let checked: String? =
-                switch method {
-                case .analytic: "spring.analytic"
-                case .rk4: "spring.rk4"
-                case .pop, .fixed: nil
-                }
-            let note =
-                leftOut > 0
-                ? "\(leftOut) trajectories left out: their springs are outside the stability region of a 1 ms RK4 step (|λ|·h up to about 2.8), where this method grows without bound"
-                : nil
-            report.rows.append(
-                row(
-                    "spring", method.rawValue, "error", worst, rms: true, toleranceName: checked,
-                    tolerances: tolerances, note: note))
-            let spreadTolerance: String? =
-                switch method {
-                case .analytic, .fixed: "spring.frame-rate"
-                case .rk4: "spring.rk4.frame-rate"
-                case .pop: nil
-                }
-            report.rows.append(
-                row(
-                    "spring", method.rawValue, "frame-rate dependence", spread,
-                    location: spread.value == 0 ? "identical at every common time" : nil,
-                    toleranceName: spreadTolerance, tolerances: tolerances))
-        }
-
-        /// A method's time scale: Pop's per frame rate (its time runs slow),
-        /// the others' largest |s - 1|.
-        private mutating func springTimeScaleRows(_ method: SpringMethod) {
-            let scales = measures.samples.map(\.value.scales)
-            let fitted = scales.flatMap { $0[method] ?? [] }
-            if method == .pop {
-                for (index, fps) in verificationFrameRates.enumerated() {
-                    let values = scales.map { $0[method]![index] }.sorted()
-                    guard let median = values.middle else { continue }
-                    report.rows.append(
-                        VerificationRow(
-                            suite: "spring", mode: "pop", check: "time scale \(brief(fps)) Hz", cases: values.count,
-                            value: median, minimum: values.first, maximum: values.last,
-                            location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
-                }
-            } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(
-                nil,
-                { worst, next in
-                    worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
-                })
-            {
-                report.rows.append(
-                    row(
-                        "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
-                        location:
-                            "over \(measures.samples.count) springs × \(verificationFrameRates.count) frame rates",
-                        toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
-                        tolerances: tolerances))
-            }
-        }
-
-        /// RK4's order of convergence, halving the step.
-        private mutating func rk4OrderRow() {
-            let orders = measures.samples.compactMap(\.value.rk4Order).sorted()
-            if let median = orders.middle {
-                let tolerance = tolerances["spring.rk4.order"]
-                report.rows.append(
-                    VerificationRow(
-                        suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count,
-                        value: median,
-                        minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
-                        toleranceName: "spring.rk4.order", tolerance: tolerance,
-                        passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
-            }
-        }
-
-        /// Each trajectory's errors by method, for the plots.
-        private mutating func springCaseResults(_ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]) {
-            for (springCase, measurement) in cases {
-                for (index, fps) in verificationFrameRates.enumerated() {
-                    var errors: [String: Double] = [:]
-                    for (method, error) in measurement.errors[index] where method.isStable(for: springCase.parameters) {
-                        errors[method.rawValue] = error.maxError
-                    }
-                    let p = springCase.parameters
-                    report.springCases.append(
-                        SpringCaseResult(
-                            tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
-                            dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps, errors: errors
-                        ))
-                }
-            }
-        }
-
-        mutating func decayRows() {
-            let methods = measures.kept(DecayMethod.self)
-            guard !methods.isEmpty else { return }
-            let cases = gridCases(VerificationGrids.decays(grid), measures.decays)
-            for method in methods {
-                var worst = WorstCase()
-                for (decayCase, measurement) in cases {
-                    for (index, fps) in verificationFrameRates.enumerated() {
-                        let error = measurement[index][method]!
-                        worst.consider(
-                            error.maxError, rms: error.rmsError,
-                            at: "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
-                            [
-                                "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity,
-                                "fps": fps,
-                            ])
-                    }
-                }
-                let checked: String? =
-                    switch method {
-                    case .pop: nil
-                    case .exact: "decay.exact"
-                    case .continuous: "decay.continuous"
-                    }
-                let check = method == .continuous ? "error vs continuous law" : "error vs discrete law"
-                report.rows.append(
-                    row(
-                        "decay", method.rawValue, check, worst, rms: true, toleranceName: checked,
-                        tolerances: tolerances))
-            }
-            for (decayCase, measurement) in cases {
-                for (index, fps) in verificationFrameRates.enumerated() {
-                    report.decayCases.append(
-                        DecayCaseResult(
-                            deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
-                            errors: Dictionary(
-                                uniqueKeysWithValues: measurement[index].map { ($0.key.rawValue, $0.value.maxError) })))
-                }
-            }
-        }
-
-        mutating func bezierRows() {
-            let methods = measures.kept(BezierMethod.self)
-            guard !methods.isEmpty else { return }
-            let cases = gridCases(VerificationGrids.curves(grid), measures.curves)
-            let measurements = cases.map(\.1)
-            let regular = measurements.map(\.regularPoints).reduce(0, +)
-            for method in methods {
-                var worst = WorstCase()
-                var held = true
-                var flatPoints = 0
-                var worstFlat = 0.0
-                var flatHeld = true
-                for (curve, measurement) in cases {
-                    let result = measurement.methods[method]!
-                    worst.consider(
-                        result.maxRegular, at: "\(curveLabel(curve)) at x = \(brief(result.worstX))",
-                        ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
-                    held = held && result.regularHeld
-                    flatPoints += result.flatPoints
-                    if isWorse(result.maxFlat, than: worstFlat) { worstFlat = result.maxFlat }
-                    flatHeld = flatHeld && result.flatHeld
-                }
-                let name: String? =
-                    switch method {
-                    case .webkit: nil
-                    case .precise: "bezier.precise"
-                    case .fast: "bezier.fast"
-                    }
-                var errorRow = row(
-                    "bezier", method.rawValue, BezierSuite.regularCheck, regular, worst.value,
-                    location: worst.location,
-                    parameters: worst.parameters, toleranceName: name, tolerances: tolerances,
-                    note: method == .webkit
-                        ? "epsilon 1/400, Pop's for a 0.4 s animation"
-                        : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
-                if name != nil && regular > 0 { errorRow.passed = held }
-                report.rows.append(errorRow)
-                if flatPoints > 0 {
-                    report.rows.append(
-                        VerificationRow(
-                            suite: "bezier", mode: method.rawValue, check: "error where x(t) is flat",
-                            cases: flatPoints,
-                            value: worstFlat, location: "points with x'(t) < 1e-3",
-                            toleranceName: name, tolerance: name.map { tolerances[$0] },
-                            passed: name == nil ? nil : flatHeld,
-                            note: name == nil
-                                ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
-                }
-            }
-            if let worst = cases.max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
-                report.rows.append(
-                    VerificationRow(
-                        suite: "bezier", mode: "reference", check: "|t cubic - t brent|", cases: regular,
-                        value: worst.1.cubicVersusBrent, location: curveLabel(worst.0),
-                        note: "gsl_poly_solve_cubic against brent's polish, where x'(t) >= 1e-3"))
-            }
-            for (curve, measurement) in cases {
-                report.bezierCases.append(
-                    BezierCaseResult(
-                        curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measurement.steepness,
-                        errors: Dictionary(
-                            uniqueKeysWithValues: measurement.methods.map { ($0.key.rawValue, $0.value.maxRegular) })))
-            }
-        }
     }
 
     static func parameters(_ springCase: SpringCase, fps: Double) -> [String: Double] {
@@ -481,5 +244,247 @@ extension Array where Element == Double {
     var middle: Double? {
         guard !isEmpty else { return nil }
         return count % 2 == 1 ? self[count / 2] : (self[count / 2 - 1] + self[count / 2]) / 2
+    }
+}
+
+/// A run's rows for Kinetics' own methods, suite by suite, added to ``report``.
+extension Verifier.SuiteRows where Measures == MethodMeasures {
+    mutating func springRows() {
+        let methods = measures.kept(SpringMethod.self)
+        guard !methods.isEmpty else { return }
+        let cases = Verifier.gridCases(VerificationGrids.springs(grid), measures.springs)
+        for method in methods {
+            springErrorRows(method, cases)
+            springTimeScaleRows(method)
+            if method == .rk4 { rk4OrderRow() }
+        }
+        springCaseResults(cases)
+    }
+
+    /// A method's error against GSL and its dependence on the frame rate.
+    private mutating func springErrorRows(
+        _ method: SpringMethod, _ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]
+    ) {
+        // Which trajectories are left out is decided from the parameters,
+        // never from the results: `pop` and `fixed` take fixed 1 ms RK4
+        // steps, which grow without bound for springs outside RK4's
+        // stability region (as Pop's own solver does). Every other
+        // trajectory counts, NaN included.
+        var worst = WorstCase()
+        var leftOut = 0
+        var spread = WorstCase(startingAt: 0)
+        for (springCase, measurement) in cases {
+            guard method.isStable(for: springCase.parameters) else {
+                leftOut += verificationFrameRates.count
+                continue
+            }
+            for (index, fps) in verificationFrameRates.enumerated() {
+                guard let error = measurement.errors[index][method] else { continue }
+                worst.consider(
+                    error.maxError, rms: error.rmsError,
+                    at: "\(springCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                    Verifier.parameters(springCase, fps: fps))
+            }
+            if let caseSpread = measurement.frameRateSpread[method] {
+                spread.consider(
+                    caseSpread.value, at: "\(springCase.label), 60 vs \(brief(caseSpread.fps)) Hz",
+                    Verifier.parameters(springCase, fps: caseSpread.fps))
+            }
+        }
+        let checked: String? =
+            switch method {
+            case .analytic: "spring.analytic"
+            case .rk4: "spring.rk4"
+            case .pop, .fixed: nil
+            }
+        let note =
+            leftOut > 0
+            ? "\(leftOut) trajectories left out: their springs are outside the stability region of a 1 ms RK4 step (|λ|·h up to about 2.8), where this method grows without bound"
+            : nil
+        report.rows.append(
+            Verifier.row(
+                "spring", method.rawValue, "error", worst, rms: true, toleranceName: checked,
+                tolerances: tolerances, note: note))
+        let spreadTolerance: String? =
+            switch method {
+            case .analytic, .fixed: "spring.frame-rate"
+            case .rk4: "spring.rk4.frame-rate"
+            case .pop: nil
+            }
+        report.rows.append(
+            Verifier.row(
+                "spring", method.rawValue, "frame-rate dependence", spread,
+                location: spread.value == 0 ? "identical at every common time" : nil,
+                toleranceName: spreadTolerance, tolerances: tolerances))
+    }
+
+    /// A method's time scale: Pop's per frame rate (its time runs slow),
+    /// the others' largest |s - 1|.
+    private mutating func springTimeScaleRows(_ method: SpringMethod) {
+        let scales = measures.samples.map(\.value.scales)
+        let fitted = scales.flatMap { $0[method] ?? [] }
+        if method == .pop {
+            for (index, fps) in verificationFrameRates.enumerated() {
+                let values = scales.map { $0[method]![index] }.sorted()
+                guard let median = values.middle else { continue }
+                report.rows.append(
+                    VerificationRow(
+                        suite: "spring", mode: "pop", check: "time scale \(brief(fps)) Hz", cases: values.count,
+                        value: median, minimum: values.first, maximum: values.last,
+                        location: "median of \(values.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s)"))
+            }
+        } else if let deviation = fitted.map({ abs($0 - 1) }).reduce(
+            nil,
+            { worst, next in
+                worst.map { isWorse(next, than: $0) ? next : $0 } ?? next
+            })
+        {
+            report.rows.append(
+                Verifier.row(
+                    "spring", method.rawValue, "time scale |s - 1|", fitted.count, deviation,
+                    location:
+                        "over \(measures.samples.count) springs × \(verificationFrameRates.count) frame rates",
+                    toleranceName: method == .fixed ? "spring.fixed.time-scale" : "spring.time-scale",
+                    tolerances: tolerances))
+        }
+    }
+
+    /// RK4's order of convergence, halving the step.
+    private mutating func rk4OrderRow() {
+        let orders = measures.samples.compactMap(\.value.rk4Order).sorted()
+        if let median = orders.middle {
+            let tolerance = tolerances["spring.rk4.order"]
+            report.rows.append(
+                VerificationRow(
+                    suite: "spring", mode: "rk4", check: "convergence order", cases: orders.count,
+                    value: median,
+                    minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
+                    toleranceName: "spring.rk4.order", tolerance: tolerance,
+                    passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
+        }
+    }
+
+    /// Each trajectory's errors by method, for the plots.
+    private mutating func springCaseResults(_ cases: [(SpringCase, SpringCaseMeasurement<SpringMethod>)]) {
+        for (springCase, measurement) in cases {
+            for (index, fps) in verificationFrameRates.enumerated() {
+                var errors: [String: Double] = [:]
+                for (method, error) in measurement.errors[index] where method.isStable(for: springCase.parameters) {
+                    errors[method.rawValue] = error.maxError
+                }
+                let p = springCase.parameters
+                report.springCases.append(
+                    SpringCaseResult(
+                        tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
+                        dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps, errors: errors
+                    ))
+            }
+        }
+    }
+
+    mutating func decayRows() {
+        let methods = measures.kept(DecayMethod.self)
+        guard !methods.isEmpty else { return }
+        let cases = Verifier.gridCases(VerificationGrids.decays(grid), measures.decays)
+        for method in methods {
+            var worst = WorstCase()
+            for (decayCase, measurement) in cases {
+                for (index, fps) in verificationFrameRates.enumerated() {
+                    let error = measurement[index][method]!
+                    worst.consider(
+                        error.maxError, rms: error.rmsError,
+                        at: "\(decayCase.label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
+                        [
+                            "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity,
+                            "fps": fps,
+                        ])
+                }
+            }
+            let checked: String? =
+                switch method {
+                case .pop: nil
+                case .exact: "decay.exact"
+                case .continuous: "decay.continuous"
+                }
+            let check = method == .continuous ? "error vs continuous law" : "error vs discrete law"
+            report.rows.append(
+                Verifier.row(
+                    "decay", method.rawValue, check, worst, rms: true, toleranceName: checked,
+                    tolerances: tolerances))
+        }
+        for (decayCase, measurement) in cases {
+            for (index, fps) in verificationFrameRates.enumerated() {
+                report.decayCases.append(
+                    DecayCaseResult(
+                        deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
+                        errors: Dictionary(
+                            uniqueKeysWithValues: measurement[index].map { ($0.key.rawValue, $0.value.maxError) })))
+            }
+        }
+    }
+
+    mutating func bezierRows() {
+        let methods = measures.kept(BezierMethod.self)
+        guard !methods.isEmpty else { return }
+        let cases = Verifier.gridCases(VerificationGrids.curves(grid), measures.curves)
+        let measurements = cases.map(\.1)
+        let regular = measurements.map(\.regularPoints).reduce(0, +)
+        for method in methods {
+            var worst = WorstCase()
+            var held = true
+            var flatPoints = 0
+            var worstFlat = 0.0
+            var flatHeld = true
+            for (curve, measurement) in cases {
+                let result = measurement.methods[method]!
+                worst.consider(
+                    result.maxRegular, at: "\(Verifier.curveLabel(curve)) at x = \(brief(result.worstX))",
+                    ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
+                held = held && result.regularHeld
+                flatPoints += result.flatPoints
+                if isWorse(result.maxFlat, than: worstFlat) { worstFlat = result.maxFlat }
+                flatHeld = flatHeld && result.flatHeld
+            }
+            let name: String? =
+                switch method {
+                case .webkit: nil
+                case .precise: "bezier.precise"
+                case .fast: "bezier.fast"
+                }
+            var errorRow = Verifier.row(
+                "bezier", method.rawValue, BezierSuite.regularCheck, regular, worst.value,
+                location: worst.location,
+                parameters: worst.parameters, toleranceName: name, tolerances: tolerances,
+                note: method == .webkit
+                    ? "epsilon 1/400, Pop's for a 0.4 s animation"
+                    : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
+            if name != nil && regular > 0 { errorRow.passed = held }
+            report.rows.append(errorRow)
+            if flatPoints > 0 {
+                report.rows.append(
+                    VerificationRow(
+                        suite: "bezier", mode: method.rawValue, check: "error where x(t) is flat",
+                        cases: flatPoints,
+                        value: worstFlat, location: "points with x'(t) < 1e-3",
+                        toleranceName: name, tolerance: name.map { tolerances[$0] },
+                        passed: name == nil ? nil : flatHeld,
+                        note: name == nil
+                            ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
+            }
+        }
+        if let worst = cases.max(by: { $0.1.cubicVersusBrent < $1.1.cubicVersusBrent }) {
+            report.rows.append(
+                VerificationRow(
+                    suite: "bezier", mode: "reference", check: "|t cubic - t brent|", cases: regular,
+                    value: worst.1.cubicVersusBrent, location: Verifier.curveLabel(worst.0),
+                    note: "gsl_poly_solve_cubic against brent's polish, where x'(t) >= 1e-3"))
+        }
+        for (curve, measurement) in cases {
+            report.bezierCases.append(
+                BezierCaseResult(
+                    curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measurement.steepness,
+                    errors: Dictionary(
+                        uniqueKeysWithValues: measurement.methods.map { ($0.key.rawValue, $0.value.maxRegular) })))
+        }
     }
 }

@@ -16,7 +16,7 @@ extension Verifier {
         report.fault = fault
         report.engineMeasures = measures
         let name = measures.engine
-        var rows = EngineRows(measures: measures, grid: grid, tolerances: tolerances, report: report)
+        var rows = SuiteRows(measures: measures, grid: grid, tolerances: tolerances, report: report)
         let refusals = measures.refusals ?? []
         for suite in [VerificationSuite.spring, .decay, .bezier] where suites.contains(suite) {
             if let refusal = refusals.first(where: { $0.suite == suite.rawValue }) {
@@ -89,147 +89,6 @@ extension Verifier {
                 : "the engine refused \(cases) of a gated suite: the gate cannot hold")
     }
 
-    /// An engine run's rows, suite by suite, added to ``report``.
-    private struct EngineRows {
-        let measures: EngineMeasures
-        let grid: VerificationGrid
-        let tolerances: Tolerances
-        var report: VerificationReport
-
-        mutating func springRows() {
-            let springs = VerificationGrids.springs(grid)
-            let name = measures.engine
-            var worst = WorstCase()
-            var spread = WorstCase(startingAt: 0)
-            var diverged = 0
-            var scales: [Double] = []
-            var lags: [Double] = []
-            for measure in measures.springs {
-                let springCase = springs[measure.position]
-                for (rate, fps) in verificationFrameRates.enumerated() {
-                    guard let error = measure.errors[rate] else { continue }
-                    if error.maxError.isNaN { diverged += 1 }
-                    worst.consider(error, of: springCase.label, fps: fps, parameters(springCase, fps: fps))
-                    let p = springCase.parameters
-                    report.springCases.append(
-                        SpringCaseResult(
-                            tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
-                            dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps,
-                            errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
-                }
-                if let value = measure.spread, let fps = measure.spreadFPS {
-                    spread.consider(
-                        value, at: "\(springCase.label), 60 vs \(brief(fps)) Hz", parameters(springCase, fps: fps))
-                }
-                if isTimeScaleSample(springCase), let scale = measure.timeScale, let lag = measure.lag {
-                    scales.append(scale)
-                    lags.append(lag)
-                }
-            }
-            let gate = tolerances.engineGate(.spring)
-            report.rows.append(
-                row(
-                    "spring", name, "error", worst, rms: true, gate: gate,
-                    note: diverged > 0 ? "\(diverged) trajectories hold a value that is not a number" : nil))
-            report.rows.append(
-                row(
-                    "spring", name, "frame-rate dependence", spread,
-                    location: spread.count > 0 && spread.value == 0 ? "identical at every common time" : nil, gate: nil)
-            )
-            scales.sort()
-            lags.sort()
-            if let median = scales.middle, let lag = lags.middle {
-                report.rows.append(
-                    VerificationRow(
-                        suite: "spring", mode: name, check: "time scale 60 Hz", cases: scales.count, value: median,
-                        minimum: scales.first, maximum: scales.last,
-                        location: "median of \(scales.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s, at rest)",
-                        note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"))
-            }
-            appendSchemeRow("spring", measures.springs.map(\.scheme))
-        }
-
-        mutating func decayRows() {
-            let decays = VerificationGrids.decays(grid)
-            let name = measures.engine
-            var continuous = WorstCase()
-            var discrete = WorstCase()
-            for measure in measures.decays {
-                let decayCase = decays[measure.position]
-                for (rate, fps) in verificationFrameRates.enumerated() {
-                    let parameters = [
-                        "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity, "fps": fps,
-                    ]
-                    if let error = measure.errors[rate] {
-                        continuous.consider(error, of: decayCase.label, fps: fps, parameters)
-                        report.decayCases.append(
-                            DecayCaseResult(
-                                deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
-                                errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
-                    }
-                    if let error = measure.discreteErrors[rate] {
-                        discrete.consider(error, of: decayCase.label, fps: fps, parameters)
-                    }
-                }
-            }
-            report.rows.append(
-                row(
-                    "decay", name, "error vs continuous law", continuous, rms: true, gate: tolerances.engineGate(.decay)
-                ))
-            report.rows.append(
-                row(
-                    "decay", name, "error vs discrete law", discrete, rms: true, gate: nil,
-                    note: "Pop's law, x(t) = v/1000·d/(1 - d)·(1 - d^(1000t)); reported, not checked"))
-            appendSchemeRow("decay", measures.decays.map(\.scheme))
-        }
-
-        mutating func bezierRows() {
-            let curves = VerificationGrids.curves(grid)
-            let name = measures.engine
-            let gate = tolerances.engineGate(.bezier)
-            var worst = WorstCase()
-            var worstFlat = WorstCase(startingAt: 0)
-            var regular = 0
-            var flat = 0
-            for measure in measures.curves {
-                let curve = curves[measure.position]
-                regular += measure.regularPoints
-                flat += measure.flatPoints
-                worst.consider(
-                    measure.maxRegular, at: "\(curveLabel(curve)) at x = \(brief(measure.worstX))",
-                    ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": measure.worstX])
-                if measure.flatPoints > 0 { worstFlat.consider(measure.maxFlat, at: curveLabel(curve), [:]) }
-                report.bezierCases.append(
-                    BezierCaseResult(
-                        curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measure.steepness,
-                        errors: measure.maxRegular.isNaN ? [:] : [name: measure.maxRegular]))
-            }
-            var errorRow = row(
-                "bezier", name, BezierSuite.regularCheck, regular, worst.value, location: worst.location,
-                parameters: worst.parameters, gate: gate,
-                note: gate == nil ? nil : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
-            if gate != nil && regular > 0 { errorRow.passed = measures.curves.allSatisfy { $0.regularHeld != false } }
-            report.rows.append(errorRow)
-            if flat > 0 {
-                report.rows.append(
-                    VerificationRow(
-                        suite: "bezier", mode: name, check: "error where x(t) is flat", cases: flat,
-                        value: worstFlat.value,
-                        location: "points with x'(t) < 1e-3", toleranceName: gate?.name, tolerance: gate?.value,
-                        passed: gate == nil ? nil : measures.curves.allSatisfy { $0.flatHeld != false },
-                        note: gate == nil
-                            ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
-            }
-            appendSchemeRow("bezier", measures.curves.map(\.scheme))
-        }
-
-        /// The scheme row of `suite`, unless the schemes were not named
-        /// (`--no-schemes`).
-        private mutating func appendSchemeRow(_ suite: String, _ schemes: [String?]) {
-            if measures.schemesNamed != false { report.rows.append(schemeRow(suite, measures.engine, schemes)) }
-        }
-    }
-
     /// The springs on which time scales are fitted: at rest at the start,
     /// neither nearly undamped nor heavily overdamped, and slow enough for
     /// every frame rate to sample an oscillation well.
@@ -272,5 +131,141 @@ extension WorstCase {
         consider(
             error.maxError, rms: error.rmsError, at: "\(label) at \(brief(fps)) Hz, t = \(brief(error.worstTime)) s",
             parameters)
+    }
+}
+
+/// An engine run's rows, suite by suite, added to ``report``.
+extension Verifier.SuiteRows where Measures == EngineMeasures {
+    mutating func springRows() {
+        let springs = VerificationGrids.springs(grid)
+        let name = measures.engine
+        var worst = WorstCase()
+        var spread = WorstCase(startingAt: 0)
+        var diverged = 0
+        var scales: [Double] = []
+        var lags: [Double] = []
+        for measure in measures.springs {
+            let springCase = springs[measure.position]
+            for (rate, fps) in verificationFrameRates.enumerated() {
+                guard let error = measure.errors[rate] else { continue }
+                if error.maxError.isNaN { diverged += 1 }
+                worst.consider(error, of: springCase.label, fps: fps, Verifier.parameters(springCase, fps: fps))
+                let p = springCase.parameters
+                report.springCases.append(
+                    SpringCaseResult(
+                        tension: p.tension, friction: p.friction, mass: p.mass, velocity: springCase.velocity,
+                        dampingRatio: p.dampingRatio, naturalFrequency: p.naturalFrequency, fps: fps,
+                        errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
+            }
+            if let value = measure.spread, let fps = measure.spreadFPS {
+                spread.consider(
+                    value, at: "\(springCase.label), 60 vs \(brief(fps)) Hz", Verifier.parameters(springCase, fps: fps))
+            }
+            if Verifier.isTimeScaleSample(springCase), let scale = measure.timeScale, let lag = measure.lag {
+                scales.append(scale)
+                lags.append(lag)
+            }
+        }
+        let gate = tolerances.engineGate(.spring)
+        report.rows.append(
+            Verifier.row(
+                "spring", name, "error", worst, rms: true, gate: gate,
+                note: diverged > 0 ? "\(diverged) trajectories hold a value that is not a number" : nil))
+        report.rows.append(
+            Verifier.row(
+                "spring", name, "frame-rate dependence", spread,
+                location: spread.count > 0 && spread.value == 0 ? "identical at every common time" : nil, gate: nil)
+        )
+        scales.sort()
+        lags.sort()
+        if let median = scales.middle, let lag = lags.middle {
+            report.rows.append(
+                VerificationRow(
+                    suite: "spring", mode: name, check: "time scale 60 Hz", cases: scales.count, value: median,
+                    minimum: scales.first, maximum: scales.last,
+                    location: "median of \(scales.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s, at rest)",
+                    note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"))
+        }
+        appendSchemeRow("spring", measures.springs.map(\.scheme))
+    }
+
+    mutating func decayRows() {
+        let decays = VerificationGrids.decays(grid)
+        let name = measures.engine
+        var continuous = WorstCase()
+        var discrete = WorstCase()
+        for measure in measures.decays {
+            let decayCase = decays[measure.position]
+            for (rate, fps) in verificationFrameRates.enumerated() {
+                let parameters = [
+                    "deceleration": decayCase.parameters.deceleration, "velocity": decayCase.velocity, "fps": fps,
+                ]
+                if let error = measure.errors[rate] {
+                    continuous.consider(error, of: decayCase.label, fps: fps, parameters)
+                    report.decayCases.append(
+                        DecayCaseResult(
+                            deceleration: decayCase.parameters.deceleration, velocity: decayCase.velocity, fps: fps,
+                            errors: error.maxError.isNaN ? [:] : [name: error.maxError]))
+                }
+                if let error = measure.discreteErrors[rate] {
+                    discrete.consider(error, of: decayCase.label, fps: fps, parameters)
+                }
+            }
+        }
+        report.rows.append(
+            Verifier.row(
+                "decay", name, "error vs continuous law", continuous, rms: true, gate: tolerances.engineGate(.decay)
+            ))
+        report.rows.append(
+            Verifier.row(
+                "decay", name, "error vs discrete law", discrete, rms: true, gate: nil,
+                note: "Pop's law, x(t) = v/1000·d/(1 - d)·(1 - d^(1000t)); reported, not checked"))
+        appendSchemeRow("decay", measures.decays.map(\.scheme))
+    }
+
+    mutating func bezierRows() {
+        let curves = VerificationGrids.curves(grid)
+        let name = measures.engine
+        let gate = tolerances.engineGate(.bezier)
+        var worst = WorstCase()
+        var worstFlat = WorstCase(startingAt: 0)
+        var regular = 0
+        var flat = 0
+        for measure in measures.curves {
+            let curve = curves[measure.position]
+            regular += measure.regularPoints
+            flat += measure.flatPoints
+            worst.consider(
+                measure.maxRegular, at: "\(Verifier.curveLabel(curve)) at x = \(brief(measure.worstX))",
+                ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": measure.worstX])
+            if measure.flatPoints > 0 { worstFlat.consider(measure.maxFlat, at: Verifier.curveLabel(curve), [:]) }
+            report.bezierCases.append(
+                BezierCaseResult(
+                    curve: [curve.x1, curve.y1, curve.x2, curve.y2], steepness: measure.steepness,
+                    errors: measure.maxRegular.isNaN ? [:] : [name: measure.maxRegular]))
+        }
+        var errorRow = Verifier.row(
+            "bezier", name, BezierSuite.regularCheck, regular, worst.value, location: worst.location,
+            parameters: worst.parameters, gate: gate,
+            note: gate == nil ? nil : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
+        if gate != nil && regular > 0 { errorRow.passed = measures.curves.allSatisfy { $0.regularHeld != false } }
+        report.rows.append(errorRow)
+        if flat > 0 {
+            report.rows.append(
+                VerificationRow(
+                    suite: "bezier", mode: name, check: "error where x(t) is flat", cases: flat,
+                    value: worstFlat.value,
+                    location: "points with x'(t) < 1e-3", toleranceName: gate?.name, tolerance: gate?.value,
+                    passed: gate == nil ? nil : measures.curves.allSatisfy { $0.flatHeld != false },
+                    note: gate == nil
+                        ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
+        }
+        appendSchemeRow("bezier", measures.curves.map(\.scheme))
+    }
+
+    /// The scheme row of `suite`, unless the schemes were not named
+    /// (`--no-schemes`).
+    private mutating func appendSchemeRow(_ suite: String, _ schemes: [String?]) {
+        if measures.schemesNamed != false { report.rows.append(Verifier.schemeRow(suite, measures.engine, schemes)) }
     }
 }
