@@ -13,12 +13,15 @@ struct Trace: ParsableCommand {
     )
 }
 
-/// The frame clock of a trace: `--fps` and `--seconds`.
+/// The frame clock of a spring or decay trace and how it is printed:
+/// `--fps`, `--seconds` and `--format`.
 struct FrameOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 60
     @Option(parsing: .unconditional, help: "Length of the trace in seconds.")
     var seconds: Double = 2
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
 
     func validate() throws {
         try OptionCheck.positive(fps, "--fps")
@@ -46,36 +49,46 @@ func traceMotion<Stepper: MotionStepper<Double>>(_ stepper: Stepper, times: [Dou
     stepper.trajectory(at: times).map { MotionSample(time: $0.time, value: $0.value, velocity: $0.velocity) }
 }
 
-/// Prints motion samples as CSV (`time,value,velocity`) or as JSON: the
-/// fields of `setup` (what was traced), the frame clock and the samples.
-func printMotion<Setup: Encodable>(
-    _ samples: [MotionSample], format: SampleFormat, setup: Setup, frames: FrameOptions
-) throws {
-    var output = StandardOutput()
-    switch format {
-    case .csv:
-        output.line("time,value,velocity")
-        for sample in samples {
-            output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
+extension FrameOptions {
+    /// Prints motion samples as CSV (`time,value,velocity`) or as JSON: the
+    /// solver and its method, the fields of `setup` (what was traced), the
+    /// frame clock and the samples.
+    func print<Method: RawRepresentable<String>, Setup: Encodable>(
+        _ samples: [MotionSample], solver: String, method: Method, setup: Setup
+    ) throws {
+        var output = StandardOutput()
+        switch format {
+        case .csv:
+            output.line("time,value,velocity")
+            for sample in samples {
+                output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
+            }
+        case .json:
+            output.line(
+                try jsonText(
+                    MotionDocument(
+                        solver: solver, method: method.rawValue, setup: setup, frames: self, samples: samples)))
         }
-    case .json:
-        output.line(try jsonText(MotionDocument(setup: setup, frames: frames, samples: samples)))
+        output.flush()
     }
-    output.flush()
 }
 
-/// A trace in JSON: the setup's own fields beside `fps`, `seconds` and
-/// `samples`, in one object.
+/// A trace in JSON: the solver, its method and the setup's own fields
+/// beside `fps`, `seconds` and `samples`, in one object.
 private struct MotionDocument<Setup: Encodable>: Encodable {
+    let solver: String
+    let method: String
     let setup: Setup
     let frames: FrameOptions
     let samples: [MotionSample]
 
-    private enum Key: String, CodingKey { case fps, seconds, samples }
+    private enum Key: String, CodingKey { case solver, method, fps, seconds, samples }
 
     func encode(to encoder: any Encoder) throws {
         try setup.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
+        try container.encode(solver, forKey: .solver)
+        try container.encode(method, forKey: .method)
         try container.encode(frames.fps, forKey: .fps)
         try container.encode(frames.seconds, forKey: .seconds)
         try container.encode(samples, forKey: .samples)
@@ -99,13 +112,9 @@ struct SpringTrace: ParsableCommand {
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, fixed, rk4 or analytic.")
     var method: SpringMethod = .pop
-    @Option(help: "Output: csv or json.")
-    var format: SampleFormat = .csv
 
     /// What the JSON says of the spring traced.
     struct Setup: Encodable {
-        let solver = "spring"
-        let method: SpringMethod
         let parameters: SpringParametersJSON
         let from, to, velocity: Double
     }
@@ -119,9 +128,8 @@ struct SpringTrace: ParsableCommand {
             ),
             times: frames.times)
         let setup = Setup(
-            method: method, parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to,
-            velocity: motion.velocity)
-        try printMotion(samples, format: format, setup: setup, frames: frames)
+            parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to, velocity: motion.velocity)
+        try frames.print(samples, solver: "spring", method: method, setup: setup)
     }
 }
 
@@ -150,13 +158,9 @@ struct DecayTrace: ParsableCommand {
     @OptionGroup var frames: FrameOptions
     @Option(help: "Stepper: pop, exact or continuous.")
     var method: DecayMethod = .pop
-    @Option(help: "Output: csv or json.")
-    var format: SampleFormat = .csv
 
     /// What the JSON says of the decay traced.
     struct Setup: Encodable {
-        let solver = "decay"
-        let method: DecayMethod
         let deceleration, from, velocity: Double
     }
 
@@ -165,9 +169,8 @@ struct DecayTrace: ParsableCommand {
         let samples = traceMotion(
             DecayStepper(parameters: parameters, method: method, value: decay.from, velocity: decay.velocity),
             times: frames.times)
-        let setup = Setup(
-            method: method, deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity)
-        try printMotion(samples, format: format, setup: setup, frames: frames)
+        let setup = Setup(deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity)
+        try frames.print(samples, solver: "decay", method: method, setup: setup)
     }
 }
 
