@@ -162,15 +162,10 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
                 return stepper.isShutDown ? to : stepper.value
             }
         case .stepped(let integrator, let damping, let schedule):
-            let displacements =
-                arithmetic == .single
-                ? IntegratorReplay<Float>(
-                    integrator: integrator, damping: damping, schedule: schedule, k: Float(k), c: Float(c)
-                )
-                .positions(x: from - to, v: velocity, times: clocked)
-                : IntegratorReplay<Double>(integrator: integrator, damping: damping, schedule: schedule, k: k, c: c)
-                    .positions(x: from - to, v: velocity, times: clocked)
-            values = displacements.map { to + $0 }
+            values = replayPositions(
+                integrator, damping, schedule, k: k, c: c, arithmetic: arithmetic, x: from - to, v: velocity,
+                times: clocked
+            ).map { to + $0 }
         }
         if let snap, snap < values.count {
             for index in snap ..< values.count { values[index] = to }
@@ -272,16 +267,10 @@ public struct DecayCandidate: Hashable, Sendable, CustomStringConvertible {
         case .popLaw: method = .pop
         case .continuousLaw: method = .continuous
         case .stepped(let integrator, let damping, let schedule):
-            let rate = decay.rate
-            let positions =
-                arithmetic == .single
-                ? IntegratorReplay<Float>(
-                    integrator: integrator, damping: damping, schedule: schedule, k: 0, c: Float(rate)
-                )
-                .positions(x: 0, v: velocity, times: clocked)
-                : IntegratorReplay<Double>(integrator: integrator, damping: damping, schedule: schedule, k: 0, c: rate)
-                    .positions(x: 0, v: velocity, times: clocked)
-            return positions.map { from + $0 }
+            return replayPositions(
+                integrator, damping, schedule, k: 0, c: decay.rate, arithmetic: arithmetic, x: 0, v: velocity,
+                times: clocked
+            ).map { from + $0 }
         }
         return DecayStepper(parameters: decay, method: method, value: from, velocity: velocity)
             .values(at: clocked, start: 0)

@@ -191,6 +191,22 @@ struct IntegratorReplay<T: Real & BinaryFloatingPoint> {
     }
 }
 
+/// ``IntegratorReplay``'s positions in `arithmetic`: its state and its
+/// coefficients `k` and `c` in single or double precision.
+func replayPositions(
+    _ integrator: Integrator, _ damping: DampingForm, _ schedule: StepSchedule, k: Double, c: Double,
+    arithmetic: Arithmetic, x: Double, v: Double, times: [Double]
+) -> [Double] {
+    switch arithmetic {
+    case .single:
+        IntegratorReplay<Float>(integrator: integrator, damping: damping, schedule: schedule, k: Float(k), c: Float(c))
+            .positions(x: x, v: v, times: times)
+    case .double:
+        IntegratorReplay<Double>(integrator: integrator, damping: damping, schedule: schedule, k: k, c: c)
+            .positions(x: x, v: v, times: times)
+    }
+}
+
 /// The closed form of `x'' = -k·x - c·x'` per unit mass at time `t`, from
 /// `x0` with velocity `v0`, in arithmetic `T` (the three damping regimes,
 /// as engines that use it write them).
