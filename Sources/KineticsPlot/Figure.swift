@@ -24,18 +24,15 @@ package struct Series: Sendable {
     }
 }
 
-/// A shaded band between a lower and an upper curve over the same x.
+/// A shaded band between a lower and an upper curve: at each point's x,
+/// from its lower to its upper y.
 package struct Band: Sendable {
     package var name: String
-    package var x: [Double]
-    package var lower: [Double]
-    package var upper: [Double]
+    package var points: [(x: Double, lower: Double, upper: Double)]
 
-    package init(_ name: String, x: [Double], lower: [Double], upper: [Double]) {
+    package init(_ name: String, points: [(x: Double, lower: Double, upper: Double)]) {
         self.name = name
-        self.x = x
-        self.lower = lower
-        self.upper = upper
+        self.points = points
     }
 }
 
@@ -80,9 +77,10 @@ package struct Panel: Sendable {
     }
 
     /// The data ranges, from every series, band and rule.
-    var xValues: [Double] { series.flatMap { $0.points.map(\.x) } + bands.flatMap(\.x) }
+    var xValues: [Double] { series.flatMap { $0.points.map(\.x) } + bands.flatMap { $0.points.map(\.x) } }
     var yValues: [Double] {
-        series.flatMap { $0.points.map(\.y) } + bands.flatMap { $0.lower + $0.upper } + rules.map(\.y)
+        series.flatMap { $0.points.map(\.y) } + bands.flatMap { $0.points.flatMap { [$0.lower, $0.upper] } }
+            + rules.map(\.y)
     }
 }
 
@@ -194,11 +192,12 @@ package struct Figure: Sendable {
         for (position, band) in panel.bands.enumerated() {
             let color = Self.palette[position % Self.palette.count]
             var outline: [String] = []
-            for (index, value) in band.x.enumerated() {
-                if let px = x.pixel(value), let py = y.pixel(band.upper[index]) { outline.append("\(n(px)),\(n(py))") }
+            // Along the upper curve, then back along the lower one.
+            for point in band.points {
+                if let px = x.pixel(point.x), let py = y.pixel(point.upper) { outline.append("\(n(px)),\(n(py))") }
             }
-            for (index, value) in band.x.enumerated().reversed() {
-                if let px = x.pixel(value), let py = y.pixel(band.lower[index]) { outline.append("\(n(px)),\(n(py))") }
+            for point in band.points.reversed() {
+                if let px = x.pixel(point.x), let py = y.pixel(point.lower) { outline.append("\(n(px)),\(n(py))") }
             }
             svg.raw(
                 "<g class=\"band\" data-name=\"\(SVGWriter.escape(band.name))\"><polygon points=\"\(outline.joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.2\" stroke=\"none\"/></g>\n"

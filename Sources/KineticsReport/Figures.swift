@@ -228,24 +228,22 @@ package enum Figures {
         guard let times = result.frameTimes, !times.isEmpty else { return nil }
         let c = result.configuration
         let perRepetition = max(times.count / max(c.repetitions, 1), 1)
-        var x: [Double] = []
-        var median: [Double] = []
-        var lower: [Double] = []
-        var upper: [Double] = []
+        var median: [(x: Double, y: Double)] = []
+        var band: [(x: Double, lower: Double, upper: Double)] = []
         for frame in 0 ..< perRepetition {
             let values = stride(from: frame, to: times.count, by: perRepetition).map { times[$0] / 1e6 }.sorted()
-            x.append(Double(frame + 1))
-            median.append(values[values.count / 2])
-            lower.append(values[0])
-            upper.append(values[min(values.count - 1, Int((Double(values.count) * 0.99).rounded(.up)) - 1)])
+            let x = Double(frame + 1)
+            median.append((x, values[values.count / 2]))
+            band.append(
+                (x, values[0], values[min(values.count - 1, Int((Double(values.count) * 0.99).rounded(.up)) - 1)]))
         }
         return Figure(
             title: "\(c.key): each frame over \(c.repetitions) repetitions",
             panels: [
                 Panel(
                     x: "frame of the repetition", y: "frame time (ms)",
-                    series: [Series("p50", points: Array(zip(x, median)), style: .lineAndMarkers)],
-                    bands: [Band("fastest to p99", x: x, lower: lower, upper: upper)])
+                    series: [Series("p50", points: median, style: .lineAndMarkers)],
+                    bands: [Band("fastest to p99", points: band)])
             ])
     }
 
