@@ -255,8 +255,16 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
 
     var addsAnimations: Bool { true }
 
-    /// Starts item `index` under its key, if the engine keys its animations.
     private func start(_ index: Int) -> AnimationHandle {
+        switch keying {
+        case .strings: start(index, key: keys[index])
+        case .madeOnce: start(index, key: madeKeys[index])
+        case .none: start(index, key: ())
+        }
+    }
+
+    /// Starts item `index` under `key` (specialised for each kind of key).
+    private func start<Key>(_ index: Int, key: Key) -> AnimationHandle {
         let item = workload.item(index)
         let method = workload.configuration.method
         do {
@@ -268,39 +276,41 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
                 animation.threshold = item.threshold
                 // Moved in, as a temporary would be: copying an animation
                 // (a few hundred bytes and its references) is the caller's.
-                return try add(consume animation, to: state.scalars[index]!, index)
+                return try add(consume animation, to: state.scalars[index]!, key)
             case .pointSpring:
                 var animation = Animation<SIMD2<Double>>.spring(
                     item.spring, method: method, to: SIMD2(item.to, item.to))
                 animation.threshold = item.threshold
-                return try add(consume animation, to: state.points[index]!, index)
+                return try add(consume animation, to: state.points[index]!, key)
             case .decay:
                 var animation = Animation<Double>.decay(
                     velocity: item.velocity, parameters: workload.deceleration, method: .pop)
                 animation.threshold = item.threshold
-                return try add(consume animation, to: state.scalars[index]!, index)
+                return try add(consume animation, to: state.scalars[index]!, key)
             case .basic:
                 let animation = Animation<Double>.basic(
                     duration: item.duration, timing: .easeInEaseOut, bezier: .fast, to: item.to)
-                return try add(animation, to: state.scalars[index]!, index)
+                return try add(animation, to: state.scalars[index]!, key)
             case .keyframes:
-                return try add(.keyframes(workload.keyframes), to: state.scalars[index]!, index)
+                return try add(.keyframes(workload.keyframes), to: state.scalars[index]!, key)
             }
         } catch {
             preconditionFailure("the workload's animations are valid: \(error)")
         }
     }
 
-    /// Adds `animation` under item `index`'s key: a `String`, a key made
-    /// once, or none.
+    /// Adds `animation` under `key`: a `String`, a key made once, or none
+    /// (anything else). In each specialisation of ``start(_:key:)`` the
+    /// casts are decided at compile time, so the add is the direct call an
+    /// app would make.
     @inline(__always)
-    private func add<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, _ index: Int
+    private func add<Value: AnimatableVector, Key>(
+        _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, _ key: Key
     ) throws(ParameterError) -> AnimationHandle {
-        switch keying {
-        case .strings: try animator.add(animation, to: property, forKey: keys[index])
-        case .madeOnce: try animator.add(animation, to: property, forKey: madeKeys[index])
-        case .none: try animator.add(animation, to: property)
+        switch key {
+        case let key as String: try animator.add(consume animation, to: property, forKey: key)
+        case let key as AnimationKey: try animator.add(consume animation, to: property, forKey: key)
+        default: try animator.add(consume animation, to: property)
         }
     }
 
