@@ -128,9 +128,10 @@ enum OptionCheck {
         }
     }
 
-    /// `value` must be finite.
-    static func finite(_ value: Double, _ option: String) throws {
-        guard value.isFinite else {
+    /// Each option's value must be finite; the first that is not, in the
+    /// order given, is named.
+    static func finite(_ values: KeyValuePairs<String, Double>) throws {
+        for (option, value) in values where !value.isFinite {
             throw ValidationError("\(option) must be a finite number, got \(value)")
         }
     }
@@ -167,9 +168,7 @@ struct SpringMotionOptions: ParsableArguments {
     var velocity: Double = 0
 
     func validate() throws {
-        try OptionCheck.finite(from, "--from")
-        try OptionCheck.finite(to, "--to")
-        try OptionCheck.finite(velocity, "--velocity")
+        try OptionCheck.finite(["--from": from, "--to": to, "--velocity": velocity])
     }
 }
 
@@ -183,8 +182,7 @@ struct DecayOptions: ParsableArguments {
     var deceleration: Double = DecayParameters.popDefault.deceleration
 
     func validate() throws {
-        try OptionCheck.finite(velocity, "--velocity")
-        try OptionCheck.finite(from, "--from")
+        try OptionCheck.finite(["--velocity": velocity, "--from": from])
         do {
             _ = try DecayParameters(deceleration: deceleration)
         } catch {

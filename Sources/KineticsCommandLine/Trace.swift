@@ -13,15 +13,12 @@ struct Trace: ParsableCommand {
     )
 }
 
-/// The frame clock of a spring or decay trace and how it is printed:
-/// `--fps`, `--seconds` and `--format`.
+/// The frame clock of a trace or a plot: `--fps` and `--seconds`.
 struct FrameOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Frames per second.")
     var fps: Double = 60
     @Option(parsing: .unconditional, help: "Length of the trace in seconds.")
     var seconds: Double = 2
-    @Option(help: "Output: csv or json.")
-    var format: SampleFormat = .csv
 
     func validate() throws {
         try OptionCheck.positive(fps, "--fps")
@@ -49,7 +46,13 @@ func traceMotion<Stepper: MotionStepper<Double>>(_ stepper: Stepper, times: [Dou
     stepper.trajectory(at: times).map { MotionSample(time: $0.time, value: $0.value, velocity: $0.velocity) }
 }
 
-extension FrameOptions {
+/// A spring or decay trace's frame clock and how it is printed: `--fps`,
+/// `--seconds` and `--format`.
+struct TraceOutput: ParsableArguments {
+    @OptionGroup var frames: FrameOptions
+    @Option(help: "Output: csv or json.")
+    var format: SampleFormat = .csv
+
     /// Prints motion samples as CSV (`time,value,velocity`) or as JSON: the
     /// solver and its method, the fields of `setup` (what was traced), the
     /// frame clock and the samples.
@@ -67,7 +70,7 @@ extension FrameOptions {
             output.line(
                 try jsonText(
                     MotionDocument(
-                        solver: solver, method: method.rawValue, setup: setup, frames: self, samples: samples)))
+                        solver: solver, method: method.rawValue, setup: setup, frames: frames, samples: samples)))
         }
         output.flush()
     }
@@ -109,7 +112,7 @@ struct SpringTrace: ParsableCommand {
 
     @OptionGroup var spring: SpringOptions
     @OptionGroup var motion: SpringMotionOptions
-    @OptionGroup var frames: FrameOptions
+    @OptionGroup var output: TraceOutput
     @Option(help: "Stepper: pop, fixed, rk4 or analytic.")
     var method: SpringMethod = .pop
 
@@ -126,10 +129,10 @@ struct SpringTrace: ParsableCommand {
             SpringStepper(
                 parameters: parameters, method: method, value: motion.from, velocity: motion.velocity, target: motion.to
             ),
-            times: frames.times)
+            times: output.frames.times)
         let setup = Setup(
             parameters: SpringParametersJSON(parameters), from: motion.from, to: motion.to, velocity: motion.velocity)
-        try frames.print(samples, solver: "spring", method: method, setup: setup)
+        try output.print(samples, solver: "spring", method: method, setup: setup)
     }
 }
 
@@ -155,7 +158,7 @@ struct DecayTrace: ParsableCommand {
     )
 
     @OptionGroup var decay: DecayOptions
-    @OptionGroup var frames: FrameOptions
+    @OptionGroup var output: TraceOutput
     @Option(help: "Stepper: pop, exact or continuous.")
     var method: DecayMethod = .pop
 
@@ -168,9 +171,9 @@ struct DecayTrace: ParsableCommand {
         let parameters = try DecayParameters(deceleration: decay.deceleration)
         let samples = traceMotion(
             DecayStepper(parameters: parameters, method: method, value: decay.from, velocity: decay.velocity),
-            times: frames.times)
+            times: output.frames.times)
         let setup = Setup(deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity)
-        try frames.print(samples, solver: "decay", method: method, setup: setup)
+        try output.print(samples, solver: "decay", method: method, setup: setup)
     }
 }
 
