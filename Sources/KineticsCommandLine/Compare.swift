@@ -307,7 +307,7 @@ struct ComparePlot: ParsableCommand {
     }
 }
 
-struct SpringComparePlot: ParsableCommand {
+struct SpringComparePlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "spring", abstract: "A spring trace over GSL's motion.")
 
@@ -316,8 +316,7 @@ struct SpringComparePlot: ParsableCommand {
     @OptionGroup var motion: SpringMotionOptions
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
-        try checkWritable(output.output)
+    func figure() throws -> Figure {
         let parameters = try spring.resolve()
         let (from, to, velocity) = (motion.from, motion.to, motion.velocity)
         let trace = try input.read(.motion)
@@ -326,33 +325,30 @@ struct SpringComparePlot: ParsableCommand {
         let reference = try ReferenceODE.spring(
             tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
             displacement: from - to, velocity: velocity, times: fine)
-        try output.write(
-            ComparePlot.figure(
-                title:
-                    "\(input.trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
-                trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, to + $1.position) }))
+        return ComparePlot.figure(
+            title:
+                "\(input.trace) against spring (tension \(short(parameters.tension)), friction \(short(parameters.friction)), mass \(short(parameters.mass)))",
+            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, to + $1.position) })
     }
 }
 
-struct DecayComparePlot: ParsableCommand {
+struct DecayComparePlot: FigureCommand {
     static let configuration = CommandConfiguration(commandName: "decay", abstract: "A decay trace over GSL's motion.")
 
     @OptionGroup var input: TraceInput
     @OptionGroup var decay: DecayOptions
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
-        try checkWritable(output.output)
+    func figure() throws -> Figure {
         let parameters = try DecayParameters(deceleration: decay.deceleration)
         let trace = try input.read(.motion)
         let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
         let fine = ComparePlot.fineTimes(until: trace.times.last!)
         let reference = try ReferenceODE.decay(
             deceleration: decay.deceleration, position: decay.from, velocity: decay.velocity, times: fine)
-        try output.write(
-            ComparePlot.figure(
-                title:
-                    "\(input.trace) against decay (deceleration \(decay.deceleration), velocity \(short(decay.velocity)))",
-                trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, $1.position) }))
+        return ComparePlot.figure(
+            title:
+                "\(input.trace) against decay (deceleration \(decay.deceleration), velocity \(short(decay.velocity)))",
+            trace: trace, comparison: comparison, fine: zip(fine, reference).map { ($0, $1.position) })
     }
 }

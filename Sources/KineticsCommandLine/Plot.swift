@@ -20,13 +20,24 @@ struct Plot: ParsableCommand {
 struct PlotOutput: ParsableArguments {
     @Option(help: "Write the SVG to FILE (default: standard output).")
     var output: String?
+}
 
-    func write(_ figure: Figure) throws {
-        try writeOutput(figure.svg(), to: output)
+/// A plot subcommand: it makes one figure, which `run` writes where
+/// `--output` says, checking first that it can.
+protocol FigureCommand: ParsableCommand {
+    var output: PlotOutput { get }
+    /// The figure the options ask for.
+    func figure() throws -> Figure
+}
+
+extension FigureCommand {
+    func run() throws {
+        try checkWritable(output.output)
+        try writeOutput(try figure().svg(), to: output.output)
     }
 }
 
-struct SpringPlot: ParsableCommand {
+struct SpringPlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "spring",
         abstract: "Spring methods over GSL's trajectory, and their errors on a log scale.",
@@ -41,17 +52,16 @@ struct SpringPlot: ParsableCommand {
     var method: [SpringMethod] = []
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
+    func figure() throws -> Figure {
         let parameters = try spring.resolve(defaultingTo: .popDefault)
-        let figure = try Figures.spring(
+        return try Figures.spring(
             parameters, from: motion.from, to: motion.to, velocity: motion.velocity, fps: frames.fps,
             seconds: frames.seconds,
             methods: try springMethods(method, for: parameters))
-        try output.write(figure)
     }
 }
 
-struct DecayPlot: ParsableCommand {
+struct DecayPlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "decay",
         abstract: "Decay methods over GSL's continuous trajectory, and their errors on a log scale."
@@ -63,16 +73,15 @@ struct DecayPlot: ParsableCommand {
     var method: [DecayMethod] = []
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
-        let figure = try Figures.decay(
+    func figure() throws -> Figure {
+        try Figures.decay(
             deceleration: decay.deceleration, from: decay.from, velocity: decay.velocity, fps: frames.fps,
             seconds: frames.seconds,
             methods: method.isEmpty ? DecayMethod.allCases : method)
-        try output.write(figure)
     }
 }
 
-struct BezierPlot: ParsableCommand {
+struct BezierPlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "bezier",
         abstract: "Bezier methods over GSL's roots, and their errors in y on a log scale."
@@ -92,15 +101,14 @@ struct BezierPlot: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let figure = try Figures.bezier(
+    func figure() throws -> Figure {
+        try Figures.bezier(
             try curve.bezier(), methods: method.isEmpty ? BezierMethod.allCases : method, samples: samples,
             epsilon: webkit.epsilon)
-        try output.write(figure)
     }
 }
 
-struct VerifyPlot: ParsableCommand {
+struct VerifyPlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "A verification report's errors against the parameter that drives them, with the tolerances.",
@@ -111,12 +119,12 @@ struct VerifyPlot: ParsableCommand {
     var input: String
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
-        try output.write(Figures.verify(try readVerificationReport(input)))
+    func figure() throws -> Figure {
+        Figures.verify(try readVerificationReport(input))
     }
 }
 
-struct BenchPlot: ParsableCommand {
+struct BenchPlot: FigureCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract:
@@ -133,7 +141,7 @@ struct BenchPlot: ParsableCommand {
     var configuration: String?
     @OptionGroup var output: PlotOutput
 
-    func run() throws {
+    func figure() throws -> Figure {
         let report: BenchReport
         do {
             report = try BaselineGate.load(input)
@@ -143,10 +151,7 @@ struct BenchPlot: ParsableCommand {
             case .malformed: throw CLIError(message: error.description, status: .badData)
             }
         }
-        guard let configuration else {
-            try output.write(Figures.benchScaling(report))
-            return
-        }
+        guard let configuration else { return Figures.benchScaling(report) }
         guard let result = report.results.first(where: { $0.configuration.key == configuration }) else {
             let keys = report.results.map { "'\($0.configuration.key)'" }.joined(separator: ", ")
             throw CLIError(
@@ -158,7 +163,7 @@ struct BenchPlot: ParsableCommand {
                 message: "\(input): '\(configuration)' has no frame times (made by an older kinetics)",
                 status: .badData)
         }
-        try output.write(figure)
+        return figure
     }
 }
 
