@@ -106,8 +106,7 @@ struct SpringCompare: ParsableCommand {
             parameters: [
                 ("tension", "\(parameters.tension)"), ("friction", "\(parameters.friction)"),
                 ("mass", "\(parameters.mass)"),
-                ("from", "\(motion.from)"), ("to", "\(motion.to)"), ("velocity", "\(motion.velocity)"),
-            ])
+            ] + motion.described)
     }
 }
 
@@ -123,11 +122,7 @@ struct DecayCompare: ParsableCommand {
         let parameters = try DecayParameters(deceleration: decay.deceleration)
         let trace = try options.read(.motion)
         let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
-        try options.finish(
-            comparison,
-            parameters: [
-                ("deceleration", "\(decay.deceleration)"), ("from", "\(decay.from)"), ("velocity", "\(decay.velocity)"),
-            ])
+        try options.finish(comparison, parameters: decay.described)
     }
 }
 

@@ -170,6 +170,9 @@ struct SpringMotionOptions: ParsableArguments {
     func validate() throws {
         try OptionCheck.finite(["--from": from, "--to": to, "--velocity": velocity])
     }
+
+    /// The options as a report names them.
+    var described: [(String, String)] { [("from", "\(from)"), ("to", "\(to)"), ("velocity", "\(velocity)")] }
 }
 
 /// A decay: `--velocity`, `--from`, `--deceleration`.
@@ -188,5 +191,10 @@ struct DecayOptions: ParsableArguments {
         } catch {
             throw ValidationError(error.commandLineDescription)
         }
+    }
+
+    /// The options as a report names them.
+    var described: [(String, String)] {
+        [("deceleration", "\(deceleration)"), ("from", "\(from)"), ("velocity", "\(velocity)")]
     }
 }
