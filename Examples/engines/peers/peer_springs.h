@@ -34,8 +34,8 @@ static inline int peer_springs_usable(const char *engine, const kinetics_workloa
  * value its last tick read, and counts those still running in `running`.
  * PEER_AT(e, index) is animation `index` of `e`, or null when there is no
  * such animation; PEER_REPLACED(e, index, spec) is the same where `spec`,
- * its replacement, is a spring, and null otherwise; PEER_READERS(PREFIX) defines PREFIX_value and
- * PREFIX_running of the engine table. */
+ * its replacement, is a spring, and null otherwise; PEER_READERS(PREFIX)
+ * defines PREFIX_value and PREFIX_running of the engine table. */
 #ifdef __cplusplus
 template <class Engine> auto peer_at(Engine &e, int64_t index) -> decltype(&e.animations[0]) {
     return index >= 0 && index < int64_t(e.animations.size()) ? &e.animations[size_t(index)] : nullptr;
