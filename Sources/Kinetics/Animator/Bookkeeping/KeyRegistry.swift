@@ -224,15 +224,17 @@ final class KeyRegistry: UncheckedState<KeyRegistry.State> {
             links.append(Link())
             entries.append(Entry())
         }
-        if (state.occupied + 1) * 2 > buckets.count { rebuild() }
-        let mask = buckets.count - 1
+        // (Counts of records and buckets, far from overflowing: wrapping
+        // arithmetic spares each its check.)
+        if (state.occupied &+ 1) &* 2 > buckets.count { rebuild() }
+        let mask = buckets.count &- 1
         var bucket = hash & mask
         while !buckets[bucket].isNone && isLive(bucket, holding: buckets[bucket]) {
-            bucket = (bucket + 1) & mask
+            bucket = (bucket &+ 1) & mask
         }
-        if buckets[bucket].isNone { state.occupied += 1 }
+        if buckets[bucket].isNone { state.occupied &+= 1 }
         buckets[bucket] = record
-        state.count += 1
+        state.count &+= 1
 
         let list: KeyListIndex
         if !state.lastList.isNone && state.lastTarget == target {
@@ -253,6 +255,9 @@ final class KeyRegistry: UncheckedState<KeyRegistry.State> {
         }
         state.lastTarget = target
         state.lastList = list
+        // The list was made with the registry's columns: in range, as its
+        // tail is, and the record's link, written below.
+        let lists = ColumnPointer(self.lists)
         let tail = lists[list.index].tail
         let entry = Entry(target: target, key: key, hash: hash, generated: generated)
         let link = Link(bucket: BucketIndex(bucket), previous: tail, next: .none, list: list)
@@ -265,9 +270,10 @@ final class KeyRegistry: UncheckedState<KeyRegistry.State> {
             entries[record.index] = entry
             links[record.index] = link
         }
+        let links = ColumnPointer(self.links)
         if !tail.isNone { links[tail.index].next = record } else { lists[list.index].head = record }
         lists[list.index].tail = record
-        lists[list.index].count += 1
+        lists[list.index].count &+= 1
     }
 
     /// Moves registered `record` to the end of its target's list, where
