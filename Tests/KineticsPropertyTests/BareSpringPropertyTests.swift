@@ -48,7 +48,9 @@ enum Three: ComponentCount { static var count: Int { 3 } }
 /// operation needs it), and one whose look-alike value types the animator
 /// does not know, so that every spring has its box from its start. Both
 /// must agree on everything observable: handles, values to the bit,
-/// phases, velocities, keys, counts and traced events.
+/// phases, velocities, keys, counts and traced events. At times the first
+/// is given a spring as its numbers (`addSpring`), the second the
+/// animation that add stands for: the two adds must agree too.
 final class BareAndBoxed: RandomOperations {
     let animator = Animator()
     let boxed = Animator()
@@ -62,6 +64,8 @@ final class BareAndBoxed: RandomOperations {
     private var handles: [AnimationHandle] = []
     /// The most springs that ran bare at once, seen after a tick.
     private(set) var mostBare = 0
+    /// The springs the first animator was given as numbers (`addSpring`).
+    private(set) var fromNumbers = 0
     /// Where the two disagreed, as sentences.
     private(set) var differences: [String] = []
     /// What the last add gave each animator, to add again under its key (a
@@ -178,8 +182,23 @@ final class BareAndBoxed: RandomOperations {
         _ property: (PropertyHandle<A>, PropertyHandle<B>), to target: SIMD4<Double>, key: String?
     ) {
         let (a, b) = spring(target, current: animator[property.0].packed, A.self, B.self)
-        let addBare = { [animator] in try? animator.add(a, to: property.0, forKey: key) }
         let addBoxed = { [boxed] in try? boxed.add(b, to: property.1, forKey: key) }
+        // At times the first animator is given the spring's numbers
+        // (addSpring) where the animation would be what that add builds:
+        // under a key, from the current value, unclamped and untraced.
+        if let key, a.from == nil, a.clamp == ClampMode(rawValue: 0), !a.isTraced, word(2) == 0,
+            case .spring(let parameters, let method) = a.kind, let to = a.to
+        {
+            // (A new animation each time: adding it again is not a no-op.)
+            last = nil
+            let handle = try? animator.addSpring(
+                to: to, of: property.0, forKey: AnimationKey(key), parameters: parameters, method: method,
+                velocity: a.velocity, threshold: a.threshold)
+            fromNumbers += 1
+            record(handle, addBoxed())
+            return
+        }
+        let addBare = { [animator] in try? animator.add(a, to: property.0, forKey: key) }
         last = key == nil ? nil : (addBare, addBoxed)
         record(addBare(), addBoxed())
     }
@@ -320,5 +339,6 @@ struct BareSpringPropertyTests {
         #expect(pair.differences.isEmpty, "seed \(seed): \(pair.differences)")
         // The run compared what it says: many springs ran bare.
         #expect(pair.mostBare >= 10, "at most \(pair.mostBare) springs ran bare at once")
+        #expect(pair.fromNumbers >= 100, "\(pair.fromNumbers) springs added from their numbers")
     }
 }

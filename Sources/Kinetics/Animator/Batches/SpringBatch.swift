@@ -401,8 +401,8 @@ struct SpringStart<V: AnimatableVector> {
     /// its missing ends are the current value, a missing velocity zero, a
     /// missing threshold `defaultThreshold()` (the property kind's).
     @inline(__always)
-    init<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, current: V, defaultThreshold: () -> Double
+    init<Source: QuietSpringSource>(
+        _ animation: borrowing Source, current: V, defaultThreshold: () -> Double
     ) {
         from = animation.packedFrom.map { V(packed: $0) } ?? current
         to = animation.packedTo.map { V(packed: $0) } ?? current

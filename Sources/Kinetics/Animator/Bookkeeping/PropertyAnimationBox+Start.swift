@@ -126,8 +126,8 @@ extension PropertyAnimationBox {
     /// assignment witness; at 100,000 springs, where each line a replacement
     /// touches is a cache miss, churn frames took longer with it
     /// (docs/performance.md).
-    func restartQuietSpring(
-        with animation: borrowing Animation<Value>, parameters: SpringParameters, _ animator: Animator,
+    func restartQuietSpring<Source: QuietSpringSource>(
+        with animation: borrowing Source, parameters: SpringParameters, _ animator: Animator,
         _ handle: AnimationHandle, index: Int
     ) {
         let element = animator.status[index].element.index
@@ -140,7 +140,7 @@ extension PropertyAnimationBox {
         state.distance = state.to - state.from
         state.resolved = true
         state.reversed = false
-        state.hasExplicitEnd = animation.to != nil
+        state.hasExplicitEnd = animation.packedTo != nil
         state.threshold = start.threshold
         SharedTables.with(animator) { tables in
             tables.withSpringGroups(state.springMethod) { groups in

@@ -243,11 +243,18 @@ public struct Animation<Value: AnimatableVector> {
     /// An animation of the given kind.
     @inlinable
     public init(_ kind: Kind, from: Value? = nil, to: Value? = nil, velocity: Value? = nil) {
+        self.init(kind, from: from, to: to, velocity: velocity, id: AnimationID.next())
+    }
+
+    /// An animation of the given kind with identity `id` (a spring added
+    /// from its numbers, made into an animation, keeps the identity it had).
+    @inlinable
+    init(_ kind: Kind, from: Value?, to: Value?, velocity: Value?, id: AnimationID) {
         self.kind = kind
         // Set here, not as the properties' initial values: those are
         // functions of the module, called from an inlined init.
         clamp = ClampMode(rawValue: 0)
-        id = AnimationID.next()
+        self.id = id
         packedFrom = from?.packed
         packedTo = to?.packed
         packedVelocity = velocity?.packed

@@ -59,7 +59,7 @@ extension Animator {
     /// Both adds: `prefix` is the key's ``KeyHash/Prefix`` when the caller
     /// made it already.
     @inline(__always)
-    private func add<Value: AnimatableVector>(
+    func add<Value: AnimatableVector>(
         _ animation: consuming Animation<Value>, to property: PropertyHandle<Value>, key: String?,
         prefix: KeyHash.Prefix?
     ) throws(ParameterError) -> AnimationHandle {
@@ -74,9 +74,10 @@ extension Animator {
         let lookup: KeyLookup? =
             if let key { KeyLookup(registry, property.target, key, hint: hint, prefix: prefix) } else { nil }
         let handle: AnimationHandle
-        if let lookup, let spring,
+        if let lookup, let spring, lookup.existing != nil,
             let index = quietSpringToReplace(
-                animation, method: spring.method, slot: property.slot, life: life, running: lookup.existing)
+                Value.self, id: id, startsQuietNow: startsQuietNow(animation, life: life), method: spring.method,
+                slot: property.slot, running: lookup.existing)
         {
             handle = replaceInPlace(animation, index: index, parameters: spring.parameters, life: life)
         } else if let spring, runsBare(animation, life: life) {
@@ -171,6 +172,10 @@ extension Animator {
     /// Registers `box` under `key` (`lookup`: the key's ``KeyLookup`` on
     /// `target`, if the caller made one since the registry last changed),
     /// replacing what runs there, and starts it if its begin time has come.
+    /// Out of line: inlined into the animation's add, it crowded the
+    /// registers of the add's replacement in place (28 instructions more a
+    /// replacement, counted).
+    @inline(never)
     func register(
         _ box: AnimationBox, id: AnimationID, target: TargetID, key: String?, life: LifeCycle,
         lookup: KeyLookup? = nil
@@ -238,19 +243,26 @@ extension Animator {
     func makeRecord(
         box: AnimationBox?, id: AnimationID, target: TargetID, life: LifeCycle, parent: AnimationHandle?, time: Double
     ) -> AnimationHandle {
-        let index: RecordIndex
-        if let reused = freeRecords.popLast() {
-            index = reused
-        } else {
-            index = RecordIndex(records.count)
+        state.nextSequence += 1
+        guard let index = freeRecords.popLast() else {
+            // A new record, appended as it will be (its generation the
+            // first): each column written once.
+            let index = RecordIndex(records.count)
             // What grows with the records grows when they do
             // (``reserveRecords(_:)``): room in the records is room in each.
             if records.count == records.capacity { reserveRecords(Swift.max(16, 2 * records.count)) }
+            // (A record built with its box is copied through its type's
+            // value witness: an empty one is appended, and what differs
+            // written in place.)
             records.appendWithinCapacity(AnimationRecord())
-            status.appendWithinCapacity(RecordStatus())
-            places.appendWithinCapacity(RecordPlace())
+            let record = ColumnPointer(records).address(index.index)
+            record.pointee.id = id
+            record.pointee.life = life
+            if let box { record.pointee.box = box }
+            status.appendWithinCapacity(RecordStatus(generation: 1, live: true))
+            places.appendWithinCapacity(RecordPlace(target: target, parent: parent))
+            return AnimationHandle(record: index, generation: 1)
         }
-        state.nextSequence += 1
         // A quietly finished animation left its box here.
         if let left = records[index.index].box {
             left.forgetRun()

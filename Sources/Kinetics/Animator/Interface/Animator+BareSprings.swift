@@ -21,8 +21,14 @@ extension Animator {
     /// value type that ``box(_:)`` can make a box for.
     @inline(__always)
     func runsBare<Value: AnimatableVector>(_ animation: borrowing Animation<Value>, life: LifeCycle) -> Bool {
-        Self.isOwnValueType(Value.self) && state.tracer == nil && animation.beginTime <= time && animation.isUnobserved
-            && life.endsWithThisRun
+        Self.isOwnValueType(Value.self) && state.tracer == nil && startsQuietNow(animation, life: life)
+    }
+
+    /// Whether `animation`, with `life`, starts now and is quiet as a box
+    /// would find it at its start, tracer aside: unobserved, its last run.
+    @inline(__always)
+    func startsQuietNow<Value: AnimatableVector>(_ animation: borrowing Animation<Value>, life: LifeCycle) -> Bool {
+        animation.beginTime <= time && animation.isUnobserved && life.endsWithThisRun
     }
 
     /// Whether `Value` is `Double` or a `SIMD2`, `SIMD3` or `SIMD4` of
@@ -37,22 +43,23 @@ extension Animator {
     /// Adds `animation`, a spring that ``runsBare(_:life:)``, without a box:
     /// registered under `key` as ``register(_:id:target:key:life:lookup:)``
     /// would, started and rendered at once.
-    func addBare<Value: AnimatableVector>(
-        _ animation: consuming Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
+    func addBare<Value: AnimatableVector, Source: QuietSpringSource>(
+        _ animation: consuming Source, _ spring: (parameters: SpringParameters, method: SpringMethod),
         to property: PropertyHandle<Value>, id: AnimationID, key: String?, life: LifeCycle, lookup: KeyLookup?
-    ) -> AnimationHandle {
+    ) -> AnimationHandle where Source.Value == Value {
         let (handle, isNew) = claimRecord(nil, id: id, target: property.target, key: key, life: life, lookup: lookup)
         guard isNew else { return handle }
         let index = handle.record.index
         // The stop callback of an animation this one replaced may have set
         // a tracer, which observes it: then it has a box, as any other.
         guard state.tracer == nil else {
-            records[index].box = makePropertyBox(animation, property: property)
+            records[index].box = makePropertyBox(animation.animation(spring), property: property)
             startIfDue(handle, at: time)
             return handle
         }
-        status[index].phase = .running
-        records[index].startTime = time
+        // The record is the one just claimed: in range of both columns.
+        ColumnPointer(status)[index].phase = .running
+        ColumnPointer(records)[index].startTime = time
         // No start event is due: nothing observes it.
         // (Switches on the width, as ``makePropertyBox``, for the animation.)
         switch Self.width(of: Value.self) {
@@ -70,8 +77,8 @@ extension Animator {
     /// of `lane`: joins its group and appends its element, quiet, as its box
     /// would; then renders its first frame into the quiet output
     /// (``renderFirstQuietFrame(_:lane:method:element:index:)``).
-    private func startBare<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, _ spring: (parameters: SpringParameters, method: SpringMethod),
+    private func startBare<Source: QuietSpringSource, Stored: AnimatableVector>(
+        _ animation: borrowing Source, _ spring: (parameters: SpringParameters, method: SpringMethod),
         slot: PropertySlot, lane: Lane<Stored>, width: Int, _ handle: AnimationHandle, index: Int
     ) {
         let start = SpringStart<Stored>(animation, current: lane[slot: slot]) {
@@ -85,9 +92,11 @@ extension Animator {
                 owner: handle, slot: slot, start, group: group, clamp: clamp, roundingFactor: 0, additive: false,
                 wantsEvents: false, flags: ElementFlag.unwritten | ElementFlag.quiet)
         }
+        // (Its status is new: not reached. The record is the one just
+        // claimed: in range.)
+        let status = ColumnPointer(self.status)
         status[index].spring = SpringElement(
-            width: width, methodIndex: method, components: Value.componentCount, observesReach: false)
-        // (Its status is new: not reached.)
+            width: width, methodIndex: method, components: Source.Value.componentCount, observesReach: false)
         status[index].element = element
         lane.withSprings(method) {
             renderFirstQuietFrame($0, lane: lane, method: method, element: element.index, index: index)
@@ -116,21 +125,25 @@ extension Animator {
     /// ``PropertyAnimationBox/restartQuietSpring(with:parameters:_:_:index:)``
     /// does, with no box to keep; then renders its first frame into the
     /// quiet output (``renderFirstQuietFrame(_:lane:method:element:index:)``).
-    func restartBare<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
+    func restartBare<Source: QuietSpringSource, Stored: AnimatableVector>(
+        _ animation: borrowing Source, parameters: SpringParameters, lane: Lane<Stored>, width: Int,
         _ handle: AnimationHandle, index: Int
     ) {
         let method = status[index].spring.method
         let element = status[index].element.index
-        lane.withSprings(method) { batch in
-            let slot = batch.common.slot[element]
-            let start = SpringStart<Stored>(animation, current: lane[slot: slot]) {
-                propertyInfo(width: width, slot: slot).kind.defaultThreshold
+        // Read through a pointer: a closure cannot capture a borrowed value
+        // of a generic type, and one that captured a copy copied it.
+        withUnsafePointer(to: animation) { animation in
+            lane.withSprings(method) { batch in
+                let slot = batch.common.slot[element]
+                let start = SpringStart<Stored>(animation.pointee, current: lane[slot: slot]) {
+                    propertyInfo(width: width, slot: slot).kind.defaultThreshold
+                }
+                let group = shared.rejoinSpringGroup(
+                    method: method, batch.group(element), parameters, threshold: start.threshold)
+                batch.restartQuiet(element, owner: handle, start, group: group, clamp: animation.pointee.clamp)
+                renderFirstQuietFrame(batch, lane: lane, method: method, element: element, index: index)
             }
-            let group = shared.rejoinSpringGroup(
-                method: method, batch.group(element), parameters, threshold: start.threshold)
-            batch.restartQuiet(element, owner: handle, start, group: group, clamp: animation.clamp)
-            renderFirstQuietFrame(batch, lane: lane, method: method, element: element, index: index)
         }
     }
 

@@ -17,18 +17,15 @@ extension Animator {
     /// batch differs, which nothing observes either.
     @inline(__always)
     func quietSpringToReplace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, method: SpringMethod, slot: PropertySlot, life: LifeCycle,
+        _ type: Value.Type, id: AnimationID, startsQuietNow: Bool, method: SpringMethod, slot: PropertySlot,
         running existing: RecordIndex?
     ) -> Int? {
         // The box's test of a quiet run (a top-level animation has no parent).
-        guard let existing, state.phase == .idle, state.tracer == nil, animation.beginTime <= time,
-            animation.isUnobserved,
-            life.endsWithThisRun
-        else { return nil }
+        guard let existing, startsQuietNow, state.phase == .idle, state.tracer == nil else { return nil }
         let index = existing.index
         let running = status[index].spring
         guard status[index].phase == .running, running != .none, running.method == method.index,
-            records[index].id != animation.id
+            records[index].id != id
         else { return nil }
         let element = status[index].element.index
         // A key names an animation on a target, not on a property: the
@@ -50,8 +47,8 @@ extension Animator {
     /// record (a generation on, as freeing and reusing it would), box,
     /// element and key (moved last among its target's keys, as removing and
     /// adding it would), and renders the new spring's first frame.
-    func replaceInPlace<Value: AnimatableVector>(
-        _ animation: borrowing Animation<Value>, index: Int, parameters: SpringParameters, life: LifeCycle
+    func replaceInPlace<Source: QuietSpringSource>(
+        _ animation: borrowing Source, index: Int, parameters: SpringParameters, life: LifeCycle
     ) -> AnimationHandle {
         // One check of the index for the record and its status (the
         // columns have the same count); then their pointers, which check in
@@ -72,18 +69,23 @@ extension Animator {
         if records[index].box != nil {
             // Not retained: the record keeps the box, and restarting a quiet
             // spring neither frees a record nor calls out. (Switches on the
-            // width, as ``makePropertyBox``, for the animation borrowed.)
-            Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
-                switch Self.width(of: Value.self) {
-                case 1: restart(box, Double.self, with: animation, parameters, handle, index: index)
-                case 2: restart(box, SIMD2<Double>.self, with: animation, parameters, handle, index: index)
-                default: restart(box, SIMD4<Double>.self, with: animation, parameters, handle, index: index)
+            // width, as ``makePropertyBox``, for the animation borrowed,
+            // read through a pointer: see ``restartBare``.)
+            withUnsafePointer(to: animation) { animation in
+                Unmanaged.passUnretained(records[index].box!)._withUnsafeGuaranteedRef { box in
+                    switch Self.width(of: Source.Value.self) {
+                    case 1: restart(box, Double.self, with: animation.pointee, parameters, handle, index: index)
+                    case 2:
+                        restart(box, SIMD2<Double>.self, with: animation.pointee, parameters, handle, index: index)
+                    default:
+                        restart(box, SIMD4<Double>.self, with: animation.pointee, parameters, handle, index: index)
+                    }
                 }
             }
-            renderQuietSpring(handle, index: index, width: Self.width(of: Value.self))
+            renderQuietSpring(handle, index: index, width: Self.width(of: Source.Value.self))
         } else {
             // Its first frame rendered with the restart, in the batch at hand.
-            switch Self.width(of: Value.self) {
+            switch Self.width(of: Source.Value.self) {
             case 1: restartBare(animation, parameters: parameters, lane: lane1, width: 1, handle, index: index)
             case 2: restartBare(animation, parameters: parameters, lane: lane2, width: 2, handle, index: index)
             default: restartBare(animation, parameters: parameters, lane: lane4, width: 4, handle, index: index)
@@ -93,13 +95,13 @@ extension Animator {
         return handle
     }
 
-    private func restart<Value: AnimatableVector, Stored: AnimatableVector>(
-        _ box: AnimationBox, _ stored: Stored.Type, with animation: borrowing Animation<Value>,
+    private func restart<Source: QuietSpringSource, Stored: AnimatableVector>(
+        _ box: AnimationBox, _ stored: Stored.Type, with animation: borrowing Source,
         _ parameters: SpringParameters, _ handle: AnimationHandle, index: Int
     ) {
         // The box's value type was checked: its type is this one (a cast
         // that checks would look up the generic class's metadata).
-        unsafeDowncast(box, to: PropertyAnimationBox<Value, Stored>.self)
+        unsafeDowncast(box, to: PropertyAnimationBox<Source.Value, Stored>.self)
             .restartQuietSpring(with: animation, parameters: parameters, self, handle, index: index)
     }
 }
