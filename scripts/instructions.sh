@@ -2,8 +2,9 @@
 # The instruction-count gate: `kinetics bench --count instructions` on the
 # animator's and the batch path's frames (10,000 animations: steady
 # springs and mixed animations, churn, retarget storms, bursts and mass
-# completion; steady and burst again with keys made once, animator-keys,
-# and with none, animator-unkeyed), on the two reference engines (1,000
+# completion; steady, burst and churn again with keys made once,
+# animator-keys, with none, animator-unkeyed, and with springs added from
+# their numbers, animator-springs), on the two reference engines (1,000
 # springs) and on the bezier, each group against its baseline in
 # data/baselines/instructions/. Counts do not move with machine noise, so
 # the gate can be tight: 2% (--compare-by instructions).
@@ -63,8 +64,8 @@ group springs --engine animator --engine batch --mix spring --animations 10000 \
 springs=$!
 group mixed --engine animator --engine batch --mix mixed --animations 10000 --scenario steady --scenario churn
 group references --engine reference --engine pop-c --mix spring --animations 1000 --scenario steady --no-bezier
-group keys --engine animator-keys --engine animator-unkeyed --mix spring --animations 10000 \
-    --scenario steady --scenario burst --no-bezier
+group keys --engine animator-keys --engine animator-unkeyed --engine animator-springs --mix spring --animations 10000 \
+    --scenario steady --scenario burst --scenario churn --no-bezier
 wait "$springs"
 
 worst=0

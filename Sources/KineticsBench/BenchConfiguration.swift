@@ -48,8 +48,15 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Not among ``allCases``.
     public static let animatorUnkeyed = BenchEngine("animator-unkeyed")
 
+    /// The animator with every key made once, each spring added from its
+    /// numbers (`Animator.addSpring`) instead of as an `Animation`: what an
+    /// add costs without the animation's build, settings' check and
+    /// destruction. Other kinds are added as `animator-keys` adds them.
+    /// Measured when asked for by name. Not among ``allCases``.
+    public static let animatorSprings = BenchEngine("animator-springs")
+
     /// The engines measured only when named.
-    package static let namedOnly: [BenchEngine] = [.abiNull, .animatorKeys, .animatorUnkeyed]
+    package static let namedOnly: [BenchEngine] = [.abiNull, .animatorKeys, .animatorUnkeyed, .animatorSprings]
 
     /// The built-in engines measured by default, in table order.
     public static let allCases: [BenchEngine] = [.animator, .batch, .reference, .popC]
@@ -66,7 +73,7 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// package steps as it steps, and abi-null steps nothing; their
     /// configurations are made with `pop` (so that a baseline matches
     /// whatever --method said) and their rows show `-`.
-    public var takesMethod: Bool { Self.allCases.contains(self) || self == .animatorKeys || self == .animatorUnkeyed }
+    public var takesMethod: Bool { Self.allCases.contains(self) || (Self.namedOnly.contains(self) && self != .abiNull) }
 
     /// The name.
     public var description: String { rawValue }

@@ -106,6 +106,7 @@ package func makeEngine(_ configuration: BenchConfiguration) throws(BenchError) 
     case .animator: return AnimatorEngine(workload)
     case .animatorKeys: return AnimatorEngine(workload, keys: .madeOnce)
     case .animatorUnkeyed: return AnimatorEngine(workload, keys: .none)
+    case .animatorSprings: return AnimatorEngine(workload, keys: .madeOnce, springsFromNumbers: true)
     case .batch: return BatchEngine(workload)
     case .reference: return ReferenceEngine(workload)
     case .popC: return try CEngine(kinetics_pop_c_engine().pointee, workload: workload)
@@ -159,6 +160,9 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
         case none
     }
     private let keying: Keys
+    /// Whether springs are added from their numbers (`addSpring`), not as
+    /// an `Animation` (`animator-springs`).
+    private let springsFromNumbers: Bool
     private let keys: [String]
     /// The keys made once (`AnimationKey`), for `animator-keys`; empty for
     /// the others.
@@ -169,9 +173,12 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
         set { state.churnCursor = newValue }
     }
 
-    init(_ workload: Workload, keys keying: Keys = .strings) {
+    init(_ workload: Workload, keys keying: Keys = .strings, springsFromNumbers: Bool = false) {
+        precondition(
+            !springsFromNumbers || keying == .madeOnce, "springs from their numbers are added under keys made once")
         self.workload = workload
         self.keying = keying
+        self.springsFromNumbers = springsFromNumbers
         target = animator.makeTarget()
         keys = keying == .none ? [] : workload.keys()
         madeKeys = keying == .madeOnce ? keys.map { AnimationKey($0) } : []
@@ -271,6 +278,10 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
             switch item.kind {
             // Every animation starts from the property's current value (its
             // initial value the first time), as a replacement under churn does in Pop.
+            case .spring where springsFromNumbers:
+                return try addSpring(to: item.to, of: state.scalars[index]!, key, item)
+            case .pointSpring where springsFromNumbers:
+                return try addSpring(to: SIMD2(item.to, item.to), of: state.points[index]!, key, item)
             case .spring:
                 var animation = Animation<Double>.spring(item.spring, method: method, to: item.to)
                 animation.threshold = item.threshold
@@ -312,6 +323,17 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
         case let key as AnimationKey: try animator.add(consume animation, to: property, forKey: key)
         default: try animator.add(consume animation, to: property)
         }
+    }
+
+    /// Adds item `item`'s spring from its numbers under `key`, a key made
+    /// once (``Animator/addSpring(to:of:forKey:parameters:method:velocity:threshold:)``).
+    @inline(__always)
+    private func addSpring<Value: AnimatableVector, Key>(
+        to target: Value, of property: PropertyHandle<Value>, _ key: Key, _ item: BenchAnimation
+    ) throws(ParameterError) -> AnimationHandle {
+        try animator.addSpring(
+            to: target, of: property, forKey: key as! AnimationKey, parameters: item.spring,
+            method: workload.configuration.method, threshold: item.threshold)
     }
 
     func replace(_ index: Int) {

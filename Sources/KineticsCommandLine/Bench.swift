@@ -40,7 +40,7 @@ struct Bench: ParsableCommand {
     static var engineHelp: String {
         let own = BenchEngine.registered.map(\.rawValue)
         return
-            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), animator-keys and animator-unkeyed (the animator with keys made once, or none), "
+            "Engines (repeatable): animator, batch, reference (Pop's frame in Swift), pop-c (Pop's frame in C), abi-null (the harness alone), animator-keys and animator-unkeyed (the animator with keys made once, or none), animator-springs (keys made once, springs added from their numbers), "
             + (own.isEmpty ? "" : "this program's own (\(own.joined(separator: ", "))), ")
             + "or a library's engine. Default: the first four, "
             + (own.isEmpty ? "" : "this program's own, ") + "and any library's engine with abi-null beside it."

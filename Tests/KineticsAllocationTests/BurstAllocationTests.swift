@@ -113,7 +113,7 @@ struct BurstAllocationTests {
 
     @Test(
         "the bench's burst frame allocates nothing in the engines that reserve room",
-        arguments: [BenchEngine.animator, .animatorKeys, .animatorUnkeyed, .batch])
+        arguments: [BenchEngine.animator, .animatorKeys, .animatorUnkeyed, .animatorSprings, .batch])
     func benchBurst(engine: BenchEngine) {
         guard !sanitized else { return }
         func burstFrame(counting: Bool) -> Int {

@@ -62,7 +62,7 @@ struct EngineParityTests {
             }
         }
         let reference = Self.run(configuration(.reference), frames: 90)
-        for engine in [BenchEngine.animator, .animatorKeys, .animatorUnkeyed, .batch] {
+        for engine in [BenchEngine.animator, .animatorKeys, .animatorUnkeyed, .animatorSprings, .batch] {
             let values = Self.run(configuration(engine), frames: 90)
             var failures = 0
             var worst = (difference: 0.0, index: 0, frame: 0)

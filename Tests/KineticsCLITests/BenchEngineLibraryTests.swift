@@ -299,7 +299,7 @@ struct BenchEngineLibraryTests {
         #expect(
             unknown.status == 64
                 && unknown.stderr.contains(
-                    "pop-c, abi-null, animator-keys, animator-unkeyed or the engine of an --engine-library, got 'nonesuch'"
+                    "pop-c, abi-null, animator-keys, animator-unkeyed, animator-springs or the engine of an --engine-library, got 'nonesuch'"
                 ),
             "\(unknown.stderr)")
     }
@@ -341,7 +341,7 @@ struct BenchSuiteTests {
         #expect(wrong.status == 64)
         #expect(
             wrong.stderr.hasPrefix("swift-springs-bench: error: --engine must be one of ")
-                && wrong.stderr.contains("animator-unkeyed, swift-springs or the engine"), "\(wrong.stderr)")
+                && wrong.stderr.contains("animator-springs, swift-springs or the engine"), "\(wrong.stderr)")
         // The kit checks values against GSL's motion, as the kinetics tool does.
         #expect(run.lines.contains { $0.hasPrefix("values against GSL's motion of the workload") }, "\(run.stdout)")
         let tool = try shell(
