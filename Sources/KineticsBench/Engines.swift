@@ -164,8 +164,8 @@ final class AnimatorEngine: UncheckedEngineState<AnimatorEngineState>, MeasuredE
     /// an `Animation` (`animator-springs`).
     private let springsFromNumbers: Bool
     private let keys: [String]
-    /// The keys made once (`AnimationKey`), for `animator-keys`; empty for
-    /// the others.
+    /// The keys made once (`AnimationKey`), for `animator-keys` and
+    /// `animator-springs`; empty for the others.
     private let madeKeys: [AnimationKey]
 
     var churnCursor: Int {
