@@ -14,6 +14,7 @@
  *            normally
  *   leak     allocates (and touches) 64 MB blocks in create until malloc
  *            refuses, then aborts, as a program's out-of-memory handler does
+ *   nan      runs normally but gives NaN for every value
  *
  *   cc -O2 -shared -fPIC -DFAULT=segv -I Sources/CKineticsEngine/include \
  *       -o libfaulty_springs.so Examples/engines/faulty_springs.c -lm
@@ -72,6 +73,11 @@ static void faulty_tick(void *handle, double time) {
     soa_tick(handle, time);
 }
 
+static double faulty_value(const void *handle, int64_t i) {
+    if (faulty_armed && strcmp(fault, "nan") == 0) return NAN;
+    return soa_value(handle, i);
+}
+
 static kinetics_engine faulty;
 
 const kinetics_engine *kinetics_engine_table(void) {
@@ -79,5 +85,6 @@ const kinetics_engine *kinetics_engine_table(void) {
     faulty.name = "faulty-springs";
     faulty.create = faulty_create;
     faulty.tick = faulty_tick;
+    faulty.value = faulty_value;
     return &faulty;
 }

@@ -68,6 +68,14 @@ public struct BenchEngine: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// Whether the engine is one of Kinetics' own (not from a library).
     public var isBuiltIn: Bool { Self.allCases.contains(self) || Self.namedOnly.contains(self) }
 
+    /// Whether the engine keeps its animations in Kinetics' batches (the
+    /// animator in each of its forms, and the batches alone), whose bytes
+    /// ``BenchResult/bytesPerFrame`` counts: for every other engine that
+    /// count is the workload's in the batches' layout, not the engine's.
+    public var usesBatchLayout: Bool {
+        self == .animator || self == .batch || (Self.namedOnly.contains(self) && self != .abiNull)
+    }
+
     /// Whether `--method` means anything to the engine: only Kinetics' own
     /// engines with springs take one. An engine from a library or a
     /// package steps as it steps, and abi-null steps nothing; their

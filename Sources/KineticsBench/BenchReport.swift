@@ -1,4 +1,5 @@
 import Foundation
+import Kinetics
 import KineticsInput
 
 /// The fitted exponent of frame cost against the number of animations.
@@ -278,7 +279,12 @@ public enum BaselineGate {
             )
         }
         do {
-            let report = try JSONDecoder().decode(BenchReport.self, from: data)
+            // Numbers that are not finite as `kinetics bench` writes them:
+            // a value check of NaN must read back as NaN, and fail the gate.
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            let report = try decoder.decode(BenchReport.self, from: data)
             var seen = Set<String>()
             for (index, result) in report.results.enumerated() {
                 // The ranges `kinetics bench` accepts: anything else cannot
@@ -326,8 +332,12 @@ public enum BaselineGate {
     /// a change in the order of floating-point operations, whose error
     /// moves by a few ulps of the amplitude, and none for a frame stepped
     /// wrong (a library that advanced half of every frame went from 1.7e-2
-    /// to 3.4e-1).
-    public static func valueErrorLimit(baseline error: Double) -> Double { error * 1.1 + 1e-12 }
+    /// to 3.4e-1). A baseline whose error is not finite bounds nothing but
+    /// finiteness: the limit is then the largest double, so that an error of
+    /// NaN or infinity still fails and a fixed engine passes.
+    public static func valueErrorLimit(baseline error: Double) -> Double {
+        error.isFinite ? error * 1.1 + 1e-12 : .greatestFiniteMagnitude
+    }
 
     /// Each configuration of `current` that `baseline` also has, compared:
     /// the calibrated change, the bound it is held to, and the spreads that
@@ -377,7 +387,7 @@ public enum BaselineGate {
             guard let base = byKey[result.configuration.key] else { continue }
             let change = (result.calibrated / base.calibrated - 1) * 100
             let bound = perScenario[result.configuration.scenario] ?? maxRegression
-            if comparingTimes && change > bound {
+            if comparingTimes && Limit.atMost(bound).isExceeded(by: change) {
                 found.append(
                     Regression(
                         key: result.configuration.key,
@@ -386,7 +396,7 @@ public enum BaselineGate {
                             base.calibrated, change, bound)))
             }
             if let now = result.instructions, let then = base.instructions,
-                InstructionCount.change(now, from: then) >= maxCountIncrease
+                Limit.below(maxCountIncrease).isExceeded(by: InstructionCount.change(now, from: then))
             {
                 found.append(
                     Regression(
@@ -397,15 +407,15 @@ public enum BaselineGate {
                             InstructionCount.change(now, from: then), maxCountIncrease)))
             }
             if let now = result.valueCheck, let then = base.valueCheck,
-                now.error > valueErrorLimit(baseline: then.error)
+                Limit.atMost(valueErrorLimit(baseline: then.error)).isExceeded(by: now.error)
             {
                 found.append(
                     Regression(
                         key: result.configuration.key,
                         message: String(
-                            format:
-                                "value error %.2e vs baseline %.2e (more than 1.1× + 1e-12): the engine's values changed, at %@",
-                            now.error, then.error, now.worst)))
+                            format: "value error %.2e vs baseline %.2e (%@): the engine's values %@, at %@", now.error,
+                            then.error, now.error.isFinite ? "more than 1.1× + 1e-12" : "not a finite number",
+                            now.error.isFinite ? "changed" : "are not numbers or overflow", now.worst)))
             }
             if result.allocationsCounted == false && base.allocationsCounted != false {
                 found.append(
@@ -415,7 +425,7 @@ public enum BaselineGate {
                             "allocations were not counted (the malloc interposer was not active); the baseline counted them"
                     ))
             }
-            if result.allocationsPerFrame > 0 && base.allocationsPerFrame == 0 {
+            if Limit.atMost(0).isExceeded(by: result.allocationsPerFrame) && base.allocationsPerFrame == 0 {
                 found.append(
                     Regression(
                         key: result.configuration.key,
@@ -438,7 +448,7 @@ public enum BaselineGate {
         return (current.bezierInstructions ?? []).compactMap { count in
             guard let then = before[count.method], then > 0 else { return nil }
             let change = (count.instructionsPerEvaluation / then - 1) * 100
-            guard change >= maxCountIncrease else { return nil }
+            guard Limit.below(maxCountIncrease).isExceeded(by: change) else { return nil }
             return Regression(
                 key: "bezier \(count.method.rawValue)",
                 message: String(

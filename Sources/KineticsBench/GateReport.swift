@@ -1,3 +1,5 @@
+import Kinetics
+
 /// One configuration of a paired comparison, while it runs: the rounds so
 /// far and, once two looks in a row have reached the same verdict, the
 /// comparison of the second. One decisive look alone is not enough: a
@@ -86,7 +88,10 @@ public struct InstructionComparison: Codable, Sendable, Equatable {
         self.after = after
         self.threshold = threshold
         change = InstructionCount.change(after, from: before)
-        verdict = change >= threshold ? .regression : change <= -threshold ? .improvement : .unchanged
+        // A change that is not a number (a count of 0) is a regression.
+        verdict =
+            Limit.below(threshold).isExceeded(by: change)
+            ? .regression : change <= -threshold ? .improvement : .unchanged
     }
 }
 
@@ -120,10 +125,11 @@ public struct GateResult: Codable, Sendable, Equatable {
     public var afterValueError: Double?
 
     /// Whether `after`'s value error grew past
-    /// ``BaselineGate/valueErrorLimit(baseline:)`` of `before`'s.
+    /// ``BaselineGate/valueErrorLimit(baseline:)`` of `before`'s, or is not
+    /// a finite number.
     public var valuesRegressed: Bool {
         guard let beforeValueError, let afterValueError else { return false }
-        return afterValueError > BaselineGate.valueErrorLimit(baseline: beforeValueError)
+        return Limit.atMost(BaselineGate.valueErrorLimit(baseline: beforeValueError)).isExceeded(by: afterValueError)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Kinetics
 
 /// An interaction whose cost a run can read off its counted frames: the
 /// frame of a scenario that does it, less the steady frame of the same
@@ -119,7 +120,7 @@ public struct InteractionCeiling: Sendable, Equatable {
                 )
             ]
         }
-        return mine.filter { $0.instructionsPerOperation > most }.map {
+        return mine.filter { Limit.atMost(most).isExceeded(by: $0.instructionsPerOperation) }.map {
             Regression(
                 key: $0.key,
                 message: String(
@@ -181,7 +182,7 @@ public struct InstructionRatioLimit: Sendable, Equatable {
                     message: "no workload counted both engines (--max-instruction-ratio needs --count instructions)")
             ]
         }
-        return found.filter { $0.ratio > most }.map { top, _, ratio in
+        return found.filter { Limit.atMost(most).isExceeded(by: $0.ratio) }.map { top, _, ratio in
             Regression(
                 key: top.configuration.key,
                 message: String(

@@ -186,8 +186,13 @@ struct Gate: ParsableCommand {
         let regressions = report.results(.regression)
         for result in regressions { warnLine("regression: \(result.configuration): \(describe(result))") }
         for result in report.valueRegressions {
+            let after = result.afterValueError!
+            let why =
+                after.isFinite
+                ? "more than 1.1 × before's + 1e-12: after computes something else"
+                : "not a finite number: after's values are not numbers or overflow"
             warnLine(
-                "regression: \(result.configuration): after's value error \(scientific(result.afterValueError!)) against before's \(scientific(result.beforeValueError!)), more than 1.1 × before's + 1e-12: after computes something else"
+                "regression: \(result.configuration): after's value error \(scientific(after)) against before's \(scientific(result.beforeValueError!)), \(why)"
             )
         }
         let failed = regressions.count + report.valueRegressions.count

@@ -29,7 +29,8 @@ package enum BenchText {
             c.engine.takesMethod ? c.method.rawValue : "-", p50, String(format: "%.4g", result.p99 / 1e6),
             String(format: "%.3g", result.nanosecondsPerAnimation), String(format: "%.2f%%", result.budgetShare * 100),
             result.allocationsCounted == false ? "not counted" : String(format: "%g", result.allocationsPerFrame),
-            String(result.bytesPerFrame / max(c.animations, 1)), String(format: "%.3g", result.calibrated), ratio,
+            c.engine.usesBatchLayout ? String(result.bytesPerFrame / max(c.animations, 1)) : "-",
+            String(format: "%.3g", result.calibrated), ratio,
         ]
     }
 
@@ -52,8 +53,11 @@ package enum BenchText {
             guard let check = result.valueCheck else { continue }
             reference = check.reference ?? reference
             let c = result.configuration
+            // An engine that takes no method steps as it steps: its
+            // configuration's `pop` is only a placeholder.
+            let method = c.engine.takesMethod ? " \(c.method.rawValue)" : ""
             let name =
-                "\(c.engine.rawValue) \(c.mix.rawValue) \(c.scenario.rawValue) \(String(format: "%g", c.fps)) Hz \(c.method.rawValue)"
+                "\(c.engine.rawValue) \(c.mix.rawValue) \(c.scenario.rawValue) \(String(format: "%g", c.fps)) Hz\(method)"
             guard seen.insert(name).inserted else { continue }
             lines.append(
                 "  \(name): \(String(format: "%.2e", check.error)) at \(check.worst) (\(check.animations) animations, t = \(String(format: "%.3g", check.time)) s)"
@@ -70,7 +74,7 @@ package enum BenchText {
     /// What the table's less obvious columns mean, under it.
     package static func legendLines(_ report: BenchReport) -> [String] {
         var lines = [
-            "p50 (min–max): the median of every measured frame, and the smallest and largest of the repetitions' medians; calibrated: p50 over the time of a kernel streaming the frame's bytes, timed in the same run (what baselines compare across machines).",
+            "p50 (min–max): the median of every measured frame, and the smallest and largest of the repetitions' medians; bytes/anim: what Kinetics' batches touch a frame (- for engines that keep their own layout); calibrated: p50 over the time of a kernel streaming the workload's bytes in the batches' layout (the same kernel for every engine of a workload), timed in the same run (what baselines compare across machines).",
             "vs Pop: against the faster of Pop's two models (reference, pop-c) on the same workload in this run; - for the models themselves"
                 + (report.results.contains { $0.configuration.engine.isPopModel }
                     ? "." : " and wherever neither ran (add --engine reference or --engine pop-c)."),
