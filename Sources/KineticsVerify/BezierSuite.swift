@@ -7,14 +7,17 @@ struct BezierMethodMeasurement: Sendable, Codable, Equatable {
     /// The largest error over the y scale where x(t) is not flat.
     var maxRegular = 0.0
     var worstX = 0.0
-    /// Whether every regular point was within the tolerance plus GSL's own
-    /// uncertainty there.
-    var regularHeld = true
+    /// The largest amount by which a regular point's error passed what the
+    /// point allows (the tolerance plus GSL's own uncertainty there), over
+    /// the y scale: at most 0 when every point held. NaN once an error was
+    /// NaN; nil without a tolerance or a regular point.
+    var regularExcess: Double?
     /// Points where x'(t) < 1e-3, their largest error over the y scale, and
-    /// whether each was within the spread that doubles allow.
+    /// the largest amount by which one passed the tolerance plus the spread
+    /// that doubles allow there (as ``regularExcess``).
     var flatPoints = 0
     var maxFlat = 0.0
-    var flatHeld = true
+    var flatExcess: Double?
 }
 
 /// Everything measured for one curve, for each method (or engine) named by
@@ -25,6 +28,12 @@ struct BezierCurveMeasurement<Key: Hashable & Sendable & Codable>: Sendable, Cod
     /// The largest |t from the cubic formula - t after brent| where x(t) is not flat.
     var cubicVersusBrent: Double
     var steepness: Double
+    /// The most a regular point allows beyond the tolerance (GSL's own
+    /// uncertainty there), over the y scale; and the same of the flat points
+    /// (the spread of y there). A method's largest error can pass its
+    /// tolerance by at most these and hold (``BezierSuite/held(_:_:allowance:tolerance:)``).
+    var regularAllowance = 0.0
+    var flatAllowance = 0.0
 }
 
 enum BezierSuite {
@@ -102,6 +111,12 @@ enum BezierSuite {
             // GSL evaluates x(t) in doubles: its t is uncertain by about 4 ulps
             // of x over x'(t), which moves y by |y'(t)| times that.
             let uncertainty = x == 0 || x == 1 ? 0 : abs(curve.dydt(at: t)) * 4 * Double.ulpOfOne / slope
+            let spread = regular ? 0 : curve.ySpread(atX: x, parameter: t)
+            if regular {
+                result.regularAllowance = max(result.regularAllowance, uncertainty / yScale)
+            } else {
+                result.flatAllowance = max(result.flatAllowance, spread / yScale)
+            }
             for key in keys {
                 let error = abs(try values(key, index, x, exact) - exact)
                 let normalized = error / yScale
@@ -112,17 +127,38 @@ enum BezierSuite {
                         measurement.maxRegular = normalized
                         measurement.worstX = x
                     }
-                    if let tolerance, !(error <= tolerance * yScale + uncertainty) { measurement.regularHeld = false }
+                    if let tolerance {
+                        measurement.regularExcess = worse(
+                            measurement.regularExcess, (error - uncertainty) / yScale - tolerance)
+                    }
                 } else {
                     measurement.flatPoints += 1
                     if isWorse(normalized, than: measurement.maxFlat) { measurement.maxFlat = normalized }
-                    if let tolerance, !(error <= tolerance * yScale + curve.ySpread(atX: x, parameter: t)) {
-                        measurement.flatHeld = false
+                    if let tolerance {
+                        measurement.flatExcess = worse(measurement.flatExcess, (error - spread) / yScale - tolerance)
                     }
                 }
                 result.methods[key] = measurement
             }
         }
         return result
+    }
+
+    /// The worse of an excess so far (nil before the first) and `candidate`.
+    private static func worse(_ current: Double?, _ candidate: Double) -> Double {
+        guard let current else { return candidate }
+        return isWorse(candidate, than: current) ? candidate : current
+    }
+
+    /// Whether a method held its tolerance on the points of one kind of a
+    /// curve, from the numbers a measurement keeps (so that merged shards are
+    /// judged again, not trusted): its largest `excess` over what the points
+    /// allow is at most 0, and its largest `error` is within the tolerance
+    /// plus the most any point allows. For honest measures the second follows
+    /// from the first; a report whose error was changed fails it. NaN fails
+    /// both, and a missing excess (no tolerance was applied) holds nothing.
+    static func held(_ error: Double, _ excess: Double?, allowance: Double, tolerance: Double) -> Bool {
+        guard let excess else { return false }
+        return Limit.atMost(0).admits(excess) && Limit.atMost(tolerance + allowance).admits(error)
     }
 }

@@ -144,6 +144,10 @@ public struct Tolerances: Sendable, Equatable {
         return gates["engine"].map { ("engine", $0) }
     }
 
+    /// The value of the tolerance `name`, or nil when there is none of
+    /// that name (as in a report from elsewhere).
+    func value(named name: String) -> Double? { values[name] }
+
     /// The value of the tolerance `name` (one of ``defaults``).
     public subscript(name: String) -> Double {
         guard let value = values[name] else { preconditionFailure("no tolerance named \(name)") }

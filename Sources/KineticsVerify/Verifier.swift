@@ -102,7 +102,7 @@ public enum Verifier {
             case .spring: rows.springRows()
             case .decay: rows.decayRows()
             case .bezier: rows.bezierRows()
-            case .conversions: rows.report.rows += measures.conversions ?? []
+            case .conversions: rows.report.rows += (measures.conversions ?? []).map { $0.judged(by: tolerances) }
             }
         }
         return rows.report
@@ -235,7 +235,7 @@ public enum Verifier {
         return VerificationRow(
             suite: suite, mode: mode, check: check, cases: cases, value: value.isNaN ? value : max(value, 0), rms: rms,
             location: location, parameters: parameters, toleranceName: toleranceName, tolerance: tolerance,
-            passed: tolerance.map { value <= $0 }, note: note)
+            passed: tolerance.map { Limit.atMost($0).admits(value) }, note: note)
     }
 }
 
@@ -360,7 +360,7 @@ extension Verifier.SuiteRows where Measures == MethodMeasures {
                     value: median,
                     minimum: orders.first, maximum: orders.last, location: "halving the step from 1 ms",
                     toleranceName: "spring.rk4.order", tolerance: tolerance,
-                    passed: orders.allSatisfy { abs($0 - 4) <= tolerance }))
+                    passed: !orders.isEmpty && orders.allSatisfy { Limit.atMost(tolerance).admits(abs($0 - 4)) }))
         }
     }
 
@@ -430,6 +430,13 @@ extension Verifier.SuiteRows where Measures == MethodMeasures {
         let measurements = cases.map(\.1)
         let regular = measurements.map(\.regularPoints).reduce(0, +)
         for method in methods {
+            let name: String? =
+                switch method {
+                case .webkit: nil
+                case .precise: "bezier.precise"
+                case .fast: "bezier.fast"
+                }
+            let tolerance = name.map { tolerances[$0] } ?? .nan
             var worst = WorstCase()
             var held = true
             var flatPoints = 0
@@ -440,17 +447,23 @@ extension Verifier.SuiteRows where Measures == MethodMeasures {
                 worst.consider(
                     result.maxRegular, at: "\(Verifier.curveLabel(curve)) at x = \(brief(result.worstX))",
                     ["x1": curve.x1, "y1": curve.y1, "x2": curve.x2, "y2": curve.y2, "x": result.worstX])
-                held = held && result.regularHeld
+                if measurement.regularPoints > 0 {
+                    held =
+                        held
+                        && BezierSuite.held(
+                            result.maxRegular, result.regularExcess, allowance: measurement.regularAllowance,
+                            tolerance: tolerance)
+                }
                 flatPoints += result.flatPoints
                 if isWorse(result.maxFlat, than: worstFlat) { worstFlat = result.maxFlat }
-                flatHeld = flatHeld && result.flatHeld
-            }
-            let name: String? =
-                switch method {
-                case .webkit: nil
-                case .precise: "bezier.precise"
-                case .fast: "bezier.fast"
+                if result.flatPoints > 0 {
+                    flatHeld =
+                        flatHeld
+                        && BezierSuite.held(
+                            result.maxFlat, result.flatExcess, allowance: measurement.flatAllowance,
+                            tolerance: tolerance)
                 }
+            }
             var errorRow = Verifier.row(
                 "bezier", method.rawValue, BezierSuite.regularCheck, regular, worst.value,
                 location: worst.location,

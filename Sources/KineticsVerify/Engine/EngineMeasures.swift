@@ -59,8 +59,16 @@ public struct EngineCurveMeasure: Codable, Sendable, Equatable {
     /// See ``regularPoints``.
     public var worstX: Double
     /// Whether every regular point held the gate (plus GSL's own
-    /// uncertainty there); nil without a gate.
+    /// uncertainty there); nil without a gate. Written for readers of the
+    /// report: a merge judges again from ``regularExcess``.
     public var regularHeld: Bool?
+    /// The largest amount by which a regular point's error passed the gate
+    /// plus GSL's own uncertainty there, over the y scale (at most 0 when
+    /// every point held; NaN once an error was NaN); nil without a gate.
+    public var regularExcess: Double?
+    /// The most GSL's uncertainty adds to the gate at a regular point, over
+    /// the y scale: ``maxRegular`` can pass the gate by this much and hold.
+    public var regularAllowance: Double?
     /// Points where x(t) is flat, their largest error, and whether each held
     /// the gate plus the spread of y there; nil without a gate.
     public var flatPoints: Int
@@ -68,6 +76,11 @@ public struct EngineCurveMeasure: Codable, Sendable, Equatable {
     public var maxFlat: Double
     /// See ``flatPoints``.
     public var flatHeld: Bool?
+    /// As ``regularExcess``, of the flat points (against the gate plus the
+    /// spread of y there).
+    public var flatExcess: Double?
+    /// As ``regularAllowance``, of the flat points.
+    public var flatAllowance: Double?
     /// The largest |dy/dx| between neighbouring samples.
     public var steepness: Double
     /// The solver that explains the curve's values, `none` or `diverged`.

@@ -248,7 +248,13 @@ extension Verifier.SuiteRows where Measures == EngineMeasures {
             "bezier", name, BezierSuite.regularCheck, regular, worst.value, location: worst.location,
             parameters: worst.parameters, gate: gate,
             note: gate == nil ? nil : "plus GSL's own uncertainty |y'|·4 ulp/x' per point")
-        if gate != nil && regular > 0 { errorRow.passed = measures.curves.allSatisfy { $0.regularHeld != false } }
+        if let gate, regular > 0 {
+            errorRow.passed = measures.curves.allSatisfy {
+                $0.regularPoints == 0
+                    || BezierSuite.held(
+                        $0.maxRegular, $0.regularExcess, allowance: $0.regularAllowance ?? 0, tolerance: gate.value)
+            }
+        }
         report.rows.append(errorRow)
         if flat > 0 {
             report.rows.append(
@@ -256,7 +262,13 @@ extension Verifier.SuiteRows where Measures == EngineMeasures {
                     suite: "bezier", mode: name, check: "error where x(t) is flat", cases: flat,
                     value: worstFlat.value,
                     location: "points with x'(t) < 1e-3", toleranceName: gate?.name, tolerance: gate?.value,
-                    passed: gate == nil ? nil : measures.curves.allSatisfy { $0.flatHeld != false },
+                    passed: gate.map { gate in
+                        measures.curves.allSatisfy {
+                            $0.flatPoints == 0
+                                || BezierSuite.held(
+                                    $0.maxFlat, $0.flatExcess, allowance: $0.flatAllowance ?? 0, tolerance: gate.value)
+                        }
+                    },
                     note: gate == nil
                         ? nil : "allowed: the tolerance plus the spread of y over t with x(t) within 8 ulps"))
         }

@@ -96,11 +96,20 @@ extension Verifier {
                             try Comparison.bezier(trace(xs, answer), curve: curve)
                         }, creditingTwins: false) : "diverged"
             }
+            let held = gate.map { gate in
+                (
+                    regular: BezierSuite.held(
+                        result.maxRegular, result.regularExcess, allowance: measured.regularAllowance, tolerance: gate),
+                    flat: BezierSuite.held(
+                        result.maxFlat, result.flatExcess, allowance: measured.flatAllowance, tolerance: gate)
+                )
+            }
             return EngineCurveMeasure(
                 position: position, regularPoints: measured.regularPoints, maxRegular: result.maxRegular,
-                worstX: result.worstX, regularHeld: gate == nil ? nil : result.regularHeld,
-                flatPoints: result.flatPoints, maxFlat: result.maxFlat, flatHeld: gate == nil ? nil : result.flatHeld,
-                steepness: measured.steepness, scheme: scheme)
+                worstX: result.worstX, regularHeld: held?.regular, regularExcess: result.regularExcess,
+                regularAllowance: measured.regularAllowance, flatPoints: result.flatPoints, maxFlat: result.maxFlat,
+                flatHeld: result.flatPoints > 0 ? held?.flat : held.map { _ in true }, flatExcess: result.flatExcess,
+                flatAllowance: measured.flatAllowance, steepness: measured.steepness, scheme: scheme)
         }
         measures.curves = curves.compactMap { $0 }
         return measures
