@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Kinetics
 import KineticsBench
 import KineticsInput
 import KineticsScenario
@@ -38,9 +39,20 @@ struct Animate: ParsableCommand {
         var width = 1
         if events && format == .csv { output.line("time,key,event") }
         let runner = ScenarioRunner(parsed)
+        // The first value that is not finite: the scenario's motion left a
+        // double's range, and nothing is printed.
+        var overflow: (time: Double, property: String, value: Double)?
         do {
             try runner.run(
                 frame: { frame in
+                    if overflow == nil {
+                        for value in frame.values {
+                            if let bad = value.components.first(where: { !$0.isFinite }) {
+                                overflow = (frame.time, value.property, bad)
+                                break
+                            }
+                        }
+                    }
                     guard !events else { return }
                     frames.append(frame)
                     for value in frame.values { width = max(width, value.components.count) }
@@ -55,6 +67,12 @@ struct Animate: ParsableCommand {
                 })
         } catch {
             throw CLIError(message: "\(scenario): \(error)", status: .badData)
+        }
+        if let overflow {
+            throw CLIError(
+                message:
+                    "\(scenario): the value of \(overflow.property) leaves a double's range at t = \(overflow.time) s (\(overflow.value)): a scenario's values must stay finite, within \(Limit.doubleRange)",
+                status: .badData)
         }
         if events {
             switch format {

@@ -74,12 +74,27 @@ struct CompareOptions: ParsableArguments {
         print(
             CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format), terminator: ""
         )
-        if !(comparison.maxError <= tolerance) {
+        if !comparison.holds(tolerance) {
             throw CLIError(
                 message:
                     "max error \(scientific(comparison.maxError)) of the amplitude is over the tolerance \(scientific(tolerance))",
                 status: .checkFailed)
         }
+    }
+}
+
+/// The comparison `body` makes, its failures in the command line's terms:
+/// a derived value that is not finite is a usage error (the options ask
+/// for a motion beyond a double), GSL failing on the trace's times is bad
+/// data.
+func compared(_ body: () throws -> Comparison) throws -> Comparison {
+    do {
+        return try body()
+    } catch ComparisonError.notFinite(let sentence) {
+        throw CLIError.usage(sentence)
+    } catch ComparisonError.reference(let error) {
+        throw CLIError(
+            message: "GSL could not follow the exact motion to the trace's times: \(error)", status: .badData)
     }
 }
 
@@ -99,8 +114,10 @@ struct SpringCompare: ParsableCommand {
     func run() throws {
         let parameters = try spring.resolve()
         let trace = try options.read(.motion)
-        let comparison = try Comparison.spring(
-            trace, parameters: parameters, from: motion.from, to: motion.to, velocity: motion.velocity)
+        let comparison = try compared {
+            try Comparison.spring(
+                trace, parameters: parameters, from: motion.from, to: motion.to, velocity: motion.velocity)
+        }
         try options.finish(
             comparison,
             parameters: [
@@ -121,7 +138,9 @@ struct DecayCompare: ParsableCommand {
     func run() throws {
         let parameters = try DecayParameters(deceleration: decay.deceleration)
         let trace = try options.read(.motion)
-        let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
+        let comparison = try compared {
+            try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
+        }
         try options.finish(comparison, parameters: decay.described)
     }
 }
@@ -137,7 +156,7 @@ struct BezierCompare: ParsableCommand {
     func run() throws {
         let bezier = try curve.bezier()
         let trace = try options.read(.curve)
-        let comparison = try Comparison.bezier(trace, curve: bezier)
+        let comparison = try compared { try Comparison.bezier(trace, curve: bezier) }
         try options.finish(comparison, parameters: [("curve", "\(bezier.x1),\(bezier.y1),\(bezier.x2),\(bezier.y2)")])
     }
 }
@@ -148,7 +167,9 @@ enum CompareText {
         struct Candidate: Encodable {
             let name: String
             let engine: String?
-            let rmsError, maxError: Double
+            /// Nil when the replay diverges.
+            let rmsError, maxError: Double?
+            let diverges: Bool
             let explains: Bool
         }
         let kind: String
@@ -170,21 +191,23 @@ enum CompareText {
     static func render(_ c: Comparison, parameters: [(String, String)], tolerance: Double, format: CompareFormat)
         -> String
     {
-        let within = c.maxError <= tolerance
+        let within = c.holds(tolerance)
         let lagFrames = c.lag.flatMap { c.frameInterval > 0 ? $0 / c.frameInterval : nil }
         switch format {
         case .json:
             let verdict = c.verdict
             let candidates = verdict?.fits.map {
                 Document.Candidate(
-                    name: $0.name, engine: $0.engine, rmsError: $0.rms, maxError: $0.max, explains: $0.explains)
+                    name: $0.name, engine: $0.engine, rmsError: $0.diverges ? nil : $0.rms,
+                    maxError: $0.diverges ? nil : $0.max, diverges: $0.diverges, explains: $0.explains)
             }
             let document = Document(
                 kind: c.kind, parameters: Dictionary(uniqueKeysWithValues: parameters), samples: c.samples,
                 amplitude: c.amplitude,
                 maxError: c.maxError, rmsError: c.rmsError, worstAt: c.worstAt, maxVelocityError: c.maxVelocityError,
                 timeScale: c.timeScale, lag: c.lag, lagFrames: lagFrames, settlingTrace: c.settling?.trace,
-                settlingExact: c.settling?.exact, settlingBand: c.settling?.band, scheme: c.scheme,
+                settlingExact: c.settling.flatMap { $0.exact.isFinite ? $0.exact : nil },
+                settlingBand: c.settling?.band, scheme: c.scheme,
                 explained: verdict?.explained,
                 noise: verdict.map { $0.noise.deviation / $0.amplitude }, noiseSource: verdict?.noise.source,
                 candidates: candidates, warnings: c.warnings, tolerance: tolerance, withinTolerance: within)
@@ -213,7 +236,8 @@ enum CompareText {
                 rows.append(
                     (
                         "settling (band \(short(settling.band)))",
-                        "trace " + trace + ", exact " + short(settling.exact) + " s"
+                        "trace " + trace + ", exact "
+                            + (settling.exact.isFinite ? short(settling.exact) + " s" : "never")
                     ))
             }
             rows.append(("verdict", (within ? "within" : "OUTSIDE") + " the tolerance " + scientific(tolerance)))
@@ -248,11 +272,12 @@ enum CompareText {
         let width = shown.map(\.title.count).max() ?? 0
         for fit in shown {
             let explains = fit.explains ? "yes" : "no"
+            let (rms, largest) = fit.diverges ? ("diverges", "diverges") : (scientific(fit.rms), scientific(fit.max))
             if markdown {
-                text += "| \(fit.title) | \(scientific(fit.rms)) | \(scientific(fit.max)) | \(explains) |\n"
+                text += "| \(fit.title) | \(rms) | \(largest) | \(explains) |\n"
             } else {
                 let name = fit.title.padding(toLength: width, withPad: " ", startingAt: 0)
-                text += "  \(name)  RMS \(scientific(fit.rms))  max \(scientific(fit.max))  \(explains)\n"
+                text += "  \(name)  RMS \(rms)  max \(largest)  \(explains)\n"
             }
         }
         return text
@@ -315,7 +340,9 @@ struct SpringComparePlot: FigureCommand {
         let parameters = try spring.resolve()
         let (from, to, velocity) = (motion.from, motion.to, motion.velocity)
         let trace = try input.read(.motion)
-        let comparison = try Comparison.spring(trace, parameters: parameters, from: from, to: to, velocity: velocity)
+        let comparison = try compared {
+            try Comparison.spring(trace, parameters: parameters, from: from, to: to, velocity: velocity)
+        }
         let fine = ComparePlot.fineTimes(until: trace.times.last!)
         let reference = try ReferenceODE.spring(
             tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
@@ -337,7 +364,9 @@ struct DecayComparePlot: FigureCommand {
     func figure() throws -> Figure {
         let parameters = try DecayParameters(deceleration: decay.deceleration)
         let trace = try input.read(.motion)
-        let comparison = try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
+        let comparison = try compared {
+            try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
+        }
         let fine = ComparePlot.fineTimes(until: trace.times.last!)
         let reference = try ReferenceODE.decay(
             deceleration: decay.deceleration, position: decay.from, velocity: decay.velocity, times: fine)

@@ -169,6 +169,11 @@ struct SpringMotionOptions: ParsableArguments {
 
     func validate() throws {
         try OptionCheck.finite(["--from": from, "--to": to, "--velocity": velocity])
+        guard (to - from).isFinite else {
+            throw ValidationError(
+                "--from \(from) and --to \(to) are \(to - from) apart: the distance must be finite, within \(Limit.doubleRange)"
+            )
+        }
     }
 
     /// The options as a report names them.

@@ -56,9 +56,17 @@ struct TraceOutput: ParsableArguments {
     /// Prints motion samples as CSV (`time,value,velocity`) or as JSON: the
     /// solver and its method, the fields of `setup` (what was traced), the
     /// frame clock and the samples.
+    ///
+    /// - Throws: a usage error (64), printing nothing, when a sample is not
+    ///   finite: the options ask for a motion beyond a double's range.
     func print<Method: RawRepresentable<String>, Setup: Encodable>(
         _ samples: [MotionSample], solver: String, method: Method, setup: Setup
     ) throws {
+        if let bad = samples.first(where: { !$0.value.isFinite || !$0.velocity.isFinite }) {
+            throw CLIError.usage(
+                "the \(solver)'s motion (--method \(method.rawValue)) leaves a double's range at t = \(bad.time) s (value \(bad.value), velocity \(bad.velocity)): the values and velocities it reaches must be finite, within \(Limit.doubleRange)"
+            )
+        }
         var output = StandardOutput()
         switch format {
         case .csv:

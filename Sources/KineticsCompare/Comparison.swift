@@ -45,24 +45,73 @@ public struct Comparison: Sendable {
 
     /// The scheme that explains the trace, or the sentence saying none does.
     public var scheme: String? { verdict?.sentence }
+
+    /// Whether the largest error is within `tolerance`: false when it is
+    /// not a number.
+    public func holds(_ tolerance: Double) -> Bool { Limit.atMost(tolerance).admits(maxError) }
+}
+
+/// Why a comparison could not be made.
+public enum ComparisonError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// GSL failed computing the exact motion.
+    case reference(GSLError)
+    /// A value derived from the inputs is not a finite number (a distance
+    /// or the exact motion beyond a double's range): the sentence says
+    /// which, from what, and the range that is accepted.
+    case notFinite(String)
+
+    /// The sentence.
+    public var description: String {
+        switch self {
+        case .reference(let error): "\(error)"
+        case .notFinite(let sentence): sentence
+        }
+    }
 }
 
 extension Comparison {
+    /// Throws unless every value of the exact motion `exact` (with its
+    /// velocities) at `times` is finite: beyond a double's range the errors
+    /// would be NaN and every verdict meaningless.
+    private static func checkFinite(
+        _ exact: [Double], velocities: [Double], times: [Double], motion: String
+    ) throws(ComparisonError) {
+        for index in exact.indices where !exact[index].isFinite || !velocities[index].isFinite {
+            throw .notFinite(
+                "the exact motion \(motion) leaves a double's range at t = \(times[index]) s (value \(exact[index]), velocity \(velocities[index])): the values and velocities it reaches must be finite, within \(Limit.doubleRange)"
+            )
+        }
+    }
+
     /// A spring trace that starts (at time 0) at `from` with `velocity`
     /// towards `to`. With `namingScheme` false the candidate schemes, most
     /// of the work, are not replayed and ``verdict`` is nil; the errors, the
     /// time fit and the settling times are measured all the same.
     ///
-    /// - Throws: `GSLError` if the reference integration fails.
+    /// - Throws: ``ComparisonError`` if the reference integration fails,
+    ///   or if `to − from` or the exact motion is not finite.
     public static func spring(
         _ trace: MotionTrace, parameters: SpringParameters, from: Double, to: Double, velocity: Double,
         settlingBand: Double = 1e-3, namingScheme: Bool = true
-    ) throws(GSLError) -> Comparison {
+    ) throws(ComparisonError) -> Comparison {
         let times = trace.times
-        let reference = try ReferenceODE.spring(
-            tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
-            displacement: from - to, velocity: velocity, times: times)
+        guard (from - to).isFinite else {
+            throw .notFinite(
+                "from \(from) to \(to) is a distance of \(to - from): it must be finite, within \(Limit.doubleRange)"
+            )
+        }
+        let reference: [ReferenceSample]
+        do {
+            reference = try ReferenceODE.spring(
+                tension: parameters.tension, friction: parameters.friction, mass: parameters.mass,
+                displacement: from - to, velocity: velocity, times: times)
+        } catch {
+            throw .reference(error)
+        }
         let exact = reference.map { to + $0.position }
+        try checkFinite(
+            exact, velocities: reference.map(\.velocity), times: times,
+            motion: "from \(from) to \(to) with velocity \(velocity)")
         let amplitude = max(abs(from - to), exact.map { abs($0 - to) }.max() ?? 0, 1e-300)
         var comparison = measure(
             trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "spring")
@@ -137,14 +186,23 @@ extension Comparison {
 
     /// A decay trace thrown (at time 0) from `from` with `velocity`.
     ///
-    /// - Throws: `GSLError` if the reference integration fails.
+    /// - Throws: ``ComparisonError`` if the reference integration fails or
+    ///   the exact motion is not finite.
     public static func decay(
         _ trace: MotionTrace, parameters: DecayParameters, from: Double, velocity: Double
-    ) throws(GSLError) -> Comparison {
+    ) throws(ComparisonError) -> Comparison {
         let times = trace.times
-        let reference = try ReferenceODE.decay(
-            deceleration: parameters.deceleration, position: from, velocity: velocity, times: times)
+        let reference: [ReferenceSample]
+        do {
+            reference = try ReferenceODE.decay(
+                deceleration: parameters.deceleration, position: from, velocity: velocity, times: times)
+        } catch {
+            throw .reference(error)
+        }
         let exact = reference.map(\.position)
+        try checkFinite(
+            exact, velocities: reference.map(\.velocity), times: times,
+            motion: "from \(from) with velocity \(velocity)")
         let amplitude = max(abs(velocity / parameters.rate), exact.map { abs($0 - from) }.max() ?? 0, 1e-300)
         var comparison = measure(
             trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "decay")
@@ -189,12 +247,16 @@ extension Comparison {
     /// A timing-curve trace (`x,y`) of `curve`; the reference y at each x is
     /// GSL's cubic root polished by brent.
     ///
-    /// - Throws: `GSLError` if a root cannot be found.
-    public static func bezier(_ trace: MotionTrace, curve: UnitBezier) throws(GSLError) -> Comparison {
+    /// - Throws: ``ComparisonError`` if a root cannot be found.
+    public static func bezier(_ trace: MotionTrace, curve: UnitBezier) throws(ComparisonError) -> Comparison {
         let reference = ReferenceBezier(x1: curve.x1, y1: curve.y1, x2: curve.x2, y2: curve.y2)
         var exact: [Double] = []
         for x in trace.times {
-            exact.append(x <= 0 ? 0 : x >= 1 ? 1 : reference.y(at: try reference.parameter(x: x)))
+            do {
+                exact.append(x <= 0 ? 0 : x >= 1 ? 1 : reference.y(at: try reference.parameter(x: x)))
+            } catch {
+                throw .reference(error)
+            }
         }
         let amplitude = max(1, (exact.max() ?? 1) - (exact.min() ?? 0))
         var comparison = measure(trace, exact: exact, exactVelocity: nil, amplitude: amplitude, kind: "bezier")
@@ -215,13 +277,15 @@ extension Comparison {
     private static func measure(
         _ trace: MotionTrace, exact: [Double], exactVelocity: [Double]?, amplitude: Double, kind: String
     ) -> Comparison {
+        // NaN is the worst error, and stays the worst once found: a max
+        // that skipped it would call a trace of NaN exact.
         var worst = 0.0
         var worstAt = trace.samples[0].time
         var squares = 0.0
         for (sample, value) in zip(trace.samples, exact) {
             let error = abs(sample.value - value) / amplitude
             squares += error * error
-            if error > worst {
+            if !worst.isNaN && (error.isNaN || error > worst) {
                 worst = error
                 worstAt = sample.time
             }
@@ -229,12 +293,25 @@ extension Comparison {
         var velocityError: Double?
         if let exactVelocity, trace.samples.allSatisfy({ $0.velocity != nil }) {
             let speed = max(exactVelocity.map(abs).max() ?? 0, 1e-300)
-            velocityError = zip(trace.samples, exactVelocity).map { abs($0.velocity! - $1) / speed }.max()
+            velocityError = zip(trace.samples, exactVelocity).reduce(0.0) { worst, pair in
+                let error = abs(pair.0.velocity! - pair.1) / speed
+                return worst.isNaN || error.isNaN ? .nan : max(worst, error)
+            }
         }
         let intervals = zip(trace.times.dropFirst(), trace.times).map { $0 - $1 }.sorted()
+        // Squares of errors past 1e154 overflow: such a trace's RMS is taken
+        // over the errors divided by the largest.
+        var rms = (squares / Double(trace.samples.count)).squareRoot()
+        if !rms.isFinite && worst.isFinite && worst > 0 {
+            let scaled = zip(trace.samples, exact).reduce(0.0) { sum, pair in
+                let error = abs(pair.0.value - pair.1) / amplitude / worst
+                return sum + error * error
+            }
+            rms = worst * (scaled / Double(trace.samples.count)).squareRoot()
+        }
         return Comparison(
             kind: kind, samples: trace.samples.count, exact: exact, amplitude: amplitude, maxError: worst,
-            rmsError: (squares / Double(trace.samples.count)).squareRoot(), worstAt: worstAt,
+            rmsError: rms, worstAt: worstAt,
             maxVelocityError: velocityError, timeScale: nil, lag: nil,
             frameInterval: intervals.isEmpty ? 0 : intervals[intervals.count / 2], settling: nil, verdict: nil)
     }

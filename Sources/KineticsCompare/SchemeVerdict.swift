@@ -1,4 +1,5 @@
 import Foundation
+import Kinetics
 
 /// How well one candidate reproduces a trace.
 public struct CandidateFit: Sendable, Equatable {
@@ -21,6 +22,10 @@ public struct CandidateFit: Sendable, Equatable {
 
     /// The name, with the engine where one is known.
     public var title: String { engine.map { "\(name) (\($0))" } ?? name }
+
+    /// Whether the replay left a double's range (or came to NaN): its
+    /// ``rms`` and ``max`` are then infinite and say nothing more.
+    public var diverges: Bool { !rms.isFinite }
 }
 
 /// A candidate's values at a trace's times, and what it is.
@@ -65,10 +70,13 @@ public struct SchemeVerdict: Sendable, Equatable {
     public var sentence: String {
         guard let best = fits.first else { return "no candidate was tried" }
         if best.explains { return best.title }
+        guard best.diverges == false else {
+            return "no candidate explains this trace: every candidate's replay leaves a double's range"
+        }
         let times = best.rms * amplitude / noise.deviation
         return
-            "no candidate explains this trace; nearest: \(best.title), RMS \(Self.scientific(best.rms)) of the amplitude, "
-            + "\(Self.scientific(times))× the trace's noise"
+            "no candidate explains this trace; nearest: \(best.title), RMS \(Self.scientific(best.rms)) of the amplitude"
+            + (times.isFinite ? ", \(Self.scientific(times))× the trace's noise" : "")
     }
 
     /// What residuals are divided by.
@@ -84,24 +92,28 @@ public struct SchemeVerdict: Sendable, Equatable {
         self.noise = noise
         self.amplitude = amplitude
         var fits: [(fit: CandidateFit, values: [Double], group: String)] = []
+        let bound = Limit.atMost(noise.explainingBound / amplitude)
         for candidate in candidates {
+            // Differences over the amplitude, so that the squares stay
+            // finite whatever the trace's units. Indices rather than zip: the
+            // loop runs for every candidate and sample, and a debug build does
+            // not specialise zip's iterator.
             var squares = 0.0
             var largest = 0.0
-            // Indices rather than zip: the loop runs for every candidate and
-            // sample, and a debug build does not specialise zip's iterator.
             let replayed = candidate.values
             for index in 0 ..< Swift.min(values.count, replayed.count) {
-                let difference = abs(values[index] - replayed[index])
+                let difference = abs(values[index] - replayed[index]) / amplitude
                 squares += difference * difference
-                largest = Swift.max(largest, difference)
+                largest = difference.isNaN || largest.isNaN ? .nan : Swift.max(largest, difference)
             }
             let rms = (squares / Double(Swift.max(values.count, 1))).squareRoot()
+            // A replay that left a double's range (or came to NaN) diverges.
             let finite = rms.isFinite && largest.isFinite
             fits.append(
                 (
                     CandidateFit(
-                        name: candidate.name, engine: candidate.engine, rms: finite ? rms / amplitude : .infinity,
-                        max: finite ? largest / amplitude : .infinity, explains: finite && rms <= noise.explainingBound,
+                        name: candidate.name, engine: candidate.engine, rms: finite ? rms : .infinity,
+                        max: finite ? largest : .infinity, explains: finite && bound.admits(rms),
                         assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
                     candidate.values, candidate.group
                 ))

@@ -218,6 +218,17 @@ extension Scenario {
             }
             spec.width = first.1
         }
+        // The distance travelled, where both ends are given (else the
+        // animator's output is checked as it runs).
+        if let from = spec.from, let to = spec.to,
+            let index = from.indices.first(where: { !(to[$0] - from[$0]).isFinite })
+        {
+            throw ScenarioError(
+                path: "\(path).to",
+                message:
+                    "is \(to[index] - from[index]) from \(path).from in component \(index) (\(from[index]) to \(to[index])): the distance must be finite, within \(Limit.doubleRange)"
+            )
+        }
         if let threshold = try reader.number("threshold") {
             guard threshold > 0 else {
                 throw ScenarioError(path: "\(path).threshold", message: "must be > 0, got \(threshold)")

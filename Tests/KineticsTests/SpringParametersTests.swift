@@ -204,4 +204,33 @@ struct SettlingDurationTests {
             try spring.settlingDuration(epsilon: 1e-3)
                 == spring.settlingDuration(displacement: 1, velocity: 0, band: 1e-3))
     }
+
+    @Test(
+        "any finite state: the motion is linear, so a state scaled by a power of two settles into the band scaled alike at the same time, up to 1e307"
+    )
+    func extremeStates() throws {
+        let spring = SpringParameters.popDefault
+        for (d0, v0) in [(0.0, 1.0), (1.0, 0.0), (1.0, -30.0)] {
+            let unit = try spring.settlingDuration(displacement: d0, velocity: v0, band: 1e-3)
+            for exponent in [-900, -100, 100, 900, 1_000] {
+                let scale = Double(sign: .plus, exponent: exponent, significand: 1)
+                let scaled = try spring.settlingDuration(
+                    displacement: d0 * scale, velocity: v0 * scale, band: 1e-3 * scale)
+                #expect(scaled == unit, "(\(d0), \(v0)) × 2^\(exponent): \(scaled) vs \(unit)")
+            }
+        }
+        // A throw of 1e307 (which trapped in the closed form before) settles
+        // into a band of 1e-3 of it where a throw of 1 settles into 1e-3.
+        let huge = try spring.settlingDuration(displacement: 0, velocity: 1e307, band: 1e304)
+        let unit = try spring.settlingDuration(displacement: 0, velocity: 1, band: 1e-3)
+        #expect(abs(huge - unit) <= 1e-12 * unit, "\(huge) vs \(unit)")
+        // A nearly undamped spring's last exit comes after more than 2^52
+        // oscillations: the extremum there, an ulp from the crossing, finite.
+        let ringing = try SpringParameters(tension: 1e6, friction: 1e-30)
+        let long = try ringing.settlingDuration(displacement: 1, velocity: 0, band: 1e-3)
+        #expect(long.isFinite && long > 1e20, "\(long)")
+        // A motion whose last exit is past the largest double: infinity.
+        let slow = try SpringParameters(tension: 1, friction: 1e-300, mass: 1e10)
+        #expect(try slow.settlingDuration(displacement: 1, velocity: 0, band: 1e-3) == .infinity)
+    }
 }

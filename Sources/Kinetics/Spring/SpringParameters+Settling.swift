@@ -25,7 +25,13 @@ extension SpringParameters {
     /// finds the crossing to the last bit.
     ///
     /// **Edge cases**: 0 when the motion never leaves the band; `+infinity`
-    /// for an undamped spring (friction 0) whose amplitude reaches the band.
+    /// for an undamped spring (friction 0) whose amplitude reaches the band,
+    /// and when the last exit lies beyond the largest double. Every finite
+    /// state is accepted: the motion is linear in it, so the search runs on
+    /// the state and band divided by a power of two that brings the state
+    /// near 1 (exactly, no rounding), where nothing it computes overflows.
+    /// Where more than 2^52 oscillations come before the last exit, adjacent
+    /// extrema are an ulp of time apart and the extremum is returned.
     ///
     /// - Throws: ``ParameterError`` unless `band` is finite and > 0 and the
     ///   initial state is finite.
@@ -35,7 +41,12 @@ extension SpringParameters {
         try Check.positive(band, "band")
         try Check.finite(displacement, "displacement")
         try Check.finite(velocity, "velocity")
-        let motion = SettlingSearch(spring: self, d0: displacement, v0: velocity, band: band)
+        let largest = max(abs(displacement), abs(velocity))
+        // 2^e with largest/2^e in [1, 2); nothing to scale for a state at rest.
+        let scale = largest > 0 ? Double(sign: .plus, exponent: largest.exponent, significand: 1) : 1
+        let motion = SettlingSearch(
+            spring: self, d0: displacement / scale, v0: velocity / scale,
+            band: max(band / scale, .leastNonzeroMagnitude))
         return motion.lastExit()
     }
 }
@@ -54,8 +65,11 @@ private struct SettlingSearch {
         (omega2, alpha, q) = spring.damping.terms
     }
 
+    /// The displacement at `t`; 0 past a double's range of time, the limit
+    /// of a damped motion (an undamped one never asks so far).
     func displacement(at t: Double) -> Double {
-        SpringPropagator.exact(spring, time: t).apply(displacement: d0, velocity: v0).displacement
+        guard t.isFinite else { return 0 }
+        return SpringPropagator.exact(spring, time: t).apply(displacement: d0, velocity: v0).displacement
     }
 
     func isOutside(_ t: Double) -> Bool { abs(displacement(at: t)) >= band }
@@ -85,6 +99,9 @@ private struct SettlingSearch {
         let logRatio = log(first / band) + alpha * k0
         var k = logRatio > 0 ? ((logRatio / alpha) * omegaD - theta) / Double.pi : -1
         k = (k.rounded(.down) + 2)
+        // From 2^52 extrema on, the next one is an ulp of time later (or
+        // none is within a double's range): the crossing is there.
+        guard k < 0x1p52 else { return extremum(k).isFinite ? extremum(k) : .infinity }
         while k >= 0 && !isOutside(extremum(k)) { k -= 1 }
         if k < 0 {
             // No extremum is outside: the start may be, before the first one.

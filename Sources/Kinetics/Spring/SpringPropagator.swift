@@ -67,6 +67,20 @@ public struct SpringPropagator: Hashable, Sendable {
         return result
     }
 
+    /// The map applied `count` times, for a whole `count` >= 0 of any size:
+    /// a stiff spring's RK4 steps over a long frame can number more than
+    /// `Int.max` (tension 1e32 over 30 s). Up to 2^62 it is ``power(_:)-(Int)``;
+    /// beyond, `count` is `m·2^e` exactly (m below 2^53), and the map is
+    /// `self^m` squared `e` times.
+    public func power(_ count: Double) -> SpringPropagator {
+        precondition(count >= 0 && count.isFinite && count == count.rounded(.down), "a whole count >= 0")
+        if count < 0x1p62 { return power(Int(count)) }
+        let shift = Int(count.exponent) - Double.significandBitCount
+        var result = power(Int(count / Double(sign: .plus, exponent: shift, significand: 1)))
+        for _ in 0 ..< shift { result = result.then(result) }
+        return result
+    }
+
     /// The largest modulus of the map's eigenvalues. Repeating the map keeps
     /// a spring bounded when this is at most 1 and makes it grow without
     /// bound when it is above 1.

@@ -54,7 +54,7 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
     // the upper one is computed at the first frame. (Plain fields rather
     // than state tuples: in a debug build a tuple of a generic type costs a
     // metadata lookup at every use.)
-    private var gridIndex = 0
+    private var gridIndex = 0.0
     private var lowerValue: Value
     private var lowerVelocity: Value
     private var upperValue: Value = .zero
@@ -144,9 +144,12 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
         }
         // Jump whole stretches of grid with a matrix power when a frame spans
         // more than 10,000 steps; stepping resumes for the last step.
-        let stepsAhead = (time / h).rounded(.down) - Double(gridIndex) - 1
+        // The index is a whole double: exact up to 2^53 steps (285,000
+        // years); past that a step no longer moves it, and the stepping
+        // loop stops where it stands rather than run for ever.
+        let stepsAhead = (time / h).rounded(.down) - gridIndex - 1
         if stepsAhead > 10_000 {
-            let jump = Int(stepsAhead) - 1
+            let jump = stepsAhead - 1
             lowerValue = upperValue
             lowerVelocity = upperVelocity
             Self.move(&lowerValue, &lowerVelocity, toward: target, by: step.power(jump))
@@ -155,13 +158,13 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
             upperVelocity = lowerVelocity
             Self.move(&upperValue, &upperVelocity, toward: target, by: step)
         }
-        while Double(gridIndex + 1) * h <= time {
+        while (gridIndex + 1) * h <= time && gridIndex + 1 != gridIndex {
             lowerValue = upperValue
             lowerVelocity = upperVelocity
             Self.move(&upperValue, &upperVelocity, toward: target, by: step)
             gridIndex += 1
         }
-        let alpha = (time - Double(gridIndex) * h) / h
+        let alpha = Swift.min(Swift.max((time - gridIndex * h) / h, 0), 1)
         value = lowerValue * (1 - alpha) + upperValue * alpha
         velocity = lowerVelocity * (1 - alpha) + upperVelocity * alpha
     }
@@ -171,7 +174,7 @@ public struct SpringStepper<Value: AnimatableVector>: Sendable {
         let count = Swift.max(1, (dt / parameters.rk4MaximumStep).rounded(.up))
         let step = SpringPropagator.rk4Step(parameters, step: dt / count)
         if count > 10_000 {
-            Self.move(&value, &velocity, toward: target, by: step.power(Int(count)))
+            Self.move(&value, &velocity, toward: target, by: step.power(count))
             return
         }
         var d = value - target

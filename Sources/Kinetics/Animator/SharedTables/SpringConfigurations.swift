@@ -101,7 +101,7 @@ final class SpringConfigurations: UncheckedState<SpringConfigurations.State> {
             maps.main = .exact(parameters, time: dt)
         case .rk4:
             let count = Swift.max(1, (dt / parameters.rk4MaximumStep).rounded(.up))
-            maps.main = SpringPropagator.rk4Step(parameters, step: dt / count).power(Int(count))
+            maps.main = SpringPropagator.rk4Step(parameters, step: dt / count).power(count)
         case .pop:
             let base = Int((dt / SpringMethod.popStep).rounded(.down))
             maps.base = base
