@@ -7,7 +7,7 @@ import CKineticsSupport
 /// exponential `e^{A·t}` of `A = [[0, 1], [-k/m, -c/m]]`) and any number of
 /// RK4 steps of a fixed size are 2×2 matrices. ``exact(_:time:)`` is the
 /// closed form that the `analytic` method uses; ``rk4Step(_:step:)`` and
-/// ``power(_:)`` let a frame of many RK4 steps cost one matrix product.
+/// ``power(_:)-(Int)`` let a frame of many RK4 steps cost one matrix product.
 ///
 /// Displacement is measured from the target (`value - target`); the map is
 /// the same for Pop's sign convention (`target - value`, `-velocity`).
