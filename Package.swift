@@ -6,6 +6,18 @@
 // The library users link, `Kinetics`, depends on nothing but the standard
 // library and the C math library. GSL is linked only by the reference module,
 // its tests and the `kinetics` command-line tool.
+//
+// Packages that only the tooling uses come with the package's traits, so
+// that a package depending on Kinetics resolves only what its products use
+// (SwiftPM clones every dependency of any product a package has, unless a
+// trait that is off leaves it out):
+//
+//     .package(url: "https://github.com/OWNER/kinetics", from: "0.2.0")                        // Kinetics: nothing
+//     .package(url: "https://github.com/OWNER/kinetics", from: "0.2.0", traits: ["Verify"])    // + swift-numerics, CSV.swift
+//     .package(url: "https://github.com/OWNER/kinetics", from: "0.2.0", traits: ["Bench"])     // + malloc-interposer, hdrhistogram-swift
+//     .package(url: "https://github.com/OWNER/kinetics", from: "0.2.0", traits: ["Tools"])     // all of it, and argument-parser, Plot
+//
+// This package's own builds enable Tools (scripts/test.sh, scripts/kinetics.sh).
 
 import PackageDescription
 
@@ -35,6 +47,10 @@ func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
             .when(configuration: .debug, traits: ["OptimizedTests"]))
     ]
 }
+
+/// malloc-interposer's C target in this package's checkouts (scripts/build-release.sh
+/// builds with the default scratch path).
+let interposerSource = Context.packageDirectory + "/.build/checkouts/malloc-interposer/Sources/MallocInterposerC"
 
 /// A test target with the package's settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
@@ -66,8 +82,25 @@ let package = Package(
     ],
     traits: [
         .trait(
+            name: "Verify",
+            description:
+                "KineticsVerify and KineticsReference's users: the compare module's swift-numerics and CSV.swift"),
+        .trait(
+            name: "Bench",
+            description:
+                "KineticsBench's users: exact allocation counts (malloc-interposer) and percentiles (hdrhistogram)"),
+        .trait(
+            name: "Tools",
+            description: "The kinetics command and BenchSuite: argument-parser and Plot, with Verify and Bench",
+            enabledTraits: ["Verify", "Bench"]),
+        .trait(
+            name: "Standalone",
+            description:
+                "The kinetics command as one binary (scripts/build-release.sh): Tools, with malloc-interposer's C compiled in",
+            enabledTraits: ["Verify"]),
+        .trait(
             name: "OptimizedTests",
-            description: "Debug builds of the numerical modules at -O, with every debug check kept (scripts/test.sh)")
+            description: "Debug builds of the numerical modules at -O, with every debug check kept (scripts/test.sh)"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -107,7 +140,8 @@ let package = Package(
                 "CKineticsEngine",
                 "CCallgrind",
                 "KineticsInput",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(
+                    name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Bench", "Standalone"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -128,10 +162,16 @@ let package = Package(
                 "KineticsPlot",
                 "KineticsReport",
                 "KineticsInput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["Tools", "Standalone"])),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildCommit"]
         ),
+        // Writes the commit being built into KineticsCommandLine, for
+        // `kinetics --version`.
+        .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
         // The `kinetics` executable: one call into KineticsCommandLine.
         .executableTarget(
             name: "KineticsCLI",
@@ -142,8 +182,12 @@ let package = Package(
         // MARK: - Implementation: what the modules above are built from
 
         // The platform's C, the same on every platform: its math library
-        // and atomic integers (kinetics_support.h).
-        .target(name: "CKineticsSupport"),
+        // and atomic integers (kinetics_support.h). An app that links
+        // Kinetics gets libm from here: nothing else names it on Linux.
+        .target(
+            name: "CKineticsSupport",
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android, .openbsd]))]
+        ),
         // GSL, through pkg-config.
         .systemLibrary(
             name: "CGSL",
@@ -160,7 +204,6 @@ let package = Package(
         // Input files, read within a size limit; numbers and tables as text.
         .target(
             name: "KineticsInput",
-            dependencies: [.product(name: "CSV", package: "CSV.swift")],
             swiftSettings: swiftSettings
         ),
         // Scenario files.
@@ -174,18 +217,41 @@ let package = Package(
             name: "KineticsCompare",
             dependencies: [
                 "Kinetics", "KineticsReference", "KineticsInput",
-                .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "RealModule", package: "swift-numerics", condition: .when(traits: ["Verify"])),
+                .product(name: "CSV", package: "CSV.swift", condition: .when(traits: ["Verify"])),
             ],
             swiftSettings: numericalSettings(wholeModule: true)
         ),
         // Callgrind's client requests (kinetics_callgrind.h): a counted run
         // turns instrumentation on where its measuring starts.
         .target(name: "CCallgrind"),
-        // Exact allocation counts.
+        // Exact allocation counts, through malloc-interposer's C interface:
+        // its library (Bench, Tools), or its C source compiled into the
+        // binary (Standalone).
         .target(
             name: "KineticsAllocations",
-            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            dependencies: [
+                "CMallocCounter",
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer", condition: .when(traits: ["Bench"])),
+            ],
             swiftSettings: swiftSettings
+        ),
+        // The calls of malloc-interposer's C interface that Kinetics makes;
+        // with Standalone, the interposer's own C source from its resolved
+        // checkout, compiled here (SwiftPM links its library product only as
+        // a shared library, which loads the Swift runtime from the
+        // toolchain). The release script builds in .build, whose checkouts
+        // these paths name.
+        .target(
+            name: "CMallocCounter",
+            cSettings: [
+                .define("KINETICS_STANDALONE_INTERPOSER", .when(traits: ["Standalone"])),
+                .unsafeFlags(
+                    ["-I", interposerSource + "/include", "-I", interposerSource + "/src"],
+                    .when(traits: ["Standalone"])),
+            ],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // The C interface of an outside engine (kinetics_engine.h), alone:
         // what an engine author reads and builds against.
@@ -204,7 +270,7 @@ let package = Package(
             name: "KineticsReport",
             dependencies: [
                 "Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot",
-                .product(name: "Plot", package: "Plot"),
+                .product(name: "Plot", package: "Plot", condition: .when(traits: ["Tools", "Standalone"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -238,7 +304,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
-        tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport"]),
+        // The interposer's library, named here as well: a root package
+        // resolves its tests' dependencies whatever its traits, which keeps
+        // the checkout that Standalone compiles (a package depending on
+        // Kinetics resolves none of its tests' dependencies).
+        tests(
+            "KineticsAllocationTests",
+            [
+                "Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
         tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
         tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),

@@ -11,7 +11,7 @@ import PackageDescription
 let package = Package(
     name: "KineticsBenchmarks",
     dependencies: [
-        .package(name: "Kinetics", path: ".."),
+        .package(name: "Kinetics", path: "..", traits: ["Bench", "Verify"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

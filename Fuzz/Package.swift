@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "KineticsFuzz",
-    dependencies: [.package(name: "Kinetics", path: "..")],
+    dependencies: [.package(name: "Kinetics", path: "..", traits: ["Tools"])],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(

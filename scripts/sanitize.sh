@@ -26,6 +26,6 @@ filter=${1:-"^$animator|^KineticsPropertyTests\.|^KineticsAllocationTests\.|Engi
 # sanitizer still sees every load and store left, the bounds of unsafe
 # buffers are still checked, and the tests run faster (CONTRIBUTING.md).
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
-swift build --build-tests --traits OptimizedTests --sanitize=address --scratch-path .build-asan -Xswiftc -DKINETICS_INTERNAL_CHECKS \
+swift build --build-tests --traits OptimizedTests,Tools --sanitize=address --scratch-path .build-asan -Xswiftc -DKINETICS_INTERNAL_CHECKS \
     -Xswiftc -DKINETICS_CHECKED_EXCLUSIVITY -Xswiftc -DKINETICS_ADDRESS_SANITIZER
-swift test --skip-build --sanitize=address --scratch-path .build-asan --filter "$filter"
+swift test --skip-build --traits OptimizedTests,Tools --sanitize=address --scratch-path .build-asan --filter "$filter"

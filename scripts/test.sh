@@ -28,10 +28,10 @@ scripts/ensure-valgrind.sh
 # The real engines' adapters (the peer tests build them again, into a
 # folder of their own); installs their Debian packages when missing.
 scripts/engines/build-peers.sh .build/peers >/dev/null
-swift build --build-tests --traits OptimizedTests -Xswiftc -DKINETICS_INTERNAL_CHECKS
+swift build --build-tests --traits OptimizedTests,Tools -Xswiftc -DKINETICS_INTERNAL_CHECKS
 if [[ $# -gt 0 ]]; then
-    exec swift test --skip-build "$@"
+    exec swift test --skip-build --traits OptimizedTests,Tools "$@"
 fi
 counting='KineticsAllocationTests\.|KineticsBenchTests\.SwiftEngineTests'
-swift test --skip-build --skip "$counting"
-swift test --skip-build --filter "$counting" --no-parallel
+swift test --skip-build --traits OptimizedTests,Tools --skip "$counting"
+swift test --skip-build --traits OptimizedTests,Tools --filter "$counting" --no-parallel

@@ -1,4 +1,4 @@
-import MallocInterposerSwift
+import CMallocCounter
 
 import class Foundation.NSLock
 
@@ -11,7 +11,9 @@ import class Foundation.NSLock
 /// Counts the heap allocations (calls to `malloc` and friends, not bytes)
 /// made by the calling thread while a closure runs, exactly.
 ///
-/// The malloc interposer counts every thread of the process; its allocation
+/// The malloc interposer (malloc-interposer's C interface: its library, or
+/// its source compiled into a standalone binary) counts every thread of the
+/// process; its allocation
 /// hook runs on the allocating thread, so the hook counts only the thread
 /// that asked, and other threads (parallel tests, the runtime's own) do not
 /// disturb the count.
@@ -28,11 +30,11 @@ public enum AllocationCounter {
         counting.thread = pthread_self()
         counting.count = 0
         counting.active = true
-        MallocInterposerSwift.setAllocationHook(countAllocation)
-        MallocInterposerSwift.hook()
+        malloc_interposer_set_allocation_hook(countAllocation)
+        malloc_interposer_enable()
         defer {
-            MallocInterposerSwift.unhook()
-            MallocInterposerSwift.setAllocationHook(nil)
+            malloc_interposer_disable()
+            malloc_interposer_set_allocation_hook(nil)
             counting.active = false
         }
         try body()
@@ -76,7 +78,7 @@ private let measuring = NSLock()
 
 nonisolated(unsafe) private var probe: UnsafeMutableRawPointer?
 
-private let countAllocation: MallocInterposerSwift.AllocationHook = { _ in
+private let countAllocation: malloc_interposer_allocation_hook_t = { _ in
     guard counting.active, pthread_equal(pthread_self(), counting.thread) != 0 else { return }
     counting.count += 1
 }

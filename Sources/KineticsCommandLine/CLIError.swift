@@ -7,6 +7,9 @@ import KineticsInput
 enum KineticsVersion {
     /// The tool's version.
     static let current = KineticsBuildInfo.version
+
+    /// What `--version` prints: `0.2.0 (commit 1a2b3c4d5e6f)`.
+    static let described = "\(current) (commit \(buildCommit))"
 }
 
 /// The tool's exit statuses: sysexits(3)'s where one fits.

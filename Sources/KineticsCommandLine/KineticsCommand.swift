@@ -21,7 +21,7 @@ struct KineticsCommand: ParsableCommand {
             65 bad input data, 66 missing input, 69 a needed tool missing (valgrind for --count), \
             73 cannot write output.
             """,
-        version: KineticsVersion.current,
+        version: KineticsVersion.described,
         subcommands: [
             Report.self, Summary.self, Trace.self, Convert.self, Verify.self, Compare.self, Animate.self, Bench.self,
             Gate.self, EngineWorkerCommand.self, VerifyWorkerCommand.self,

@@ -1,5 +1,6 @@
 import Foundation
 import Kinetics
+import KineticsCompare
 import KineticsInput
 import KineticsReference
 
@@ -150,7 +151,7 @@ public enum ReferenceData {
 
     /// Reads a CSV file of numbers with one header line.
     ///
-    /// - Throws: `CSVTableError` (KineticsInput) for a malformed file or a field that is
+    /// - Throws: `CSVTableError` (KineticsCompare) for a malformed file or a field that is
     ///   not a number, naming the line.
     package static func parse(_ text: String) throws(CSVTableError) -> (header: String, rows: [[Double]]) {
         let table = try CSVTable.parse(Data(text.utf8), maximumRows: maximumFrameCount)
