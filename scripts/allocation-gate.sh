@@ -20,12 +20,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Benchmarks/ is a package of its own (package-benchmark stays out of this
-# one's graph); it shares this one's build folder, so that the release build
-# of the library is reused.
-benchmark=(swift package --package-path Benchmarks --scratch-path .build)
+# one's graph), built in a folder of its own: it takes Kinetics with the
+# interposer's library (the Bench trait), which package-benchmark counts
+# through too, where this package's release build compiles the interposer
+# in (Standalone); in one folder each would rebuild the other's modules.
+benchmark=(swift package --package-path Benchmarks --scratch-path .build-benchmarks)
 frames=(--target KineticsBenchmarks --filter '(animator|batch)\..*' --metric mallocCountTotal --no-progress)
-log=.build/allocation-gate.log
-mkdir -p .build
+log=.build-benchmarks/allocation-gate.log
+mkdir -p .build-benchmarks
 
 check() {
     local status=0

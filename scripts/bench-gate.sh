@@ -25,7 +25,7 @@ baseline=data/baselines/ci.json
 arguments=(--engine animator --engine batch --animations 10000 --animations 100000 --mix spring --mix mixed
     --scenario steady --scenario churn --scenario mass-completion --frames 20 --no-bezier)
 
-swift build -c release --product kinetics >/dev/null
+scripts/build-release.sh
 binary=.build/release/kinetics
 
 case "${1:-}" in

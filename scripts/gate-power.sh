@@ -27,7 +27,7 @@ read -r -a extras <<<"${EXTRA:-50 75 100}"
 animations=${ANIMATIONS:-10000}
 bench_runs=${BENCH_RUNS:-7}
 # KINETICS, or the release build (made now).
-kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
+kinetics=${KINETICS:-$(scripts/build-release.sh && echo .build/release/kinetics)}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 

@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-50}
 read -r -a sizes <<<"${ANIMATIONS:-1000 10000 100000}"
 # KINETICS, or the release build (made now).
-kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
+kinetics=${KINETICS:-$(scripts/build-release.sh && echo .build/release/kinetics)}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa.so" Examples/engines/soa_springs.c -lm

@@ -19,7 +19,7 @@ command -v valgrind >/dev/null || { echo "harness-overhead.sh: error: valgrind i
 
 animations=${ANIMATIONS:-10000}
 # KINETICS, or the release build (made now).
-kinetics=${KINETICS:-$(swift build -c release --product kinetics >/dev/null && echo .build/release/kinetics)}
+kinetics=${KINETICS:-$(scripts/build-release.sh && echo .build/release/kinetics)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$out/libsoa_springs.so" Examples/engines/soa_springs.c -lm

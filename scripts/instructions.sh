@@ -33,7 +33,7 @@ case $mode in
 esac
 
 scripts/ensure-valgrind.sh >/dev/null
-swift build -c release --product kinetics >/dev/null
+scripts/build-release.sh
 baselines=data/baselines/instructions
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

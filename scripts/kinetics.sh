@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The main command of the README: installs GSL when it is missing, builds the
-# release configuration and runs `kinetics` with the given arguments (none:
-# the default report).
+# The main command of the README: installs GSL when it is missing, makes the
+# release build (scripts/build-release.sh: the one binary the release
+# artifact is) and runs `kinetics` with the given arguments (none: the
+# default report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-gsl.sh
-swift build -c release --product kinetics >&2
+echo "kinetics.sh: the release build (minutes the first time; its log: .build/build-release.log)" >&2
+scripts/build-release.sh
 exec .build/release/kinetics "$@"

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "swift-example.sh: error: valgrind is not installed (apt-get install valgrind)" >&2; exit 69; }
 
 ratio=${MAX_RATIO:-1.6}
-swift build -c release --product swift-springs-bench >/dev/null
+scripts/build-release.sh swift-springs-bench 2>/dev/null
 # The ratio's line, and the regression when it is over, come on stderr.
 .build/release/swift-springs-bench --engine animator --engine swift-springs --animations 10000 --frames 10 \
     --no-bezier --no-value-check --count instructions --max-instruction-ratio "swift-springs/animator=$ratio" >/dev/null
