@@ -19,6 +19,9 @@
 #   scripts/apple-availability.sh --self-test  both checks on the planted
 #       uses in scripts/availability/fixtures: each must be caught, and the
 #       fixture that stays within the floor must pass
+#   scripts/apple-availability.sh --package DIR  both checks on another
+#       package's own modules (one that depends on Kinetics, after its
+#       debug build: scripts/consumers.sh), at this package's floor
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -34,7 +37,9 @@ fi
 
 # The copies of the interfaces, and a resource folder that is the
 # toolchain's but for them (remade when the floor or the tool changes).
-swift package dump-package >"$work/package.json.new"
+# Only the platforms matter: the rest of the dump is not even in the same
+# order twice (trait conditions are sets).
+swift package dump-package | python3 -c 'import json, sys; print(json.dumps({"platforms": json.load(sys.stdin)["platforms"]}, sort_keys=True))' >"$work/package.json.new"
 if ! cmp -s "$work/package.json.new" "$work/package.json" || [[ $tool -nt $work/sdk ]]; then
     rm -rf "$work/sdk" "$work/copies" "$work/cache"
     mv "$work/package.json.new" "$work/package.json"
@@ -90,5 +95,11 @@ if [[ ${1:-} == --self-test ]]; then
     exit $status
 fi
 
+if [[ ${1:-} == --package ]]; then
+    other=$(cd "${2:?--package needs a folder}" && pwd)
+    "$tool" modules "$other/.build/debug.yaml" "$other" "$work/sdk" "$work/copies/floor" "$work/cache"
+    "$tool" platform-calls "$other/Sources"
+    exit 0
+fi
 "$tool" modules .build/debug.yaml "$root" "$work/sdk" "$work/copies/floor" "$work/cache"
 "$tool" platform-calls Sources

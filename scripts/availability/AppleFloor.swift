@@ -229,25 +229,40 @@ func modules(_ arguments: [String]) throws {
     let commands = moduleCommands(manifest: arguments[0], root: arguments[1])
     guard !commands.isEmpty else { fail("\(arguments[0]) compiles no Swift module under \(arguments[1])") }
     let swiftc = commands[0].arguments[0]
+    let sorted = commands.sorted(by: { $0.module < $1.module })
+    // One type-check a core at a time; each prints its lines when all are done, in order.
+    let jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let results = UnsafeMutableBufferPointer<(status: Int32, errors: [String])?>.allocate(capacity: sorted.count)
+    results.initialize(repeating: nil)
+    defer { results.deallocate() }
+    DispatchQueue.concurrentPerform(iterations: jobs) { lane in
+        for index in stride(from: lane, to: sorted.count, by: jobs) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: swiftc)
+            process.arguments = typeCheck(
+                sorted[index].arguments, sdk: arguments[2], floor: arguments[3], cache: arguments[4])
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            do { try process.run() } catch { fail("cannot run \(swiftc): \(error)") }
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            results[index] = (
+                process.terminationStatus,
+                lines.filter { $0.contains("error: ") && !$0.hasPrefix(" ") }.map(String.init)
+            )
+        }
+    }
     var failed: [String] = []
-    for (module, command) in commands.sorted(by: { $0.module < $1.module }) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = typeCheck(command, sdk: arguments[2], floor: arguments[3], cache: arguments[4])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
-        let errors = lines.filter { $0.contains("error: ") && !$0.hasPrefix(" ") }
-        if process.terminationStatus == 0 {
+    for (index, (module, _)) in sorted.enumerated() {
+        let result = results[index]!
+        if result.status == 0 {
             print("\(module): builds at the floor")
         } else {
             failed.append(module)
-            print("\(module): does not build at the floor (\(errors.count) errors)")
-            for error in errors { print("  \(error)") }
+            print("\(module): does not build at the floor (\(result.errors.count) errors)")
+            for error in result.errors { print("  \(error)") }
         }
     }
     if !failed.isEmpty {
