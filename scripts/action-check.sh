@@ -46,6 +46,8 @@ step "$version" "file://$work/releases" "$work/home" || { cat "$work/step.log"; 
 folder=$(cat "$work/path")
 [[ $("$folder/kinetics" --version) == "$version "* ]] || fail "$folder/kinetics does not report $version"
 grep -q "^path=$folder\$" "$work/output" || fail "the step's output 'path' is not $folder"
+[[ -f $folder/include/kinetics_engine.h ]] && grep -q "^include=$folder/include\$" "$work/output" ||
+    fail "the step gives no include folder with kinetics_engine.h"
 echo "action: installed $("$folder/kinetics" --version) into $folder (on the PATH the step writes)"
 
 step "$version" "file:///nowhere" "$work/home" || { cat "$work/step.log"; fail "a second run did not use the folder there"; }

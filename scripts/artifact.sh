@@ -7,8 +7,10 @@
 #
 # It makes, in .build/artifacts:
 # - kinetics-VERSION-linux-ARCH.tar.gz: kinetics-VERSION-linux-ARCH/ holding
-#   `kinetics` (its debug information stripped), README.md (how to run it) and LICENSES/ (this
-#   project's, GSL's, malloc-interposer's and the Swift runtime's), and its
+#   `kinetics` (its debug information stripped), include/kinetics_engine.h
+#   (the C interface of an engine library), README.md (how to run it) and
+#   LICENSES/ (this project's, GSL's, malloc-interposer's and the Swift
+#   runtime's), and its
 #   .sha256 (`sha256sum -c` reads it);
 # - the wheel that carries the same binary (scripts/wheel.py).
 #
@@ -34,7 +36,10 @@ fail() { echo "artifact.sh: error: $*" >&2; exit 1; }
 
 # Pack.
 rm -rf "${out:?}/$name" "$out/$name.tar.gz" "$out/$name.tar.gz.sha256" "$out"/kinetics-"$version"-*.whl
-mkdir -p "$out/$name/LICENSES"
+mkdir -p "$out/$name/LICENSES" "$out/$name/include"
+# The C interface an engine library implements (kinetics bench and gate
+# --engine-library), so that an engine builds against the release it runs in.
+cp Sources/CKineticsEngine/include/kinetics_engine.h "$out/$name/include/"
 # Debug information out; the symbol table stays: --count instructions
 # finds the measured frame in callgrind by its function's name.
 strip --strip-debug -o "$out/$name/kinetics" "$binary"
@@ -53,6 +58,7 @@ cat >"$out/$name/README.md" <<EOF
 One binary: the Swift runtime, GSL $(pkg-config --modversion gsl) and malloc-interposer are linked into it;
 it loads only the C and C++ runtime (glibc, libstdc++). Put \`kinetics\` on your PATH and run
 \`kinetics --help\`; \`kinetics\` alone writes the default report. \`--count instructions\` needs valgrind.
+An engine library for \`kinetics bench --engine-library\` builds against include/kinetics_engine.h.
 
 GSL is under the GNU GPL version 3 or later, so this binary as a whole is distributed under it;
 its source is the Kinetics repository at tag v$version and GSL's own. LICENSES/ holds every licence.
@@ -76,8 +82,9 @@ echo "artifact: ldd lists $(ldd "$out/$name/kinetics" | awk '{print $1}' | tr '\
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -xzf "$out/$name.tar.gz" -C "$work"
-cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -o "$work/libsoa_springs.so" Examples/engines/soa_springs.c -lm
-cc -O2 -shared -fPIC -I Sources/CKineticsEngine/include -I scripts/gate -I Examples/engines -DEXTRA=4000 \
+# The engines built against the archive's own header.
+cc -O2 -shared -fPIC -I "$work/$name/include" -o "$work/libsoa_springs.so" Examples/engines/soa_springs.c -lm
+cc -O2 -shared -fPIC -I "$work/$name/include" -I scripts/gate -I Examples/engines -DEXTRA=4000 \
     -o "$work/libslowed.so" scripts/gate/soa_springs_slowed.c -lm
 "$binary" trace spring --bounciness 4 --speed 12 --method analytic >"$work/spring.csv"
 python3 -m venv "$work/venv" >/dev/null
@@ -122,4 +129,4 @@ unshare --mount --propagation private bash -c '
     for library in "$@"; do mount --bind /dev/null "$library"; done
     PATH=/usr/local/bin:/usr/bin:/bin bash "$WORK/checks.sh"
 ' unshare "$work/empty" "$swift_root/.." $gsl_libraries
-echo "artifact: every check passed with $swift_root/.. and GSL's shared libraries hidden"
+echo "artifact: every check passed with $(readlink -f "$swift_root/..") and GSL's shared libraries hidden"

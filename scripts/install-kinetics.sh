@@ -75,7 +75,8 @@ if [[ -z $source ]] || ! command -v swift >/dev/null; then
 fi
 say "$why: building kinetics $version from $source with $(swift --version 2>&1 | head -1)"
 (cd "$source" && scripts/build-release.sh >&2)
-mkdir -p "$folder"
+mkdir -p "$folder/include"
 cp "$source/.build/release/kinetics" "$folder/kinetics"
+cp "$source/Sources/CKineticsEngine/include/kinetics_engine.h" "$folder/include/"
 reports "$folder" || { say "error: the build in $source is not kinetics $version"; exit 65; }
 echo "$folder"

@@ -1,7 +1,13 @@
 # Sourced by the scripts that build or read the release build: the flags
-# of its one configuration, and GSL's static pkg-config file (see
-# scripts/build-release.sh). Sets `release_flags` and PKG_CONFIG_PATH.
+# of its one configuration (scripts/build-release.sh says why each). Sets
+# `release_flags`, and on Linux PKG_CONFIG_PATH.
 scripts/ensure-gsl.sh
+if [[ $(uname -s) != Linux ]]; then
+    # macOS carries the Swift runtime; the interposer's library is linked
+    # as SwiftPM builds it, and GSL as Homebrew ships it.
+    release_flags=(-c release --traits Tools)
+    return 0
+fi
 # gsl.pc with its libraries as archives: -l:libgsl.a takes the archive
 # where -lgsl would take the shared library.
 pkgconfig=.build/static-pkgconfig

@@ -6,5 +6,8 @@
  * interposer's shared library defines them, and this file is empty.
  */
 #if defined(KINETICS_STANDALONE_INTERPOSER)
+#if defined(__APPLE__)
+#error "the Standalone trait is for Linux; on macOS build with Tools (scripts/build-release.sh does)"
+#endif
 #include "interposer-unix.c"
 #endif
