@@ -17,14 +17,17 @@
 #    data/api/ (the baseline CI's API check compares with) and commits it.
 #
 # Pushing the commits and the tag, and uploading, are left to the person
-# releasing.
+# releasing. Exit status: 0 released, 64 a VERSION that is not one, 1 a
+# refusal (the line says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:-}
 refuse() { echo "release.sh: error: $*" >&2; exit 1; }
 
-[[ $version =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]] ||
-    refuse "'$version' is not a version MAJOR.MINOR.PATCH (semantic versioning, no leading zeros)"
+if ! [[ $version =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]]; then
+    echo "release.sh: error: '$version' is not a version MAJOR.MINOR.PATCH (semantic versioning, no leading zeros)" >&2
+    exit 64
+fi
 last=$(scripts/last-release.sh 2>/dev/null || true)
 if [[ -n $last ]]; then
     highest=$(printf '%s\n%s\n' "$last" "$version" | sort -t. -k1,1n -k2,2n -k3,3n | tail -1)
