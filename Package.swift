@@ -48,10 +48,6 @@ func numericalSettings(wholeModule: Bool) -> [SwiftSetting] {
     ]
 }
 
-/// malloc-interposer's C target in this package's checkouts (scripts/build-release.sh
-/// builds with the default scratch path).
-let interposerSource = Context.packageDirectory + "/.build/checkouts/malloc-interposer/Sources/MallocInterposerC"
-
 /// A test target with the package's settings.
 func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .testTarget(name: name, dependencies: dependencies, swiftSettings: swiftSettings)
@@ -94,11 +90,6 @@ let package = Package(
             description: "The kinetics command and BenchSuite: argument-parser and Plot, with Verify and Bench",
             enabledTraits: ["Verify", "Bench"]),
         .trait(
-            name: "Standalone",
-            description:
-                "The kinetics command as one binary (scripts/build-release.sh): Tools, with malloc-interposer's C compiled in",
-            enabledTraits: ["Verify"]),
-        .trait(
             name: "OptimizedTests",
             description: "Debug builds of the numerical modules at -O, with every debug check kept (scripts/test.sh)"),
     ],
@@ -140,8 +131,7 @@ let package = Package(
                 "CKineticsEngine",
                 "CCallgrind",
                 "KineticsInput",
-                .product(
-                    name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Bench", "Standalone"])),
+                .product(name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Bench"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -162,9 +152,7 @@ let package = Package(
                 "KineticsPlot",
                 "KineticsReport",
                 "KineticsInput",
-                .product(
-                    name: "ArgumentParser", package: "swift-argument-parser",
-                    condition: .when(traits: ["Tools", "Standalone"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: swiftSettings,
             plugins: ["BuildCommit"]
@@ -226,8 +214,8 @@ let package = Package(
         // turns instrumentation on where its measuring starts.
         .target(name: "CCallgrind"),
         // Exact allocation counts, through malloc-interposer's C interface:
-        // its library (Bench, Tools), or its C source compiled into the
-        // binary (Standalone).
+        // its library, or its C source linked into the standalone binary
+        // (scripts/build-release.sh).
         .target(
             name: "KineticsAllocations",
             dependencies: [
@@ -237,22 +225,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The calls of malloc-interposer's C interface that Kinetics makes;
-        // with Standalone, the interposer's own C source from its resolved
-        // checkout, compiled here (SwiftPM links its library product only as
-        // a shared library, which loads the Swift runtime from the
-        // toolchain). The release script builds in .build, whose checkouts
-        // these paths name.
-        .target(
-            name: "CMallocCounter",
-            cSettings: [
-                .define("KINETICS_STANDALONE_INTERPOSER", .when(traits: ["Standalone"])),
-                .unsafeFlags(
-                    ["-I", interposerSource + "/include", "-I", interposerSource + "/src"],
-                    .when(traits: ["Standalone"])),
-            ],
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
-        ),
+        // The calls of malloc-interposer's C interface that Kinetics makes,
+        // declared: whichever copy of the interposer the binary links
+        // defines them.
+        .target(name: "CMallocCounter"),
         // The C interface of an outside engine (kinetics_engine.h), alone:
         // what an engine author reads and builds against.
         .target(name: "CKineticsEngine"),
@@ -270,7 +246,7 @@ let package = Package(
             name: "KineticsReport",
             dependencies: [
                 "Kinetics", "KineticsReference", "KineticsVerify", "KineticsBench", "KineticsPlot",
-                .product(name: "Plot", package: "Plot", condition: .when(traits: ["Tools", "Standalone"])),
+                .product(name: "Plot", package: "Plot", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -304,16 +280,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
-        // The interposer's library, named here as well: a root package
-        // resolves its tests' dependencies whatever its traits, which keeps
-        // the checkout that Standalone compiles (a package depending on
-        // Kinetics resolves none of its tests' dependencies).
-        tests(
-            "KineticsAllocationTests",
-            [
-                "Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport",
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ]),
+        tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport"]),
         tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
         tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),

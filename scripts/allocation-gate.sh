@@ -20,10 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Benchmarks/ is a package of its own (package-benchmark stays out of this
-# one's graph), built in a folder of its own: it takes Kinetics with the
-# interposer's library (the Bench trait), which package-benchmark counts
-# through too, where this package's release build compiles the interposer
-# in (Standalone); in one folder each would rebuild the other's modules.
+# one's graph), built in a folder of its own: a dependency's modules build
+# with other flags than a root package's (its package name, its warnings
+# suppressed), so sharing .build with the release build would only make
+# each rebuild what the other built.
 benchmark=(swift package --package-path Benchmarks --scratch-path .build-benchmarks)
 frames=(--target KineticsBenchmarks --filter '(animator|batch)\..*' --metric mallocCountTotal --no-progress)
 log=.build-benchmarks/allocation-gate.log

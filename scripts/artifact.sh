@@ -30,7 +30,7 @@ version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/KineticsBenc
 machine=$(uname -m)
 name=kinetics-$version-linux-$machine
 out=.build/artifacts
-binary=.build/release/kinetics
+binary=.build/release/kinetics-standalone
 fail() { echo "artifact.sh: error: $*" >&2; exit 1; }
 [[ -x $binary ]] || fail "$binary is missing: run scripts/build-release.sh first"
 

@@ -74,7 +74,7 @@ plant() { # DESCRIPTION SED-EXPRESSION
 }
 
 if [[ ${1:-} == --planted ]]; then
-    plant "argument-parser and Plot without their trait" 's/condition: .when(traits: \["Tools", "Standalone"\]))/)/'
+    plant "argument-parser and Plot without their trait" 's/, condition: .when(traits: \["Tools"\]))/)/'
     if (resolved App "kinetics") >"$work/leak.log" 2>&1; then fail "a dependency leaking into the library was not caught"; fi
     echo "consumers: the planted leak is caught: $(sed -n 's/^consumers.sh: error: //p' "$work/leak.log")"
     plant "libm not named" '/linkedLibrary("m"/d'

@@ -76,7 +76,12 @@ fi
 say "$why: building kinetics $version from $source with $(swift --version 2>&1 | head -1)"
 (cd "$source" && scripts/build-release.sh >&2)
 mkdir -p "$folder/include"
-cp "$source/.build/release/kinetics" "$folder/kinetics"
+# On Linux the standalone binary (scripts/build-release.sh): the other
+# loads the interposer's library from beside it and the runtime from the
+# toolchain.
+built=$source/.build/release/kinetics
+[[ -x $built-standalone ]] && built=$built-standalone
+cp "$built" "$folder/kinetics"
 cp "$source/Sources/CKineticsEngine/include/kinetics_engine.h" "$folder/include/"
 reports "$folder" || { say "error: the build in $source is not kinetics $version"; exit 65; }
 echo "$folder"

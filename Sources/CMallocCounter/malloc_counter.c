@@ -1,13 +1,7 @@
 /*
- * With the Standalone trait, malloc-interposer's own C source, compiled
- * into this module from the package's resolved checkout (the include paths
- * are Package.swift's): the binary then defines malloc and its kin itself,
- * and needs no library to count allocations exactly. Otherwise the
- * interposer's shared library defines them, and this file is empty.
+ * Declarations only (include/kinetics_malloc_counter.h): the interposer's
+ * shared library defines them, or, in the standalone binary, its C source
+ * compiled and linked in by scripts/build-release.sh. A C target needs a
+ * source file; this is it.
  */
-#if defined(KINETICS_STANDALONE_INTERPOSER)
-#if defined(__APPLE__)
-#error "the Standalone trait is for Linux; on macOS build with Tools (scripts/build-release.sh does)"
-#endif
-#include "interposer-unix.c"
-#endif
+#include "kinetics_malloc_counter.h"

@@ -12,7 +12,7 @@ import class Foundation.NSLock
 /// made by the calling thread while a closure runs, exactly.
 ///
 /// The malloc interposer (malloc-interposer's C interface: its library, or
-/// its source compiled into a standalone binary) counts every thread of the
+/// its source linked into the standalone binary) counts every thread of the
 /// process; its allocation
 /// hook runs on the allocating thread, so the hook counts only the thread
 /// that asked, and other threads (parallel tests, the runtime's own) do not

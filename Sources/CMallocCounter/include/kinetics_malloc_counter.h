@@ -2,8 +2,8 @@
  * kinetics_malloc_counter.h: the calls of malloc-interposer's C interface
  * (its interposer.h) that KineticsAllocations makes, declared by name so
  * that this module needs none of its headers. They are defined by the
- * interposer's shared library (the Bench and Tools traits) or by its C
- * source compiled into this module (Standalone: malloc_counter.c).
+ * interposer's shared library (the Bench and Tools traits), or by its C
+ * source linked into the standalone binary (scripts/build-release.sh).
  */
 #ifndef KINETICS_MALLOC_COUNTER_H
 #define KINETICS_MALLOC_COUNTER_H
