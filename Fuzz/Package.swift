@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for Kinetics' parsers and bezier solvers. A package of
-// its own so that `-sanitize=fuzzer` (which supplies `main`) never reaches
-// the main package's build. Run them with scripts/fuzz.sh. The scenario and
+// libFuzzer targets for Kinetics' parsers, bezier solvers and animator. A
+// package of its own so that `-sanitize=fuzzer` (which supplies `main`) never
+// reaches the main package's build. Run them with scripts/fuzz.sh, which
+// builds them with AddressSanitizer too. The scenario and
 // trace readers are implementation modules of Kinetics, reached through the
 // command-line product that uses them.
 import PackageDescription
@@ -13,6 +14,8 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .executableTarget(
             name: "FuzzBezier", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
+        .executableTarget(
+            name: "FuzzAnimator", dependencies: ["FuzzDriver", .product(name: "Kinetics", package: "Kinetics")]),
         .executableTarget(
             name: "FuzzScenario",
             dependencies: ["FuzzDriver", .product(name: "KineticsCommandLine", package: "Kinetics")]),

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of Fuzz/ (a package of their own, built with
-# -sanitize=fuzzer into .build-fuzz) and runs each for a bounded time.
+# -sanitize=fuzzer,address into .build-fuzz, and with KINETICS_INTERNAL_CHECKS:
+# the animator checks its bookkeeping after every operation) and runs each
+# for a bounded time.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]     SECONDS per target (default 60);
-#                                              TARGET: bezier, scenario, baseline, trace
+#                                              TARGET: bezier, scenario, baseline, trace, animator
 #
 # Each target starts from its committed corpus, Tests/Fuzz/TARGET, explores
 # in a scratch folder, and merges back only the inputs that add coverage.
-# A crash or a hang (over 10 s on one input) is saved as
-# .build-fuzz/crash-TARGET-*; turn it into a regression test and fix it.
+# A crash, a hang (over 10 s on one input), a failed check, a memory error
+# or a leak that AddressSanitizer sees is saved as .build-fuzz/crash-TARGET-*
+# (or leak-, timeout-); turn it into a regression test and fix it.
 # Targets run two at a time. Exit status: 0 clean, 1 a target found a
 # problem (64 an unknown target). CI runs every target for
 # 30 s (without merging: CI's clone is thrown away).
@@ -18,9 +21,13 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bezier scenario baseline trace)
+[ ${#targets[@]} -gt 0 ] || targets=(animator bezier scenario baseline trace)
 
-swift build --package-path Fuzz -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer
+scripts/ensure-gsl.sh
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKINETICS_INTERNAL_CHECKS
+# The toolchain's own leaks, as scripts/sanitize.sh suppresses them.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 
 # Let libFuzzer's own handler save a crashing input, not Swift's backtracer.
 export SWIFT_BACKTRACE=enable=no
@@ -28,11 +35,13 @@ export SWIFT_BACKTRACE=enable=no
 fuzz_one() {
     local target=$1 binary dict
     case $target in
+        # An operation is a byte or a few: 512 bytes are a hundred or so.
+        animator) binary=FuzzAnimator dict=(-max_len=512) ;;
         bezier) binary=FuzzBezier dict=() ;;
         scenario) binary=FuzzScenario dict=(-dict=Tests/Fuzz/json.dict) ;;
         baseline) binary=FuzzBaseline dict=(-dict=Tests/Fuzz/json.dict) ;;
         trace) binary=FuzzTrace dict=(-dict=Tests/Fuzz/json.dict) ;;
-        *) echo "fuzz.sh: unknown target $target (bezier, scenario, baseline or trace)" >&2; return 64 ;;
+        *) echo "fuzz.sh: unknown target $target (animator, bezier, scenario, baseline or trace)" >&2; return 64 ;;
     esac
     local scratch=.build-fuzz/corpus-$target log=.build-fuzz/$target.log
     mkdir -p "$scratch" "Tests/Fuzz/$target"
