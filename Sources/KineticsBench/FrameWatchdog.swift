@@ -61,7 +61,9 @@ package enum FrameWatchdog {
                     ? "an engine cannot be stopped in-process, so the run ends here" : "the engine's worker ends here"
                 let message =
                     "\(programName): error: \(name): \(what) has not returned after \(String(format: "%.0f", waited)) s (\(option) \(String(format: "%g", timeout))); \(ending)\n"
-                FileHandle.standardError.write(Data(message.utf8))
+                // write(2), not FileHandle, which traps when stderr cannot be
+                // written: the exit status below must survive that.
+                _ = Array(message.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
                 handler?(what, waited)
                 exit(65)
             }

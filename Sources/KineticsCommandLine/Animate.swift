@@ -37,7 +37,6 @@ struct Animate: ParsableCommand {
         var frames: [ScenarioFrame] = []
         var eventList: [ScenarioEvent] = []
         var width = 1
-        if events && format == .csv { output.line("time,key,event") }
         let runner = ScenarioRunner(parsed)
         // The first value that is not finite: the scenario's motion left a
         // double's range, and nothing is printed.
@@ -58,12 +57,7 @@ struct Animate: ParsableCommand {
                     for value in frame.values { width = max(width, value.components.count) }
                 },
                 event: { event in
-                    guard events else { return }
-                    if format == .json {
-                        eventList.append(event)
-                    } else {
-                        output.line("\(csvNumber(event.time)),\(csvField(event.key)),\(event.name)")
-                    }
+                    if events { eventList.append(event) }
                 })
         } catch {
             throw CLIError(message: "\(scenario): \(error)", status: .badData)
@@ -77,28 +71,32 @@ struct Animate: ParsableCommand {
         if events {
             switch format {
             case .csv:
-                break
+                try output.line("time,key,event")
+                for event in eventList {
+                    try output.line("\(csvNumber(event.time)),\(csvField(event.key)),\(event.name)")
+                }
             case .json:
                 struct Event: Encodable {
                     let time: Double
                     let key: String
                     let event: String
                 }
-                output.line(
+                try output.line(
                     try jsonText(["events": eventList.map { Event(time: $0.time, key: $0.key, event: $0.name) }]))
             }
-            output.flush()
+            try output.flush()
             return
         }
         switch format {
         case .csv:
-            output.line(
+            try output.line(
                 width == 1 ? "time,key,value" : "time,key," + (0 ..< width).map { "value\($0)" }.joined(separator: ","))
             for frame in frames {
                 for value in frame.values {
                     let cells =
                         value.components.map(csvNumber) + Array(repeating: "", count: width - value.components.count)
-                    output.line("\(csvNumber(frame.time)),\(csvField(value.property)),\(cells.joined(separator: ","))")
+                    try output.line(
+                        "\(csvNumber(frame.time)),\(csvField(value.property)),\(cells.joined(separator: ","))")
                 }
             }
         case .json:
@@ -111,8 +109,8 @@ struct Animate: ParsableCommand {
                     time: frame.time,
                     values: Dictionary(uniqueKeysWithValues: frame.values.map { ($0.property, $0.components) }))
             }
-            output.line(try jsonText(["frames": document]))
+            try output.line(try jsonText(["frames": document]))
         }
-        output.flush()
+        try output.flush()
     }
 }

@@ -29,7 +29,7 @@ public enum BenchSuite {
             do {
                 try BenchEngine.register(engine)
             } catch {
-                FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
+                writeStandardError("\(programName): error: \(error)\n")
                 exit(ExitStatus.badData.code)
             }
         }

@@ -52,6 +52,7 @@ struct CLIError: Error {
 /// and --version print their text and succeed. `arguments`: the process's
 /// arguments after the program's name unless given.
 func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? = nil) -> Never {
+    holdStandardDescriptors()
     // A copy of this program started by `--count instructions` runs only
     // what it was started for (``CountedRun``).
     if let counted = CountedRun.requested { counted.execute() }
@@ -66,8 +67,15 @@ func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? 
     } catch {
         let code = Command.exitCode(for: error)
         if code == .success {
-            print(Command.fullMessage(for: error))
-            status = 0
+            do {
+                try writeStandardOutput(Command.fullMessage(for: error) + "\n")
+                status = 0
+            } catch let error as CLIError {
+                reportError(error.message)
+                status = error.status.code
+            } catch {
+                status = ExitStatus.cannotWrite.code
+            }
         } else {
             // A typo first: an error about the options that were recognised
             // may only be the typo's consequence.
@@ -100,5 +108,5 @@ private func reportError(_ message: String) {
         .map { $0.trimmingCharacters(in: .whitespaces) }
         .filter { !$0.isEmpty }
         .joined(separator: "; ")
-    FileHandle.standardError.write(Data("\(programName): error: \(oneLine)\n".utf8))
+    writeStandardError("\(programName): error: \(oneLine)\n")
 }

@@ -71,9 +71,8 @@ struct CompareOptions: ParsableArguments {
     /// exit 1 outside the tolerance.
     func finish(_ comparison: Comparison, parameters: [(String, String)]) throws {
         for warning in comparison.warnings { warnLine("warning: \(warning)") }
-        print(
-            CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format), terminator: ""
-        )
+        try writeStandardOutput(
+            CompareText.render(comparison, parameters: parameters, tolerance: tolerance, format: format))
         if !comparison.holds(tolerance) {
             throw CLIError(
                 message:

@@ -90,14 +90,14 @@ struct Convert: ParsableCommand {
         var output = StandardOutput()
         switch format {
         case .json:
-            output.line(try jsonText(conversions))
+            try output.line(try jsonText(conversions))
         case .text:
             for (key, value) in conversions.rows {
                 let name = key.stringValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                output.line(name + (value.map { csvNumber($0) + unit(key) } ?? missing(key)))
+                try output.line(name + (value.map { csvNumber($0) + unit(key) } ?? missing(key)))
             }
         }
-        output.flush()
+        try output.flush()
     }
 
     private func missing(_ key: Conversions.CodingKeys) -> String {

@@ -44,7 +44,7 @@ struct CountedRun: Codable {
             }
             Foundation.exit(0)
         } catch {
-            FileHandle.standardError.write(Data("\(programName): error: \(error)\n".utf8))
+            writeStandardError("\(programName): error: \(error)\n")
             Foundation.exit(ExitStatus.badData.code)
         }
     }

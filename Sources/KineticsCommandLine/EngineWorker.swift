@@ -405,7 +405,7 @@ final class WorkerProcess {
             // A line the engine never ends is passed on in pieces.
             while let line = try? reader.receiveLine(limit: 1 << 16, splitting: true) {
                 let name = mark.withLock { $0 }
-                FileHandle.standardError.write(Data("[\(name)] ".utf8) + line + Data("\n".utf8))
+                writeStandardError(bytes: Array("[\(name)] ".utf8) + Array(line) + [0x0A])
             }
             close(fd)
         }

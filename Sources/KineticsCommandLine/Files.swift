@@ -23,59 +23,18 @@ final class ProgressBar: @unchecked Sendable {
         defer { lock.unlock() }
         guard text != lastDrawn else { return }
         lastDrawn = text
-        FileHandle.standardError.write(Data(text.utf8))
+        writeStandardError(text)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
-}
-
-/// Writes `text` to `path` through a temporary file and a rename (no partial
-/// file is ever left), or to standard output when `path` is nil.
-func writeOutput(_ text: String, to path: String?) throws {
-    guard let path else {
-        FileHandle.standardOutput.write(Data(text.utf8))
-        return
-    }
-    let destination = URL(fileURLWithPath: path)
-    let temporary = destination.deletingLastPathComponent()
-        .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-    do {
-        try Data(text.utf8).write(to: temporary)
-        // rename(2) replaces an existing file atomically (Foundation's
-        // replaceItemAt fails on Linux when the destination exists).
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-        }
-    } catch {
-        try? FileManager.default.removeItem(at: temporary)
-        throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", status: .cannotWrite)
-    }
-}
-
-/// Fails at once, with exit 73, when `path` (if given) cannot be written:
-/// its folder is missing or not writable, or it names a folder. Commands
-/// that work for a while call this first, so that a typo in an output path
-/// costs nothing.
-func checkWritable(_ paths: String?...) throws {
-    for case let path? in paths {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        let problem: String? =
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-                "it is a folder"
-            } else if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
-                "no folder \(folder)"
-            } else if access(folder, W_OK) != 0 { "the folder \(folder) is not writable" } else { nil }
-        if let problem { throw CLIError(message: "cannot write \(path): \(problem)", status: .cannotWrite) }
+        writeStandardError("\r\u{1B}[K")
     }
 }
 
 /// Writes a line to standard error.
 func warnLine(_ message: String) {
-    FileHandle.standardError.write(Data("\(programName): \(message)\n".utf8))
+    writeStandardError("\(programName): \(message)\n")
 }
 
 /// The largest input file read, 64 MiB: every input kinetics reads is far

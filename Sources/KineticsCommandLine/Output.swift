@@ -1,23 +1,25 @@
 import Foundation
 
-/// Writes text to standard output in large chunks.
+/// Writes text to standard output in large chunks; a failed write is
+/// exit 73 (``writeStandardOutput(_:)``).
 struct StandardOutput {
     private var buffer = ""
 
-    /// Appends `text` and a newline, flushing every 64 KiB.
     init() {}
 
-    mutating func line(_ text: String) {
+    /// Appends `text` and a newline, writing every 64 KiB.
+    mutating func line(_ text: String) throws {
         buffer += text
         buffer += "\n"
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
     /// Writes what is buffered.
-    mutating func flush() {
+    mutating func flush() throws {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
+        let text = buffer
         buffer = ""
+        try writeStandardOutput(text)
     }
 }
 

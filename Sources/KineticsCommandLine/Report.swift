@@ -48,7 +48,7 @@ struct Report: ParsableCommand {
         if let markdown { try writeOutput(report.markdown, to: markdown) }
         var text = report.text
         text += "\nHTML report: \(output)" + (markdown.map { "; Markdown: \($0)" } ?? "") + "\n"
-        FileHandle.standardOutput.write(Data(text.utf8))
+        try writeStandardOutput(text)
         let allocations = report.bench.hotFramesAllocateNothing
         if !report.verification.passed || !allocations {
             throw CLIError(

@@ -19,9 +19,9 @@ struct Summary: ParsableCommand {
             try springLines(.popDefault, seconds: 2) + [""] + decayLines(.popDefault, velocity: 1000) + [""]
             + bezierLines()
         for line in lines {
-            output.line(line)
+            try output.line(line)
         }
-        output.flush()
+        try output.flush()
     }
 
     /// Every spring method at 60 and 120 Hz against GSL's rk8pd, `spring`

@@ -70,17 +70,17 @@ struct TraceOutput: ParsableArguments {
         var output = StandardOutput()
         switch format {
         case .csv:
-            output.line("time,value,velocity")
+            try output.line("time,value,velocity")
             for sample in samples {
-                output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
+                try output.line("\(csvNumber(sample.time)),\(csvNumber(sample.value)),\(csvNumber(sample.velocity))")
             }
         case .json:
-            output.line(
+            try output.line(
                 try jsonText(
                     MotionDocument(
                         solver: solver, method: method.rawValue, setup: setup, frames: frames, samples: samples)))
         }
-        output.flush()
+        try output.flush()
     }
 }
 
@@ -230,16 +230,16 @@ struct BezierTrace: ParsableCommand {
         var output = StandardOutput()
         switch format {
         case .csv:
-            output.line("x,y")
-            for point in points { output.line("\(csvNumber(point.x)),\(csvNumber(point.y))") }
+            try output.line("x,y")
+            for point in points { try output.line("\(csvNumber(point.x)),\(csvNumber(point.y))") }
         case .json:
-            output.line(
+            try output.line(
                 try jsonText(
                     Document(
                         method: method, curve: [bezier.x1, bezier.y1, bezier.x2, bezier.y2],
                         epsilon: method == .webkit ? webkit.epsilon : nil, samples: points)))
         }
-        output.flush()
+        try output.flush()
     }
 }
 

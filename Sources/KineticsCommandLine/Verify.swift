@@ -120,7 +120,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         if listTolerances {
-            print(Self.toleranceTable, terminator: "")
+            try writeStandardOutput(Self.toleranceTable)
             return
         }
         try checkWritable(destination.output)

@@ -354,9 +354,9 @@ extension Verify {
                     let id = (try? decoder.decode(CaseID.self, from: Data(line.utf8)))?.id ?? "?"
                     answer = ServedAnswer(id: id, error: "\(error)")
                 }
-                output.line(String(decoding: try encoder.encode(answer), as: UTF8.self))
+                try output.line(String(decoding: try encoder.encode(answer), as: UTF8.self))
             }
-            output.flush()
+            try output.flush()
         }
 
         private struct CaseID: Decodable { var id: String }
