@@ -80,14 +80,21 @@ extension MotionTrace {
     /// The largest trace read, in samples.
     public static let maximumSamples = maximumFrameCount
 
+    /// The latest time a motion's trace may hold, in seconds: an hour. An
+    /// animation's motion lasts seconds, and the reference integrates up
+    /// to the last time, at a cost that grows with it (a time of 1e9 s ran
+    /// GSL's driver for seconds before it gave up).
+    public static let maximumTime = 3_600.0
+
     /// Reads a trace: CSV with a header naming its columns (in any order;
     /// other columns are ignored), or a JSON array of objects with those
     /// keys. Times (x for a curve) are divided by `timeDivisor` (1 for
     /// seconds, 1000 for milliseconds); velocities are multiplied by
     /// `velocityScale` (1 for units per second, 1000 for units per millisecond).
     ///
-    /// A motion's times must be finite, >= 0 and strictly increasing; a
-    /// curve's x must be in [0, 1]. At least two samples.
+    /// A motion's times must be finite, in [0, ``maximumTime``] seconds
+    /// and strictly increasing, and its velocities finite in units per
+    /// second; a curve's x must be in [0, 1]. At least two samples.
     ///
     /// - Throws: ``TraceError`` naming the line (CSV) or the sample (JSON).
     public static func parse(
@@ -118,6 +125,18 @@ extension MotionTrace {
             switch columns {
             case .motion:
                 guard sample.time >= 0 else { throw TraceError(locations[index], "time \(sample.time) is negative") }
+                guard sample.time <= maximumTime else {
+                    throw TraceError(
+                        locations[index],
+                        "time \(sample.time) s is past \(Int(maximumTime)) s, the latest a trace may hold (times in milliseconds need --time-unit ms)"
+                    )
+                }
+                if let velocity = sample.velocity, !velocity.isFinite {
+                    throw TraceError(
+                        locations[index],
+                        "velocity \(velocity) in units per second is not finite (the value read times \(velocityScale), its unit)"
+                    )
+                }
                 if index > 0 && !(sample.time > samples[index - 1].time) {
                     throw TraceError(
                         locations[index],
@@ -133,7 +152,9 @@ extension MotionTrace {
     }
 
     private static func number(_ field: String, _ name: String, _ location: String) throws(TraceError) -> Double {
-        guard let value = Double(field) else { throw TraceError(location, "\(name) '\(field)' is not a number") }
+        guard let value = Double(field) else {
+            throw TraceError(location, "\(name) '\(clippedInput(field))' is not a number")
+        }
         guard value.isFinite else { throw TraceError(location, "\(name) \(field) is not finite") }
         return value
     }
@@ -153,7 +174,8 @@ extension MotionTrace {
         guard let firstColumn = names.firstIndex(of: first), let secondColumn = names.firstIndex(of: second) else {
             throw TraceError(
                 "line 1",
-                "the header must name the columns \(first) and \(second), got '\(table.header.joined(separator: ","))'")
+                "the header must name the columns \(first) and \(second), got '\(clippedInput(table.header.joined(separator: ",")))'"
+            )
         }
         let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
         for row in table.rows {

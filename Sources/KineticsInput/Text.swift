@@ -18,6 +18,29 @@ package func short(_ value: Double) -> String { String(format: "%.4g", value) }
 /// (`0.1`, `1e-05`, `1.0`); `inf`, `-inf` and `nan` for the rest.
 package func csvNumber(_ value: Double) -> String { value.description }
 
+/// Text read from an input, as an error message quotes it: at most `limit`
+/// characters (then "…" and how many were left out), control characters
+/// and invalid bytes shown as escapes, so that a 64 MB line of NULs makes a
+/// message of one short line.
+package func clippedInput(_ text: some StringProtocol, limit: Int = 80) -> String {
+    var shown = ""
+    var count = 0
+    for character in text {
+        if count == limit {
+            return shown + "… (\(text.count - limit) more characters)"
+        }
+        count += 1
+        if character.isNewline
+            || character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            shown += character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
+        } else {
+            shown.append(character)
+        }
+    }
+    return shown
+}
+
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 package func csvField(_ text: String) -> String {
     text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })

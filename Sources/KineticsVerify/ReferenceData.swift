@@ -160,7 +160,7 @@ public enum ReferenceData {
             var numbers: [Double] = []
             for field in row.fields {
                 guard let number = Double(field) else {
-                    throw CSVTableError(line: row.line, message: "'\(field)' is not a number")
+                    throw CSVTableError(line: row.line, message: "'\(clippedInput(field))' is not a number")
                 }
                 numbers.append(number)
             }

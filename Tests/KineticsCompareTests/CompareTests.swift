@@ -356,7 +356,19 @@ struct CompareTests {
             // A quoted field with a line break in it: the next row starts a line later.
             ("time,value,note\n0,0,\"a\nb\"\n0.1,y,c\n", "line 4: value 'y' is not a number"),
             ("", "the file: is empty"),
+            // An hour is the latest time: 1e9 s would run the reference for
+            // seconds before GSL's driver gives up.
+            (
+                "time,value\n0,0\n1e9,1\n",
+                "line 3: time 1000000000.0 s is past 3600 s, the latest a trace may hold (times in milliseconds need --time-unit ms)"
+            ),
         ]
+        // A velocity that only its unit makes infinite is refused after the unit.
+        #expect(throws: TraceError.self) {
+            try MotionTrace.parse(
+                Data("time,value,velocity\n0,0,1e306\n0.1,1,0\n".utf8), columns: .motion, velocityScale: 1_000)
+        }
+        #expect(try MotionTrace.parse(Data("time,value\n0,0\n3600,1\n".utf8), columns: .motion).samples.count == 2)
         for (text, message) in bad {
             #expect(throws: TraceError.self) { try MotionTrace.parse(Data(text.utf8), columns: .motion) }
             do {
