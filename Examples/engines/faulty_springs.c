@@ -15,6 +15,10 @@
  *   leak     allocates (and touches) 64 MB blocks in create until malloc
  *            refuses, then aborts, as a program's out-of-memory handler does
  *   nan      runs normally but gives NaN for every value
+ *   stop     stops its own process (SIGSTOP) in that tick, as a debugger
+ *            or a job-control signal would
+ *   fork     forks a helper that keeps every descriptor open and sleeps for
+ *            an hour, then writes through NULL in that tick
  *
  *   cc -O2 -shared -fPIC -DFAULT=segv -I Sources/CKineticsEngine/include \
  *       -o libfaulty_springs.so Examples/engines/faulty_springs.c -lm
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 /* soa_springs.c, with its exported table function renamed so that this
@@ -69,6 +74,14 @@ static void faulty_tick(void *handle, double time) {
         if (strcmp(fault, "exit") == 0) exit(3);
         if (strcmp(fault, "hang") == 0)
             for (;;) pause();
+        if (strcmp(fault, "stop") == 0) raise(SIGSTOP);
+        if (strcmp(fault, "fork") == 0) {
+            if (fork() == 0) {
+                sleep(3600);
+                _exit(0);
+            }
+            *(volatile int *)NULL = 1;
+        }
     }
     soa_tick(handle, time);
 }

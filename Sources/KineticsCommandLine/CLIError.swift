@@ -53,6 +53,7 @@ struct CLIError: Error {
 /// arguments after the program's name unless given.
 func runCommand<Command: ParsableCommand>(_: Command.Type, arguments: [String]? = nil) -> Never {
     holdStandardDescriptors()
+    WorkerGroups.unblockEndingSignals()
     // A copy of this program started by `--count instructions` runs only
     // what it was started for (``CountedRun``).
     if let counted = CountedRun.requested { counted.execute() }

@@ -77,6 +77,7 @@ struct EngineWorkerCommand: ParsableCommand {
     init() {}
 
     func run() throws {
+        WorkerProcess.endWithParent()
         var channel = WorkerChannel.ofWorker
         if let cpu { CPUBinding.bind(to: cpu) }
         guard
@@ -205,7 +206,9 @@ struct WorkerChannel {
     ///
     /// - Throws: ``WorkerLineTooLong`` when a line passes `limit` bytes
     ///   and `splitting` is not set.
-    mutating func receiveLine(limit: Int, splitting: Bool = false) throws -> Data? {
+    mutating func receiveLine(
+        limit: Int, splitting: Bool = false, beforeReading: () throws -> Void = {}
+    ) throws -> Data? {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         // Where the search for the newline goes on: the bytes before it
         // hold none, so a long line is read in linear time.
@@ -228,6 +231,7 @@ struct WorkerChannel {
                 buffer.removeSubrange(..<limit)
                 return piece
             }
+            try beforeReading()
             let count = chunk.withUnsafeMutableBytes { systemRead(read, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
@@ -264,12 +268,27 @@ struct WorkerFailure: Error, CustomStringConvertible {
 /// that says how it ended. What it writes to its standard output and error
 /// is passed to this process's standard error, each line marked with its
 /// name (``mark``).
+///
+/// The worker leads a process group of its own, and the group is what ends:
+/// helpers an engine forks end with it, whether the worker exits, crashes,
+/// is stopped (SIGSTOP), passes ``answerDeadline``, or this process ends
+/// on SIGTERM, SIGINT or SIGHUP. While it waits for an answer this process
+/// looks at the worker every second, so that neither a stopped worker nor a
+/// helper holding its pipes open keeps it waiting; the worker, for its
+/// part, ends when this process does (``endWithParent()``).
 final class WorkerProcess {
     private let pid: pid_t
     private var channel: WorkerChannel
     private let forwarding = DispatchGroup()
     private let marking: Locked<String>
     private var ended: String?
+    /// The worker's wait status once it has been reaped.
+    private var reaped: Int32?
+
+    /// The most seconds one answer may take, set by the caller for each
+    /// request from the worker's own timeouts (a backstop behind the
+    /// worker's watchdog); nil: no deadline but the worker's.
+    var answerDeadline: Double?
 
     /// Starts `arguments` (the program first), its lines marked `[mark] `,
     /// with `environment` added to this process's.
@@ -289,6 +308,7 @@ final class WorkerProcess {
                 status: .badData)
         }
         for fd in [requests[1], answers[0], output[0], errors[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        WorkerGroups.installHandlers()
         let spawned = Self.spawn(
             arguments[0], arguments, environment: environment,
             descriptors: [(requests[0], 3), (answers[1], 4), (output[1], 1), (errors[1], 2)])
@@ -300,6 +320,7 @@ final class WorkerProcess {
                 status: .badData)
         }
         pid = spawned
+        WorkerGroups.add(spawned)
         channel = WorkerChannel(read: answers[0], write: requests[1])
         marking = Locked(mark)
         Self.forward(output[0], mark: marking, group: forwarding)
@@ -310,7 +331,65 @@ final class WorkerProcess {
         if ended == nil {
             close(channel.write)
             _ = waitStatus()
+            endGroup()
             close(channel.read)
+        }
+    }
+
+    /// Ends what is left of the worker's process group (helpers an engine
+    /// started) and forgets it.
+    private func endGroup() {
+        kill(-pid, SIGKILL)
+        WorkerGroups.remove(pid)
+    }
+
+    /// The worker runs this first: it ends when the process that started
+    /// it does (a thread looks at its parent every second), so that no
+    /// worker outlives a `kinetics` that was killed.
+    static func endWithParent() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { sleep(1) }
+            _exit(EX_SOFTWARE)
+        }
+    }
+
+    /// Why ``awaitAnswer(on:)`` stopped waiting: nil when the worker ended
+    /// (its status says how), else what it did.
+    private struct StoppedWaiting: Error {
+        var reason: String?
+    }
+
+    /// Waits until `answers` has something to read (or is closed), looking
+    /// at the worker every second meanwhile: a worker stopped by a signal,
+    /// or ended while a helper holds its pipes open, or past
+    /// ``answerDeadline`` throws ``StoppedWaiting`` (and a stopped worker's
+    /// group is ended).
+    private func awaitAnswer(on answers: Int32) throws {
+        let start = DispatchTime.now().uptimeNanoseconds
+        while true {
+            var entry = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 1_000)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+            var status: Int32 = 0
+            if reaped == nil, waitpid(pid, &status, WNOHANG | WUNTRACED) == pid {
+                if status & 0xff == 0x7f {
+                    let signal = (status >> 8) & 0xff
+                    endGroup()
+                    reaped = waitStatus()
+                    throw StoppedWaiting(
+                        reason: "was stopped by signal \(signal)\(Self.signalNames[signal].map { " (\($0))" } ?? "")")
+                }
+                reaped = status
+                throw StoppedWaiting(reason: nil)
+            }
+            let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if let deadline = answerDeadline, waited > deadline {
+                throw StoppedWaiting(
+                    reason:
+                        "gave no answer for \(String(format: "%.0f", waited)) s, past the \(String(format: "%.0f", deadline)) s its timeouts allow"
+                )
+            }
         }
     }
 
@@ -340,8 +419,11 @@ final class WorkerProcess {
     ///   than `limit` bytes or a line that is no `Answer` (it is stopped).
     func receive<Answer: Decodable>(_: Answer.Type, limit: Int) throws -> Answer {
         let line: Data?
+        let answers = channel.read
         do {
-            line = try channel.receiveLine(limit: limit)
+            line = try channel.receiveLine(limit: limit, beforeReading: { try awaitAnswer(on: answers) })
+        } catch let stopped as StoppedWaiting {
+            throw failure(stopped.reason)
         } catch let error as WorkerLineTooLong {
             throw failure("sent an answer of over \(error.limit) bytes")
         }
@@ -359,8 +441,11 @@ final class WorkerProcess {
         if broke != nil { kill(pid, SIGKILL) }
         close(channel.write)
         let status = waitStatus()
+        endGroup()
         close(channel.read)
-        forwarding.wait()
+        // A helper outside the group may still hold the output's pipes:
+        // what it writes later is not waited for.
+        _ = forwarding.wait(timeout: .now() + 5)
         let how = broke ?? Self.describe(status)
         ended = how
         return WorkerFailure(what: how)
@@ -376,8 +461,10 @@ final class WorkerProcess {
     }
 
     private func waitStatus() -> Int32 {
+        if let reaped { return reaped }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        reaped = status
         return status
     }
 
@@ -385,12 +472,14 @@ final class WorkerProcess {
     static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f
         guard signal != 0 else { return "exited with status \((status >> 8) & 0xff)" }
-        let names: [Int32: String] = [
-            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL",
-            SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
-        ]
-        return "killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+        return "killed by signal \(signal)" + (signalNames[signal].map { " (\($0))" } ?? "")
     }
+
+    static let signalNames: [Int32: String] = [
+        SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL",
+        SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGSTOP: "SIGSTOP", SIGTSTP: "SIGTSTP",
+        SIGTTIN: "SIGTTIN", SIGTTOU: "SIGTTOU",
+    ]
 
     /// Passes what the worker writes on `fd` to this process's standard
     /// error, a line at a time, each marked `[mark] `. A thread of its own,
@@ -425,6 +514,16 @@ final class WorkerProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (from, to) in descriptors { posix_spawn_file_actions_adddup2(&actions, from, to) }
+        #if canImport(Glibc)
+            var attributes = posix_spawnattr_t()
+        #else
+            var attributes: posix_spawnattr_t?
+        #endif
+        // A process group of its own, led by the worker.
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         variables["SWIFT_BACKTRACE"] = "enable=no"
         let words = arguments.map { strdup($0) } + [nil]
@@ -434,7 +533,7 @@ final class WorkerProcess {
             pairs.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, words, pairs)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, words, pairs)
         return result == 0 ? pid : -result
     }
 }
@@ -446,6 +545,7 @@ final class EngineWorker {
     /// which marks the lines it writes.
     let engine: BenchEngine
     private let process: WorkerProcess
+    private let frameTimeout: Double
 
     /// The address space a worker may take unless told otherwise: half the
     /// machine's memory.
@@ -474,6 +574,9 @@ final class EngineWorker {
         // Until the engine is known, its lines are marked with its file's name.
         process = try WorkerProcess(
             arguments, mark: name ?? URL(fileURLWithPath: path).lastPathComponent, environment: environment)
+        self.frameTimeout = frameTimeout
+        // Loading and the engine's creation, which the watchdog times as a frame.
+        process.answerDeadline = frameTimeout + 30
         switch try Self.receive(process) {
         case .ready(let loaded):
             guard let named = BenchEngine(rawValue: loaded) else { throw process.failure("named its engine ''") }
@@ -485,6 +588,13 @@ final class EngineWorker {
         }
     }
 
+    /// The parent's own deadline for a request of `frames` frames, behind
+    /// the worker's watchdog: each frame and the engine's creation at the
+    /// frame timeout, and half a minute.
+    private func allow(frames: Int) {
+        process.answerDeadline = Double(frames + 2) * frameTimeout + 30
+    }
+
     /// Each round's exchange with the worker, in nanoseconds: the round's
     /// time here, from its request sent to its answer read, less the time
     /// the worker spent on it. It is outside the timed frames.
@@ -493,6 +603,7 @@ final class EngineWorker {
     /// One round of `configuration` in the worker: its median frame, in nanoseconds.
     func sample(_ configuration: BenchConfiguration) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
+        allow(frames: configuration.warmupFrames + configuration.frames)
         try process.send(WorkerRequest.sample(configuration))
         let answer = try Self.receive(process)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start)
@@ -509,6 +620,7 @@ final class EngineWorker {
     /// it in-process.
     func measure(_ configuration: BenchConfiguration, checkingValues: Bool) throws -> BenchResult {
         let request = WorkerRequest.measure(configuration, checkingValues: checkingValues)
+        allow(frames: configuration.warmupFrames + configuration.repetitions * configuration.frames)
         try process.send(request)
         switch try Self.receive(process, limit: request.answerLimit) {
         case .measured(let result) where result.configuration == configuration: return result
@@ -524,6 +636,7 @@ final class EngineWorker {
 
     /// The value check of `configuration` in the worker.
     func valueError(_ configuration: BenchConfiguration) throws -> Double? {
+        allow(frames: configuration.warmupFrames + configuration.repetitions * configuration.frames)
         try process.send(WorkerRequest.check(configuration))
         switch try Self.receive(process) {
         case .valueError(let error): return error
@@ -582,4 +695,73 @@ enum CPUBinding {
             return false
         #endif
     }
+}
+
+/// The process groups of the workers alive, for the signal handlers that end
+/// them when this process is told to end (SIGTERM, SIGINT, SIGHUP): a worker
+/// leads a group of its own, which the terminal's signals do not reach.
+/// Fixed storage, so that a handler reads it without allocating or locking.
+enum WorkerGroups {
+    static let capacity = 256
+    nonisolated(unsafe) static let slots = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
+    private static let installed = Locked(false)
+
+    /// Remembers the group of worker `pid` (beyond 256 at once, the
+    /// handlers miss the rest; workers are one or two per engine).
+    static func add(_ pid: pid_t) {
+        installed.withLock { _ in
+            for index in 0 ..< capacity where slots[index] == 0 {
+                slots[index] = pid
+                return
+            }
+        }
+    }
+
+    /// Forgets the group of worker `pid`.
+    static func remove(_ pid: pid_t) {
+        installed.withLock { _ in
+            for index in 0 ..< capacity where slots[index] == pid { slots[index] = 0 }
+        }
+    }
+
+    /// The signals that end this process and, through the handlers, its workers.
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Unblocks ``endingSignals`` on the calling thread (the main one, at
+    /// the start): a process started from a thread that blocks them (as
+    /// Dispatch's threads do) inherits the mask, and would leave a SIGTERM
+    /// pending for ever.
+    static func unblockEndingSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in endingSignals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Installs, once, handlers of SIGTERM, SIGINT and SIGHUP that end
+    /// every worker's group and then end this process by the same signal
+    /// (a signal this process ignores stays ignored).
+    static func installHandlers() {
+        installed.withLock { done in
+            guard !done else { return }
+            done = true
+            slots.initialize(repeating: 0, count: capacity)
+            for number in endingSignals {
+                let previous = signal(number, endWorkersAndThisProcess)
+                if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                    signal(number, SIG_IGN)
+                }
+            }
+        }
+    }
+}
+
+/// The handler ``WorkerGroups`` installs: only calls that are safe in a
+/// signal handler (kill, signal, raise).
+private func endWorkersAndThisProcess(_ number: Int32) {
+    for index in 0 ..< WorkerGroups.capacity where WorkerGroups.slots[index] > 0 {
+        kill(-WorkerGroups.slots[index], SIGKILL)
+    }
+    signal(number, SIG_DFL)
+    raise(number)
 }

@@ -32,6 +32,7 @@ struct VerifyWorkerCommand: ParsableCommand {
     var caseTimeout = 60.0
 
     func run() throws {
+        WorkerProcess.endWithParent()
         var channel = WorkerChannel.ofWorker
         guard
             let loaded = try library.load(
@@ -92,7 +93,7 @@ struct LibraryWorkerAnswers {
         for batch in EngineBatches.batches(cases) {
             let members = batch.members.map { cases[$0] }
             do {
-                let (values, refused) = try Self.answer(members, worker: worker)
+                let (values, refused) = try Self.answer(members, worker: worker, caseTimeout: caseTimeout)
                 for (id, values) in values { answers[id] = EngineAnswer(values: values) }
                 refusals.merge(refused) { $1 }
             } catch let failure as WorkerFailure {
@@ -125,7 +126,7 @@ struct LibraryWorkerAnswers {
             for half in halves where next == nil {
                 let worker = try Self.start(path, caseTimeout: caseTimeout, memory: memory).worker
                 do {
-                    _ = try Self.answer(half, worker: worker)
+                    _ = try Self.answer(half, worker: worker, caseTimeout: caseTimeout)
                 } catch let failure as WorkerFailure {
                     (next, how) = (half, failure.what)
                 }
@@ -145,9 +146,12 @@ struct LibraryWorkerAnswers {
     }
 
     /// `members` answered by `worker`: values and refusals by case id.
-    private static func answer(_ members: [EngineCase], worker: WorkerProcess) throws
+    private static func answer(_ members: [EngineCase], worker: WorkerProcess, caseTimeout: Double) throws
         -> (values: [String: [Double]], refusals: [String: String])
     {
+        // The parent's own deadline, behind the worker's watchdog: every
+        // case at its timeout, and half a minute.
+        worker.answerDeadline = Double(members.count + 1) * caseTimeout + 30
         try worker.send(members)
         // Each value is at most 32 bytes of JSON; each case's id and refusal a few hundred.
         let limit = (1 << 20) + members.reduce(0) { $0 + 32 * $1.valueCount + 1_024 }
@@ -177,6 +181,7 @@ struct LibraryWorkerAnswers {
                 WorkerProcess.program, "verify-worker", "--library", path, "--case-timeout", String(caseTimeout),
                 "--memory", String(memory),
             ], mark: URL(fileURLWithPath: path).lastPathComponent)
+        process.answerDeadline = caseTimeout + 30
         do {
             switch try process.receive(VerifyWorkerAnswer.self, limit: 1 << 20) {
             case .ready(let engine):

@@ -159,7 +159,13 @@ struct EngineWorkerTests {
 
     @Test(
         "verify: a crash names the case that ends a worker alone (each batch halved in new workers); the report is written with the fault; exit 65",
-        arguments: [("segv", "killed by signal 11 (SIGSEGV)"), ("exit", "exited with status 3")])
+        arguments: [
+            ("segv", "killed by signal 11 (SIGSEGV)"), ("exit", "exited with status 3"),
+            // Seen by the parent: the worker's own watchdog is stopped with it.
+            ("stop", "was stopped by signal 19 (SIGSTOP)"),
+            // A helper holding the pipes open is not waited for.
+            ("fork", "killed by signal 11 (SIGSEGV)"),
+        ])
     func verifyCrash(fault: String, what: String) throws {
         let library = try Self.faulty(fault, armedAt: 1)
         let path = try temporaryFolder("engine-worker").appendingPathComponent("verify.json").path

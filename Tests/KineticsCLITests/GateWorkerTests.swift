@@ -86,6 +86,11 @@ struct GateWorkerTests {
                 "gave no frame for 1 s (--frame-timeout), at frame 31 (warm-up included)"
             ),
             ("leak", ["--worker-memory", "1"], "killed by signal 6 (SIGABRT)"),
+            // The parent sees a stopped worker, whose watchdog is stopped too.
+            ("stop", [], "was stopped by signal 19 (SIGSTOP)"),
+            // The helper holds the worker's pipes open: the parent does not
+            // wait for it, and ends it with the worker's group.
+            ("fork", [], "killed by signal 11 (SIGSEGV)"),
         ])
     func stopped(fault: String, options: [String], what: String) throws {
         let library = try Self.faulty(fault)
@@ -95,6 +100,39 @@ struct GateWorkerTests {
             run.stderr.contains(
                 "kinetics: error: after (\(library)): \(what) during round 1 of 1000 spring steady 60 Hz"),
             "\(run.stderr)")
+        let left = try Self.processes(naming: library)
+        #expect(left.isEmpty, "left running: \(left)")
+    }
+
+    /// The processes whose command line names `text` (pgrep's lines).
+    static func processes(naming text: String) throws -> [String] {
+        try shell("pgrep -f -a '\(text)' | grep -v pgrep || true").lines
+    }
+
+    @Test(
+        "kinetics ended by SIGTERM or SIGKILL while an engine hangs: its worker ends too, at once or within seconds",
+        arguments: ["TERM", "KILL"])
+    func parentEnded(signal: String) throws {
+        let library = try Self.faulty("hang")
+        let base = try BenchEngineLibraryTests.example()
+        let binary = try kineticsBinary().path
+        // The gate, in the background; once its worker on the hanging
+        // library is seen, the signal; then the worker's end is awaited (a
+        // SIGKILLed parent's worker sees it within a second).
+        let script = """
+            '\(binary)' gate --before '\(base)' --after '\(library)' --animations 1000 --frames 40 --warmup 1 \
+                --max-seconds 2 --frame-timeout 600 --no-value-check >/dev/null 2>&1 &
+            parent=$!
+            for _ in $(seq 600); do pgrep -f 'engine-worke[r].*\(library)' >/dev/null && break; sleep 0.1; done
+            kill -\(signal) $parent
+            wait $parent
+            echo "status $?"
+            for _ in $(seq 100); do pgrep -f 'engine-worke[r].*\(library)' >/dev/null || break; sleep 0.1; done
+            pgrep -f -a 'engine-worke[r].*\(library)' | grep -v pgrep || echo "no worker left"
+            """
+        let run = try shell(script)
+        #expect(run.lines.first == "status \(signal == "TERM" ? 143 : 137)", "\(run.stdout)")
+        #expect(run.lines.last == "no worker left", "\(run.stdout)")
     }
 
     @Test(
