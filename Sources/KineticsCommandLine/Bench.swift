@@ -209,6 +209,7 @@ struct Bench: ParsableCommand {
         // A missing or malformed baseline is reported before anything is measured.
         var base: BenchReport?
         if let baseline {
+            try checkReadable(baseline)
             do {
                 base = try BaselineGate.load(baseline)
             } catch {
@@ -387,6 +388,14 @@ func listed(_ keys: [String], most: Int = 4) -> String {
 /// message, when given): exit 66 when nothing is there, 65 when it is no
 /// usable engine library.
 func loadEngineLibrary(_ path: String, as label: String? = nil) throws -> EngineLibrary {
+    do {
+        try InputFile.checkReadable(path)
+    } catch {
+        // Nothing there: the loader says so below, in its words.
+        if !error.isMissing {
+            throw CLIError(message: (label.map { "\($0): " } ?? "") + error.description, status: .missingInput)
+        }
+    }
     do {
         return try EngineLibrary.load(path, as: label)
     } catch {

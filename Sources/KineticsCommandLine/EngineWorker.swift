@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KineticsBench
+import KineticsInput
 
 #if canImport(Glibc)
     import Glibc
@@ -144,6 +145,14 @@ struct WorkerLibraryOptions: ParsableArguments {
     ) throws -> EngineLibrary? {
         if let memory { limitAddressSpace(to: memory) }
         do {
+            try InputFile.checkReadable(library)
+        } catch {
+            if !error.isMissing {
+                try channel.send(failed(.missingInput, error.description))
+                return nil
+            }
+        }
+        do {
             let loaded = try EngineLibrary.load(library, as: label)
             try channel.send(ready(loaded))
             return loaded
@@ -240,7 +249,13 @@ struct WorkerChannel {
     }
 }
 
-struct WorkerChannelClosed: Error {}
+/// The other end of a worker's pipe is gone; in a worker, most likely
+/// because the engine closed descriptors it does not own.
+struct WorkerChannelClosed: Error, CustomStringConvertible {
+    var description: String {
+        "the pipe to the other kinetics process is closed (did the engine close descriptors 3 and 4, which are not its own?)"
+    }
+}
 
 struct WorkerLineTooLong: Error {
     var limit: Int
@@ -566,10 +581,10 @@ final class EngineWorker {
     ) throws {
         var arguments =
             launcher + [
-                executable ?? WorkerProcess.program, "engine-worker", "--library", path, "--frame-timeout",
+                executable ?? WorkerProcess.program, "engine-worker", "--library=\(path)", "--frame-timeout",
                 String(frameTimeout), "--memory", String(memory),
             ]
-        if let name { arguments += ["--as", name] }
+        if let name { arguments += ["--as=\(name)"] }
         if let cpu { arguments += ["--cpu", String(cpu)] }
         // Until the engine is known, its lines are marked with its file's name.
         process = try WorkerProcess(

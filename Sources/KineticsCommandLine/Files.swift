@@ -52,6 +52,18 @@ func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an i
     }
 }
 
+/// Exit 66 for a folder or a file that cannot be read at `path`, as
+/// ``readInput(_:limit:what:)`` says it, for the inputs that another
+/// reader opens (baselines); nothing there is left to that reader to say.
+func checkReadable(_ path: String) throws {
+    do {
+        try InputFile.checkReadable(path)
+    } catch {
+        if case .missing = error { return }
+        throw inputError(error)
+    }
+}
+
 /// Reads the file at `path` a chunk at a time (``InputFile/stream``), with
 /// the errors and statuses of ``readInput(_:limit:what:)``.
 func streamInput(

@@ -143,6 +143,7 @@ struct BenchPlot: FigureCommand {
 
     func figure() throws -> Figure {
         let report: BenchReport
+        try checkReadable(input)
         do {
             report = try BaselineGate.load(input)
         } catch {

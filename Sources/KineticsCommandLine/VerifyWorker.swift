@@ -178,7 +178,7 @@ struct LibraryWorkerAnswers {
     ) {
         let process = try WorkerProcess(
             [
-                WorkerProcess.program, "verify-worker", "--library", path, "--case-timeout", String(caseTimeout),
+                WorkerProcess.program, "verify-worker", "--library=\(path)", "--case-timeout", String(caseTimeout),
                 "--memory", String(memory),
             ], mark: URL(fileURLWithPath: path).lastPathComponent)
         process.answerDeadline = caseTimeout + 30

@@ -102,9 +102,17 @@ extension MotionTrace {
     ) throws(TraceError) -> MotionTrace {
         var samples: [Sample] = []
         var locations: [String] = []
+        try checkText(data)
         // A UTF-8 byte-order mark and leading white space before JSON's '['.
         let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if data.dropFirst(start).first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[") {
+        let opening = data.dropFirst(start).first(where: { !" \t\r\n".utf8.contains($0) })
+        if opening == UInt8(ascii: "{") {
+            throw TraceError(
+                "the file",
+                "is a JSON object; a trace in JSON is an array of samples, [{\"\(columns.names.first)\": 0, \"\(columns.names.second)\": 0}, …]"
+            )
+        }
+        if opening == UInt8(ascii: "[") {
             try readJSON(
                 Data(data.dropFirst(start)), columns: columns, velocityScale: velocityScale, into: &samples,
                 locations: &locations)
@@ -151,6 +159,32 @@ extension MotionTrace {
         return MotionTrace(samples: samples, timeStep: printedStep.isFinite ? printedStep / timeDivisor : nil)
     }
 
+    /// A trace is UTF-8 text: UTF-16 (what some Windows tools save) and
+    /// binary files are refused as such, not by the CSV errors they would
+    /// otherwise make.
+    private static func checkText(_ data: Data) throws(TraceError) {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            throw TraceError("the file", "is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8")
+        }
+        if let zero = data.firstIndex(of: 0) {
+            let offset = zero - data.startIndex
+            throw TraceError(
+                "the file",
+                "holds a NUL byte at byte \(offset): not UTF-8 text (UTF-16 without a byte-order mark, or a binary file)"
+            )
+        }
+        var bytes = data.makeIterator()
+        var decoder = UTF8()
+        var scalars = 0
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue: scalars += 1
+            case .emptyInput: return
+            case .error: throw TraceError("the file", "is not UTF-8 text (an invalid byte after \(scalars) characters)")
+            }
+        }
+    }
+
     private static func number(_ field: String, _ name: String, _ location: String) throws(TraceError) -> Double {
         guard let value = Double(field) else {
             throw TraceError(location, "\(name) '\(clippedInput(field))' is not a number")
@@ -176,6 +210,9 @@ extension MotionTrace {
                 "line 1",
                 "the header must name the columns \(first) and \(second), got '\(clippedInput(table.header.joined(separator: ",")))'"
             )
+        }
+        for name in [first, second, "velocity"] where names.filter({ $0 == name }).count > 1 {
+            throw TraceError("line 1", "the header names the column \(name) more than once")
         }
         let velocityColumn = columns == .motion ? names.firstIndex(of: "velocity") : nil
         for row in table.rows {

@@ -19,6 +19,12 @@ package enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible
     /// grew).
     case tooLarge(path: String, size: Int?, limit: Int, what: String)
 
+    /// Whether nothing is at the path.
+    package var isMissing: Bool {
+        if case .missing = self { return true }
+        return false
+    }
+
     /// One line naming the file and the problem.
     package var description: String {
         switch self {
@@ -43,6 +49,24 @@ package enum InputFileError: Error, Equatable, Sendable, CustomStringConvertible
 package enum InputFile {
     /// The bytes read per call.
     static let chunk = 1 << 16
+
+    /// Checks that `path` names something to read, as ``read(_:limit:what:)``
+    /// would find it, without reading it: for the readers that open a file
+    /// their own way (a baseline's, dlopen for an engine library), so that a
+    /// folder or an unreadable file is the same error whichever reads it.
+    ///
+    /// - Throws: ``InputFileError/missing(path:)`` or
+    ///   ``InputFileError/unreadable(path:reason:)``.
+    package static func checkReadable(_ path: String) throws(InputFileError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .missing(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        if status.st_mode & S_IFMT == S_IFDIR { throw .unreadable(path: path, reason: "it is a folder") }
+        if access(path, R_OK) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+    }
 
     /// The contents of the file at `path`, at most `limit` bytes; `what`
     /// names the kind of file in the error (`"a baseline"`).

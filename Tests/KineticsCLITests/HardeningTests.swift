@@ -67,9 +67,20 @@ struct HardeningTests {
                 #expect(result.stderr.contains(name), "\(context): \(result.stderr)")
                 Self.expectOneLine(result, context)
             }
-            // A folder where a file should be.
+        }
+        // A folder where a file should be: 66, as for a missing file, for
+        // every reader (engine libraries, loaded in-process or in workers, too).
+        let libraries: [[String]] = [
+            ["bench", "--engine-library", "FILE", "--animations", "10", "--frames", "1"],
+            ["verify", "--engine-library", "FILE", "--suite", "decay"],
+            ["gate", "--before", "FILE", "--after", "FILE", "--animations", "10", "--frames", "1"],
+        ]
+        for reader in Self.readers + libraries {
             let result = try kinetics(reader.map { $0 == "FILE" ? folder.path : $0 })
-            #expect(result.status == 66 || result.status == 65, "\(reader): \(result.stderr)")
+            #expect(result.status == 66, "\(reader): \(result.stderr)")
+            #expect(
+                result.stderr.contains("\(folder.path): cannot be read (it is a folder)"), "\(reader): \(result.stderr)"
+            )
             Self.expectOneLine(result, "\(reader) folder")
         }
     }

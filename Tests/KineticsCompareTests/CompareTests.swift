@@ -363,6 +363,31 @@ struct CompareTests {
                 "line 3: time 1000000000.0 s is past 3600 s, the latest a trace may hold (times in milliseconds need --time-unit ms)"
             ),
         ]
+        // Text that is not UTF-8, a JSON object, a column named twice.
+        let notTraces: [(Data, String)] = [
+            (
+                Data([0xFF, 0xFE]) + Data("time,value\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+                "the file: is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8"
+            ),
+            (
+                Data("time,value\n0,0\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+                "the file: holds a NUL byte at byte 1: not UTF-8 text (UTF-16 without a byte-order mark, or a binary file)"
+            ),
+            (Data([0x74, 0x69, 0xC3, 0x28]), "the file: is not UTF-8 text (an invalid byte after 2 characters)"),
+            (
+                Data(#"{"time": [0, 1], "value": [0, 1]}"#.utf8),
+                #"the file: is a JSON object; a trace in JSON is an array of samples, [{"time": 0, "value": 0}, …]"#
+            ),
+            (Data("time,value,time\n0,0,1\n0.1,1,2\n".utf8), "line 1: the header names the column time more than once"),
+        ]
+        for (data, message) in notTraces {
+            do {
+                _ = try MotionTrace.parse(data, columns: .motion)
+                Issue.record("\(message): read as a trace")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
         // A velocity that only its unit makes infinite is refused after the unit.
         #expect(throws: TraceError.self) {
             try MotionTrace.parse(
