@@ -174,11 +174,11 @@ public struct BenchConfiguration: Hashable, Sendable, Codable {
     var rate: String { String(format: "%g", fps) }
 
     /// The first field outside the range `kinetics bench` accepts, with its
-    /// value and that range (`fps: 7e+95 is not in (0, 1000]`); nil when
+    /// value and that range (`fps: 7e+95 is not in [1, 1000]`); nil when
     /// every field is in range.
     public var outOfRange: String? {
         if !(1 ... 1_000_000).contains(animations) { return "animations: \(animations) is not in [1, 1000000]" }
-        if !(fps.isFinite && fps > 0 && fps <= 1_000) { return "fps: \(fps) is not in (0, 1000]" }
+        if !(fps.isFinite && fps >= 1 && fps <= 1_000) { return "fps: \(fps) is not in [1, 1000]" }
         if !(1 ... 100_000).contains(frames) { return "frames: \(frames) is not in [1, 100000]" }
         if !(1 ... 1_000).contains(repetitions) { return "repetitions: \(repetitions) is not in [1, 1000]" }
         if !(0 ... 100_000).contains(warmupFrames) { return "warmupFrames: \(warmupFrames) is not in [0, 100000]" }

@@ -122,7 +122,7 @@ struct Gate: ParsableCommand {
         }
         if commands && workload.isGiven {
             throw ValidationError(
-                "the workload options (--animations, --mix, …) are for --before/--after; a command measures what its own arguments say"
+                "the workload options (\(workload.given.joined(separator: ", "))) are for --before/--after; a command measures what its own arguments say"
             )
         }
         guard confidence.isFinite, confidence > 0, confidence < 1 else {

@@ -54,6 +54,16 @@ struct SpringOptions: ParsableArguments {
         return fields
     }
 
+    /// The options given, by their field names, with their values.
+    private var given: [(field: String, value: Double)] {
+        let all: [(String, Double?)] = [
+            ("tension", tension), ("friction", friction), ("mass", mass), ("bounciness", bounciness),
+            ("speed", speed), ("stiffness", stiffness), ("damping", damping), ("response", response),
+            ("dampingFraction", dampingFraction), ("duration", duration), ("bounce", bounce),
+        ]
+        return all.compactMap { field, value in value.map { (field, $0) } }
+    }
+
     /// The spring the options describe.
     ///
     /// - Throws: `ValidationError` (exit 64) naming the options when none or
@@ -65,6 +75,17 @@ struct SpringOptions: ParsableArguments {
         do {
             return try fields.resolve()
         } catch {
+            if case .none = error, let mass {
+                throw ValidationError(Self.message(error) + " (--mass \(mass) alone is not a spring)")
+            }
+            // A parameter the options map to (Pop's bounciness and speed
+            // give a tension and a friction): the options that gave it.
+            if case .parameter(let problem) = error, !given.contains(where: { $0.field == problem.parameter }) {
+                let options = given.map { "\(ParameterError.optionName($0.field)) \($0.value)" }.joined(separator: " ")
+                throw ValidationError(
+                    "\(options) make the spring's \(problem.parameter) \(problem.value), which must be \(problem.accepted)"
+                )
+            }
             throw ValidationError(Self.message(error))
         }
     }

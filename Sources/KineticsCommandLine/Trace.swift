@@ -26,7 +26,8 @@ struct FrameOptions: ParsableArguments {
         let frames = (seconds * fps).rounded(.down)
         guard frames < Double(maximumFrameCount) else {
             throw ValidationError(
-                "--seconds × --fps must give at most \(maximumFrameCount) frames, got \(Int(frames))")
+                "--seconds × --fps must give at most \(maximumFrameCount) frames, got \(String(format: "%.17g", frames)) (--seconds \(seconds), --fps \(fps))"
+            )
         }
     }
 
@@ -64,7 +65,7 @@ struct TraceOutput: ParsableArguments {
     ) throws {
         if let bad = samples.first(where: { !$0.value.isFinite || !$0.velocity.isFinite }) {
             throw CLIError.usage(
-                "the \(solver)'s motion (--method \(method.rawValue)) leaves a double's range at t = \(bad.time) s (value \(bad.value), velocity \(bad.velocity)): the values and velocities it reaches must be finite, within \(Limit.doubleRange)"
+                "the \(solver)'s motion (--method \(method.rawValue), \((try? jsonText(setup)) ?? "")) leaves a double's range at t = \(bad.time) s (value \(bad.value), velocity \(bad.velocity)): the values and velocities it reaches must be finite, within \(Limit.doubleRange)"
             )
         }
         var output = StandardOutput()

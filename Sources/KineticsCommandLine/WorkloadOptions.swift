@@ -40,8 +40,10 @@ struct WorkloadOptions: ParsableArguments {
         for count in counts where !(1 ... 1_000_000).contains(count) {
             throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
         }
-        for rate in rates where !(rate.isFinite && rate > 0 && rate <= 1_000) {
-            throw ValidationError("--fps must be a number in (0, 1000], got \(rate)")
+        // At least 1 Hz: a frame of seconds or more is no animation, and at
+        // 1e-300 Hz its one frame would be past any time GSL can integrate to.
+        for rate in rates where !(rate.isFinite && rate >= 1 && rate <= 1_000) {
+            throw ValidationError("--fps must be a number in [1, 1000], got \(rate)")
         }
         guard (1 ... 100_000).contains(frames) else {
             throw ValidationError("--frames must be a whole number in [1, 100000], got \(frames)")
@@ -58,9 +60,15 @@ struct WorkloadOptions: ParsableArguments {
     }
 
     /// Whether any workload option was given (the gate's commands take none).
-    var isGiven: Bool {
-        !counts.isEmpty || !mixes.isEmpty || !rates.isEmpty || !scenarios.isEmpty || frames != 30 || warmup != 10
-            || churnFraction != 0.1
+    var isGiven: Bool { !given.isEmpty }
+
+    /// The workload options given, with their values (`--fps 0.5`), for a
+    /// message that refuses them.
+    var given: [String] {
+        counts.map { "--animations \($0)" } + mixes.map { "--mix \($0.rawValue)" } + rates.map { "--fps \($0)" }
+            + scenarios.map { "--scenario \($0.rawValue)" } + (frames != 30 ? ["--frames \(frames)"] : [])
+            + (warmup != 10 ? ["--warmup \(warmup)"] : [])
+            + (churnFraction != 0.1 ? ["--churn-fraction \(churnFraction)"] : [])
     }
 
     /// Every configuration: mixes outermost, engines innermost (so that each

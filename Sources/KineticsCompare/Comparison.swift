@@ -111,7 +111,9 @@ extension Comparison {
         let exact = reference.map { to + $0.position }
         try checkFinite(
             exact, velocities: reference.map(\.velocity), times: times,
-            motion: "from \(from) to \(to) with velocity \(velocity)")
+            motion:
+                "from \(from) to \(to) with velocity \(velocity) (tension \(parameters.tension), friction \(parameters.friction), mass \(parameters.mass))"
+        )
         let amplitude = max(abs(from - to), exact.map { abs($0 - to) }.max() ?? 0, 1e-300)
         var comparison = measure(
             trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "spring")
@@ -202,7 +204,7 @@ extension Comparison {
         let exact = reference.map(\.position)
         try checkFinite(
             exact, velocities: reference.map(\.velocity), times: times,
-            motion: "from \(from) with velocity \(velocity)")
+            motion: "from \(from) with velocity \(velocity) (deceleration \(parameters.deceleration))")
         let amplitude = max(abs(velocity / parameters.rate), exact.map { abs($0 - from) }.max() ?? 0, 1e-300)
         var comparison = measure(
             trace, exact: exact, exactVelocity: reference.map(\.velocity), amplitude: amplitude, kind: "decay")

@@ -127,9 +127,11 @@ package struct Scale: Sendable, Equatable {
         switch kind {
         case .linear:
             let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
-            let decimals = max(0, Int(-log10(step).rounded(.down)))
+            // Ticks near a double's ends are an infinite step apart.
+            let decimals = step.isFinite && step > 0 ? max(0, Int(-log10(step).rounded(.down))) : 0
             return Self.format(value, decimals: decimals)
         case .log:
+            guard value.isFinite && value > 0 else { return "\(value)" }
             let exponent = Int(log10(value).rounded())
             if exponent >= -3 && exponent <= 6 { return Self.format(value, decimals: max(0, -exponent)) }
             return "1e\(exponent)"

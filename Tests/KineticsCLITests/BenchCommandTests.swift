@@ -152,7 +152,7 @@ struct BenchCommandTests {
             // Found by fuzzing in CI: naming a configuration with this fps trapped.
             (
                 "fps", BenchCommandTests.baseline(fps: "7e95"), 65,
-                "results[0].configuration.fps: 7e+95 is not in (0, 1000]"
+                "results[0].configuration.fps: 7e+95 is not in [1, 1000]"
             ),
             (
                 "count", BenchCommandTests.baseline(animations: "0"), 65,
@@ -176,7 +176,8 @@ struct BenchCommandTests {
         for (arguments, message) in [
             (["--animations", "0"], "--animations must be a whole number in [1, 1000000], got 0"),
             (["--repetitions", "3"], "--repetitions must be a whole number in [7, 1000], got 3"),
-            (["--fps", "nan"], "--fps must be a number in (0, 1000], got nan"),
+            (["--fps", "nan"], "--fps must be a number in [1, 1000], got nan"),
+            (["--fps", "5e-324"], "--fps must be a number in [1, 1000], got 5e-324"),
             (["--churn-fraction", "2"], "--churn-fraction must be in (0, 1], got 2.0"),
             (
                 ["--max-regression", "churn=x"],

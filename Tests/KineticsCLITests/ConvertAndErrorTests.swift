@@ -120,7 +120,7 @@ struct ConvertAndErrorTests {
             (["plot", "bezier", "--curve", "0,0,1.5,1"], "--curve: x2 must be in [0.0, 1.0], got 1.5"),
             (
                 ["trace", "spring", "--tension", "1", "--friction", "1", "--fps", "1e6", "--seconds", "100"],
-                "--seconds × --fps must give at most 10000000 frames, got 100000000"
+                "--seconds × --fps must give at most 10000000 frames, got 100000000 (--seconds 100.0, --fps 1000000.0)"
             ),
         ])
     func badInput(arguments: [String], message: String) throws {

@@ -110,7 +110,7 @@ struct SpringParametersTests {
             ({ _ = try SpringParameters(tension: .infinity, friction: 1) }, "tension", "a finite number > 0"),
             (
                 { _ = try SpringParameters(tension: 1e300, friction: 1, mass: 1e-300) }, "tension",
-                "small enough that tension/mass is finite"
+                "small enough that tension/mass is finite (mass 1e-300)"
             ),
             ({ _ = try SpringParameters(bounciness: 35, speed: 1) }, "bounciness", "in [0.0, 34.0]"),
             ({ _ = try SpringParameters(bounciness: 3, speed: -1) }, "speed", "a finite number >= 0"),

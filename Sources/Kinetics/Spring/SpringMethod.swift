@@ -94,7 +94,7 @@ extension SpringMethod {
             throw ParameterError(
                 parameter: "method", value: growth,
                 accepted:
-                    "rk4 or analytic for this spring: \(rawValue)'s 1 ms RK4 step diverges for it (too stiff or too damped; the value is its growth per step)"
+                    "rk4 or analytic for this spring (tension \(spring.tension), friction \(spring.friction), mass \(spring.mass)): \(rawValue)'s 1 ms RK4 step diverges for it (too stiff or too damped; the value is its growth per step)"
             )
         }
     }

@@ -45,11 +45,11 @@ public struct SpringParameters: Hashable, Sendable, CustomStringConvertible {
         try Check.positive(m, "mass")
         guard (k / m).isFinite else {
             throw ParameterError(
-                parameter: names.0, value: k, accepted: "small enough that \(names.0)/mass is finite")
+                parameter: names.0, value: k, accepted: "small enough that \(names.0)/mass is finite (mass \(m))")
         }
         guard ((c / m) * (c / m)).isFinite else {
             throw ParameterError(
-                parameter: names.1, value: c, accepted: "small enough that (\(names.1)/mass)² is finite")
+                parameter: names.1, value: c, accepted: "small enough that (\(names.1)/mass)² is finite (mass \(m))")
         }
         tension = k
         friction = c
