@@ -197,7 +197,7 @@ let package = Package(
         // Scenario files.
         .target(
             name: "KineticsScenario",
-            dependencies: ["Kinetics"],
+            dependencies: ["Kinetics", "KineticsInput"],
             swiftSettings: swiftSettings
         ),
         // Traces from other engines against GSL.
@@ -281,7 +281,7 @@ let package = Package(
         ),
         tests("KineticsTests", ["Kinetics", "KineticsReference", "KineticsTestSupport"]),
         tests("KineticsAllocationTests", ["Kinetics", "KineticsAllocations", "KineticsBench", "KineticsTestSupport"]),
-        tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario"]),
+        tests("KineticsScenarioTests", ["Kinetics", "KineticsScenario", "KineticsInput"]),
         tests("KineticsVerifyTests", ["KineticsVerify", "KineticsTestSupport"]),
         tests("KineticsReferenceTests", ["KineticsReference", "Kinetics"]),
         tests("KineticsCompareTests", ["KineticsCompare", "KineticsTestSupport"]),

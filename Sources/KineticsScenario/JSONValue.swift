@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 
 /// A JSON document as a tree, read with `JSONDecoder` (which reads every
 /// number back to the same double, unlike `JSONSerialization` on Linux).
@@ -37,53 +38,16 @@ public indirect enum JSONValue: Equatable, Sendable, Decodable {
 
     /// Reads a JSON document.
     ///
-    /// - Throws: ``ScenarioError`` at path `$` with the parser's reason.
+    /// - Throws: ``ScenarioError`` at path `$` with the reason: not JSON
+    ///   (where it stops being JSON), a key given twice in one object, a
+    ///   number beyond a double's range.
     public static func parse(_ data: Data) throws(ScenarioError) -> JSONValue {
+        if let problem = JSONInput.problem(in: data) { throw ScenarioError(path: "$", message: problem) }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ScenarioError(path: "$", message: "not valid JSON (\(syntaxProblem(data)))")
+            throw ScenarioError(path: "$", message: "not valid JSON (\(JSONInput.syntaxProblem(data)))")
         }
-    }
-
-    /// Where the document stops being JSON, as `JSONSerialization` reports
-    /// it, with its character offset turned into a line and column.
-    private static func syntaxProblem(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return "a structure JSONDecoder cannot read, such as nesting deeper than 512 levels"
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            if let range = reason.range(of: #"character (\d+)"#, options: .regularExpression),
-                let offset = Int(reason[range].dropFirst("character ".count))
-            {
-                let what = reason[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-                    .replacingOccurrences(of: " around", with: "")
-                return "\(what.lowercased()) at \(position(of: offset, in: data))"
-            }
-            if let range = reason.range(of: #"Number (\S+) is not representable"#, options: .regularExpression) {
-                let literal = reason[range].dropFirst("Number ".count).dropLast(" is not representable".count)
-                let where_ =
-                    data.firstRange(of: Data(literal.utf8)).map { " at " + position(of: $0.lowerBound, in: data) } ?? ""
-                return "number \(literal) is out of range for a double\(where_)"
-            }
-            return reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        }
-    }
-
-    /// `line 2, column 15` for a byte offset.
-    private static func position(of offset: Int, in data: Data) -> String {
-        var line = 1
-        var column = 1
-        for byte in data.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-        }
-        return "line \(line), column \(column)"
     }
 
     /// What kind of value this is, in words: `a number`, `an object`, ….

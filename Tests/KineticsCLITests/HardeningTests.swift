@@ -19,6 +19,8 @@ struct HardeningTests {
             "types.json",
             #"{"clock": "fast", "properties": 3, "animations": {"a": true}, "kind": 7, "results": "none"}"#)
         try write("huge-number.json", #"{"clock": {"fps": 1e400, "seconds": 1e400}, "formatVersion": 1e400}"#)
+        // JSONDecoder keeps one of the two: which one was meant?
+        try write("twice.json", #"{"kind": "kinetics-bench", "formatVersion": 1, "kind": "kinetics-verify"}"#)
         try write("deep-arrays.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
         try write(
             "deep-objects.json",
@@ -33,6 +35,7 @@ struct HardeningTests {
         try handle.close()
         let files: [(String, Int32)] = [
             ("empty.json", 65), ("truncated.json", 65), ("types.json", 65), ("huge-number.json", 65),
+            ("twice.json", 65),
             ("deep-arrays.json", 65), ("deep-objects.json", 65), ("not-utf8.json", 65), ("binary.json", 65),
             ("100MB.json", 65), ("missing.json", 66),
         ]

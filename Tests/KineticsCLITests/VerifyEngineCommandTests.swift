@@ -57,7 +57,7 @@ struct VerifyEngineCommandTests {
             ("twice", "the engine answered case bezier/5 twice"),
             ("unknown", "the engine answered an unknown case 'spring/99999/60'"),
             ("few", "case bezier/5: the engine gave 3 values for 1001 x values"),
-            ("text", "line 6, case bezier/5: values[0] is not a number or null"),
+            ("text", "line 6, case bezier/5: at values[0]: a string, where a number belongs"),
         ])
     func faults(mode: String, message: String) throws {
         let result = try kinetics("verify", "--suite", "bezier", "--engine-command", try Self.faulty(mode, after: 5))

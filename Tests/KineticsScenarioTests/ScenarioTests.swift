@@ -98,7 +98,7 @@ struct ScenarioTests {
             ),
             (
                 #"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "spring", "to": 1e999}]}"#,
-                "$: not valid JSON (number 1e999 is out of range for a double at line 1, column 79)"
+                "$: the number 1e999 is beyond a double's range (±1.8e308) (column 79)"
             ),
             (
                 #"{"fps": 60, "seconds": 1, "animations": [{"key": "x", "type": "basic"}, {"key": "x", "type": "spring"}]}"#,

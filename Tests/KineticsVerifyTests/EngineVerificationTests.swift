@@ -274,7 +274,18 @@ struct EngineVerificationTests {
         arguments: [
             (#"{"id":"spring/0/30","values":[1,2]}"#, "the engine gave 2 values for"),
             (#"{"id":"nope","values":[]}"#, "unknown case 'nope'"),
-            (#"{"id":"spring/0/30","values":["a"]}"#, "line 1, case spring/0/30: values[0] is not a number or null"),
+            (
+                #"{"id":"spring/0/30","values":["a"]}"#,
+                "line 1, case spring/0/30: at values[0]: a string, where a number belongs"
+            ),
+            (
+                #"{"id":"spring/0/30","values":[1e400]}"#,
+                "line 1, case spring/0/30: the number 1e400 is beyond a double's range (±1.8e308) (column 31)"
+            ),
+            (
+                #"{"id":"spring/0/30","values":[1],"values":[2]}"#,
+                #"line 1, case spring/0/30: the key "values" appears twice in one object (column 34)"#
+            ),
             (#"{"id":"nope","error":"cannot"}"#, "the engine refused an unknown case 'nope'"),
             (#"{"id":"spring/0/30"}"#, "has neither values nor an error"),
             ("not json", "line 1 of the engine's output is not an answer"),

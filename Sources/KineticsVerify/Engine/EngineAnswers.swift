@@ -1,4 +1,5 @@
 import Foundation
+import KineticsInput
 
 /// Why an engine's run stopped before every case was answered, or why its
 /// answers cannot be used. The answers read up to the fault are still
@@ -106,14 +107,14 @@ public struct EngineAnswers: Sendable {
         let wire: WireAnswer
         let data = Data(Self.quotingNonFiniteTokens(line).utf8)
         do {
-            wire = try Self.decoder.decode(WireAnswer.self, from: data)
+            wire = try JSONInput.decode(WireAnswer.self, from: data, decoder: Self.decoder)
         } catch {
             if let id = try? Self.decoder.decode(WireID.self, from: data).id {
-                throw EngineFault(.badAnswer, "line \(number), case \(Self.clipped(id)): \(Self.reason(error))")
+                throw EngineFault(.badAnswer, "line \(number), case \(Self.clipped(id)): \(error)")
             }
             throw EngineFault(
                 .badAnswer,
-                "line \(number) of the engine's output is not an answer (\(Self.reason(error))): \(Self.clipped(String(line)))"
+                "line \(number) of the engine's output is not an answer (\(error)): \(Self.clipped(String(line)))"
             )
         }
         if let message = wire.error {
@@ -187,21 +188,6 @@ public struct EngineAnswers: Sendable {
             index = line.index(after: index)
         }
         return result
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(let type, let context):
-            "\(path(context)) is not a \(type == String.self ? "string" : "number or null")"
-        case DecodingError.keyNotFound(let key, _): "no \(key.stringValue)"
-        case DecodingError.valueNotFound(_, let context): "\(path(context)) is null"
-        default: "not a JSON object"
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined()
-        return path.isEmpty ? "the line" : path
     }
 
     private static func noun(_ id: String) -> String { id.hasPrefix("bezier/") ? "x values" : "frame times" }
