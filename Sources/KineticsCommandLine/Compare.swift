@@ -13,8 +13,9 @@ struct Compare: ParsableCommand {
         discussion: """
             The trace is CSV with a header (time,value[,velocity]; x,y for a bezier) or a JSON \
             array of objects with those keys. Times start at the motion's start and need not be \
-            regular. Exit status: 0 within --tolerance, 1 outside it, 64 usage error, 65 a \
-            malformed trace (naming the line), 66 a missing trace.
+            regular. Memory: at most 800 bytes a sample and the file. Exit status: 0 within \
+            --tolerance, 1 outside it, 64 usage error, 65 a malformed trace (naming the line) or \
+            one that needs more memory than the process may take, 66 a missing trace.
             """,
         subcommands: [SpringCompare.self, DecayCompare.self, BezierCompare.self]
     )
@@ -41,6 +42,12 @@ struct TraceInput: ParsableArguments {
     /// The trace; a malformed one is exit 65 naming the file and the line.
     func read(_ columns: TraceColumns) throws -> MotionTrace {
         let data = try readInput(trace)
+        let need = MotionTrace.memoryNeeded(data)
+        try checkMemory(
+            need.bytes,
+            for:
+                "\(trace): comparing up to \(need.samples) samples (\(MotionTrace.memoryPerSample) bytes a sample, and the file's \(data.count))"
+        )
         do {
             var trace = try MotionTrace.parse(
                 data, columns: columns, timeDivisor: timeUnit == .ms ? 1_000 : 1,

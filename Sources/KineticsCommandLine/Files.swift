@@ -52,6 +52,16 @@ func readInput(_ path: String, limit: Int = inputSizeLimit, what: String = "an i
     }
 }
 
+/// Exit 65 unless `bytes` fit in the memory this process may still take
+/// (``MemoryBudget``): `job` names the input and how the need was estimated.
+func checkMemory(_ bytes: Int, for job: String) throws {
+    do {
+        try MemoryBudget.check(bytes, for: job)
+    } catch {
+        throw CLIError(message: error.message, status: .badData)
+    }
+}
+
 /// Exit 66 for a folder or a file that cannot be read at `path`, as
 /// ``readInput(_:limit:what:)`` says it, for the inputs that another
 /// reader opens (baselines); nothing there is left to that reader to say.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kinetics
 import KineticsBench
+import KineticsInput
 import KineticsVerify
 
 /// The options that verify an outside engine instead of Kinetics' own methods.
@@ -148,12 +149,16 @@ struct EngineOptions: ParsableArguments {
 /// missing file, 65 for one that is not such a report.
 func readVerificationReport(_ path: String) throws -> VerificationReport {
     let data = try readInput(path, limit: Verify.reportSizeLimit, what: "a verify report")
+    // Decoded, a report takes about four times its text (a 123 MB one took
+    // 490 MB in all): room for twice that.
+    try checkMemory(
+        data.count * 8, for: "\(path): reading a verify report of \(data.count) bytes (8 bytes a byte of the file)")
     do {
+        if let problem = JSONInput.problem(in: data) { throw JSONInputError(problem) }
         return try VerificationReport(json: data)
     } catch {
-        throw CLIError(
-            message: "\(path): not a kinetics verify report in JSON (\(decodingProblem(error)))",
-            status: .badData)
+        let reason = (error as? JSONInputError)?.description ?? JSONInput.reason(error, data: data)
+        throw CLIError(message: "\(path): not a kinetics verify report in JSON (\(reason))", status: .badData)
     }
 }
 

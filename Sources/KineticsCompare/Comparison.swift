@@ -155,7 +155,7 @@ extension Comparison {
                         + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
                         + candidate.family.complexity,
                     wholeMilliseconds: candidate.clock != .seconds,
-                    values: candidate.values(parameters, from: from, to: to, velocity: velocity, times: times))
+                    values: { candidate.values(parameters, from: from, to: to, velocity: velocity, times: times) })
             }
         }
         let base = SchemeVerdict(
@@ -224,7 +224,7 @@ extension Comparison {
                         + ((candidate.arithmetic == .single) == noise.singlePrecision ? 0 : 1)
                         + candidate.family.complexity,
                     wholeMilliseconds: candidate.clock != .seconds,
-                    values: candidate.values(parameters, from: from, velocity: velocity, times: times))
+                    values: { candidate.values(parameters, from: from, velocity: velocity, times: times) })
             }
         }
         let base = SchemeVerdict(
@@ -270,7 +270,7 @@ extension Comparison {
             candidates: BezierCandidate.all.map {
                 ReplayedCandidate(
                     name: $0.description, group: $0.description, engine: $0.engine, assumptions: 0,
-                    values: $0.values(curve, xs: xs))
+                    values: { [candidate = $0] in candidate.values(curve, xs: xs) })
             },
             noise: TraceNoise(values: trace.values, times: [], scale: amplitude), amplitude: amplitude)
         return comparison

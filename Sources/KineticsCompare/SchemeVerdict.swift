@@ -28,7 +28,10 @@ public struct CandidateFit: Sendable, Equatable {
     public var diverges: Bool { !rms.isFinite }
 }
 
-/// A candidate's values at a trace's times, and what it is.
+/// A candidate to replay at a trace's times, and what it is. The values
+/// are computed when the verdict measures the candidate, one candidate at a
+/// time: a trace of a million samples and 400 candidates would otherwise
+/// hold 3 GB of replays at once.
 struct ReplayedCandidate {
     var name: String
     /// Variants of one scheme (clocks, snaps) share a group; the verdict
@@ -38,7 +41,7 @@ struct ReplayedCandidate {
     /// What it assumes beyond the trace (see ``CandidateFit``).
     var assumptions: Int
     var wholeMilliseconds = false
-    var values: [Double]
+    var values: () -> [Double]
 }
 
 /// Which scheme made a trace: candidates ranked against it, and the verdict
@@ -91,7 +94,10 @@ public struct SchemeVerdict: Sendable, Equatable {
     ) {
         self.noise = noise
         self.amplitude = amplitude
-        var fits: [(fit: CandidateFit, values: [Double], group: String)] = []
+        var fits: [(fit: CandidateFit, group: String)] = []
+        // The values of the first candidate in the order below, the only
+        // replay kept; ties go to the candidate tried first.
+        var best: (index: Int, values: [Double])?
         let bound = Limit.atMost(noise.explainingBound / amplitude)
         for candidate in candidates {
             // Differences over the amplitude, so that the squares stay
@@ -100,7 +106,7 @@ public struct SchemeVerdict: Sendable, Equatable {
             // not specialise zip's iterator.
             var squares = 0.0
             var largest = 0.0
-            let replayed = candidate.values
+            let replayed = candidate.values()
             for index in 0 ..< Swift.min(values.count, replayed.count) {
                 let difference = abs(values[index] - replayed[index]) / amplitude
                 squares += difference * difference
@@ -109,24 +115,28 @@ public struct SchemeVerdict: Sendable, Equatable {
             let rms = (squares / Double(Swift.max(values.count, 1))).squareRoot()
             // A replay that left a double's range (or came to NaN) diverges.
             let finite = rms.isFinite && largest.isFinite
-            fits.append(
-                (
-                    CandidateFit(
-                        name: candidate.name, engine: candidate.engine, rms: finite ? rms : .infinity,
-                        max: finite ? largest : .infinity, explains: finite && bound.admits(rms),
-                        assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
-                    candidate.values, candidate.group
-                ))
+            let fit = CandidateFit(
+                name: candidate.name, engine: candidate.engine, rms: finite ? rms : .infinity,
+                max: finite ? largest : .infinity, explains: finite && bound.admits(rms),
+                assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds)
+            if best.map({ Self.precedes(fit, fits[$0.index].fit) }) ?? true { best = (fits.count, replayed) }
+            fits.append((fit, candidate.group))
         }
-        fits.sort { a, b in
-            if a.fit.explains != b.fit.explains { return a.fit.explains }
-            if a.fit.explains && a.fit.assumptions != b.fit.assumptions { return a.fit.assumptions < b.fit.assumptions }
-            return a.fit.rms < b.fit.rms
+        // A stable order: among equals, the order the candidates were tried.
+        let order = fits.indices.sorted { a, b in
+            Self.precedes(fits[a].fit, fits[b].fit) || (!Self.precedes(fits[b].fit, fits[a].fit) && a < b)
         }
         var seen = Set<String>()
-        fits = fits.filter { seen.insert($0.group).inserted }
-        self.fits = fits.map(\.fit)
-        bestValues = fits.first?.values ?? []
+        self.fits = order.filter { seen.insert(fits[$0].group).inserted }.map { fits[$0].fit }
+        bestValues = best?.values ?? []
+    }
+
+    /// Whether `a` ranks before `b`: explaining first, then (among those
+    /// that explain) fewer assumptions, then a smaller RMS.
+    private static func precedes(_ a: CandidateFit, _ b: CandidateFit) -> Bool {
+        if a.explains != b.explains { return a.explains }
+        if a.explains && a.assumptions != b.assumptions { return a.assumptions < b.assumptions }
+        return a.rms < b.rms
     }
 
     static func scientific(_ value: Double) -> String { String(format: "%.1e", value) }

@@ -38,7 +38,10 @@ public final class ScenarioRunner {
     private let tracer = AnimationTracer(traceAll: true)
     private let target: TargetID
     private var properties: [String: PropertyRef] = [:]
-    private var visible: [String] = []
+    /// The properties written so far, in the order they were first written
+    /// (with a set of them: a scenario may have 100,000 properties).
+    private var visible: [(name: String, reference: PropertyRef)] = []
+    private var visibleSet: Set<String> = []
     private var propertyOfKey: [String: String] = [:]
     private var groupKeys: Set<String> = []
     /// The implicit changes' layer: the scenario's target.
@@ -113,7 +116,7 @@ public final class ScenarioRunner {
             tracer.clear()
             for pending in pendingEvents { event(pending) }
             pendingEvents.removeAll()
-            frame(ScenarioFrame(time: time, values: visible.map { ($0, read($0)) }))
+            frame(ScenarioFrame(time: time, values: visible.map { ($0.name, read($0.reference)) }))
         }
     }
 
@@ -132,11 +135,16 @@ public final class ScenarioRunner {
     private func noteStart(_ event: TraceEvent) {
         guard case .start = event.kind, !groupKeys.contains(event.key) else { return }
         let property = propertyOfKey[event.key] ?? event.key
-        if properties[property] != nil && !visible.contains(property) { visible.append(property) }
+        show(property)
     }
 
-    private func read(_ name: String) -> [Double] {
-        switch properties[name]! {
+    private func show(_ property: String) {
+        guard let reference = properties[property], visibleSet.insert(property).inserted else { return }
+        visible.append((property, reference))
+    }
+
+    private func read(_ reference: PropertyRef) -> [Double] {
+        switch reference {
         case .scalar(let handle): [animator[handle]]
         case .pair(let handle): animator[handle].components
         case .triple(let handle): animator[handle].components
@@ -197,7 +205,7 @@ public final class ScenarioRunner {
             } catch {
                 throw ScenarioError(path: setPath, message: "must be \(error.accepted), got \(error.value)")
             }
-            if !visible.contains(set.key) { visible.append(set.key) }
+            show(set.key)
         }
     }
 
