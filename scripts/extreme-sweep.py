@@ -165,12 +165,13 @@ for path, command in commands(tool["command"], []):
         if option in base or option in ("--output", "--markdown", "--save-baseline"):
             continue
         arguments = with_spring(base, option)
-        # Numeric: takes 1 (or refuses it for what 1 means, not as no
-        # number), and refuses x as a usage error (a path or a command
-        # refuses x otherwise, or takes it).
+        # Numeric: takes 1 (or refuses it for what 1 means, naming the
+        # accepted range, not as no number), and refuses x as a usage error
+        # (a path or a command refuses x otherwise, or takes it).
         accepts = run(arguments + [option, "1"])
         refuses = run(arguments + [option, "x"])
-        if "is invalid for" in (accepts[2] or "") or refuses[0] != 64:
+        accepts_message = accepts[2] or ""
+        if ("is invalid for" in accepts_message and "accepted values are" not in accepts_message) or refuses[0] != 64:
             continue
         swept.add(f"{name} {option}")
         for value in values:

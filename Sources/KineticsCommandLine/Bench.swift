@@ -58,12 +58,15 @@ struct Bench: ParsableCommand {
             "Spring method of the animator and the batch path: pop, fixed, rk4 or analytic (the Pop models, reference and pop-c, always step as Pop; an engine from a library or package has no method, and its rows show -)."
     )
     var method: SpringMethod = .pop
-    @Option(parsing: .unconditional, help: "Repetitions (at least 7).")
+    @Option(
+        parsing: .unconditional, help: "Repetitions, 7 … 1,000. Default: 7.",
+        transform: OptionCheck.wholeNumber(in: 7 ... 1_000))
     var repetitions = 7
     @Option(
         parsing: .unconditional,
         help:
-            "Measure every configuration this many times, the whole list in turn, and keep each one's median run by the calibrated figure (1 to 100): a baseline less at the mercy of one moment of a shared machine."
+            "Measure every configuration this many times, the whole list in turn, and keep each one's median run by the calibrated figure (1 to 100): a baseline less at the mercy of one moment of a shared machine. Default: 1.",
+        transform: OptionCheck.wholeNumber(in: 1 ... 100)
     )
     var runs = 1
     @Option(help: "Output: table, json, csv or markdown.")
@@ -146,6 +149,11 @@ struct Bench: ParsableCommand {
             }
         }
     }
+    @Flag(
+        help:
+            "Run a bench whose least time is past an hour (its animation frames at 1 ns each); without it, such a bench is refused before it starts."
+    )
+    var long = false
     @Flag(help: "Skip the bezier evaluation timings.")
     var noBezier = false
     @Flag(help: "Skip checking each engine's values against GSL (instruction counts run the measured frames only).")
@@ -158,12 +166,6 @@ struct Bench: ParsableCommand {
             throw ValidationError(
                 "--engine must be one of \((BenchEngine.allCases + BenchEngine.namedOnly + BenchEngine.registered).map(\.rawValue).joined(separator: ", ")) or the engine of an --engine-library, got '\(engine)'"
             )
-        }
-        guard (7 ... 1_000).contains(repetitions) else {
-            throw ValidationError("--repetitions must be a whole number in [7, 1000], got \(repetitions)")
-        }
-        guard (1 ... 100).contains(runs) else {
-            throw ValidationError("--runs must be a whole number in [1, 100], got \(runs)")
         }
         guard maxCountIncrease.isFinite, (0 ... 1_000).contains(maxCountIncrease) else {
             throw ValidationError("--max-count-increase must be a percentage in [0, 1000], got \(maxCountIncrease)")
@@ -224,6 +226,7 @@ struct Bench: ParsableCommand {
         let counter = count == .instructions ? try InstructionCounter(frameTimeout: workload.frameTimeout) : nil
         let bar = ProgressBar()
         let list = configurations(loaded: loaded)
+        try checkDuration(list)
         let (results, failures) = try measureAll(list, counter: counter, inWorkers: inWorkers, bar: bar)
         let bezier = noBezier ? nil : BezierBench.measure()
         let bezierInstructions = noBezier ? nil : try counter?.countBezier()
@@ -256,6 +259,40 @@ struct Bench: ParsableCommand {
 }
 
 extension Bench {
+    /// The longest bench run without ``long``, at its least time: an hour.
+    static let longestUnasked = 3_600.0
+
+    /// A warning when `list` takes at least a minute, and a refusal (64)
+    /// past ``longestUnasked`` unless ``long`` is set: the least time of
+    /// its animation frames (``BenchConfiguration/leastFrameCost``, 50
+    /// times more under callgrind), ``runs`` times. Every engine is slower
+    /// than that least, so the bench takes at least this long.
+    func checkDuration(_ list: [BenchConfiguration]) throws {
+        let frames = list.reduce(0) { $0 + $1.animationFrames } * Double(runs)
+        let slowdown = count == .instructions ? 50.0 : 1
+        let least = frames * BenchConfiguration.leastFrameCost * slowdown
+        guard least >= 60 else { return }
+        let estimate =
+            "this bench runs \(String(format: "%.3g", frames)) animation frames, at least \(Self.duration(least)) at \(String(format: "%g", BenchConfiguration.leastFrameCost * 1e9)) ns each\(count == .instructions ? " and 50 times that under callgrind" : "")"
+        guard least <= Self.longestUnasked || long else {
+            throw CLIError.usage(
+                "\(estimate), past the \(Self.duration(Self.longestUnasked)) a bench runs without --long (fewer --animations, --frames, --repetitions or --runs make it shorter)"
+            )
+        }
+        warnLine("warning: \(estimate); real engines take many times longer")
+    }
+
+    /// `45 s`, `12 min`, `3.2 h`, `4.1 days`, `2.5 years`.
+    static func duration(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<120: String(format: "%.0f s", seconds)
+        case ..<7_200: String(format: "%.0f min", seconds / 60)
+        case ..<172_800: String(format: "%.1f h", seconds / 3_600)
+        case ..<31_557_600: String(format: "%.1f days", seconds / 86_400)
+        default: String(format: "%.3g years", seconds / 31_557_600)
+        }
+    }
+
     /// Every configuration of `list`, ``runs`` times in turn, each keeping
     /// its median run; the configurations whose worker died, apart.
     func measureAll(

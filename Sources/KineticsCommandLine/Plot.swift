@@ -90,16 +90,12 @@ struct BezierPlot: FigureCommand {
     @OptionGroup var curve: CurveOption
     @Option(help: "Methods (repeatable): webkit, precise, fast.")
     var method: [BezierMethod] = []
-    @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive, 2 … 100,000.")
+    @Option(
+        parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive, 2 … 100,000. Default: 401.",
+        transform: OptionCheck.wholeNumber(in: 2 ... 100_000))
     var samples: Int = 401
     @OptionGroup var webkit: WebKitEpsilonOption
     @OptionGroup var output: PlotOutput
-
-    func validate() throws {
-        guard (2 ... 100_000).contains(samples) else {
-            throw ValidationError("--samples must be a whole number in [2, 100000], got \(samples)")
-        }
-    }
 
     func figure() throws -> Figure {
         try Figures.bezier(
@@ -165,20 +161,5 @@ struct BenchPlot: FigureCommand {
                 status: .badData)
         }
         return figure
-    }
-}
-
-/// A decoding error in a few words: what and where.
-func decodingProblem(_ error: Error) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return text.isEmpty ? "the top level" : String(text.drop { $0 == "." })
-    }
-    switch error {
-    case DecodingError.keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
-    case DecodingError.typeMismatch(_, let context): return "wrong type at \(path(context.codingPath))"
-    case DecodingError.valueNotFound(_, let context): return "null at \(path(context.codingPath))"
-    case DecodingError.dataCorrupted(let context): return "not valid JSON or a bad value at \(path(context.codingPath))"
-    default: return "\(error)"
     }
 }

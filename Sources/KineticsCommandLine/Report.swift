@@ -20,15 +20,10 @@ struct Report: ParsableCommand {
     @Option(help: "Also write the report as Markdown (for a pull request comment) to FILE.")
     var markdown: String?
     @Option(
-        name: .customLong("animations"), help: "Bench animation counts (repeatable), 1 … 100,000. Default: 1000, 10000."
-    )
+        name: .customLong("animations"),
+        help: "Bench animation counts (repeatable), 1 … 100,000. Default: 1000, 10000.",
+        transform: OptionCheck.wholeNumber(in: 1 ... 100_000))
     var counts: [Int] = []
-
-    func validate() throws {
-        for count in counts where !(1 ... 100_000).contains(count) {
-            throw ValidationError("--animations must be a whole number in [1, 100000], got \(count)")
-        }
-    }
 
     func run() throws {
         try checkWritable(output, markdown)

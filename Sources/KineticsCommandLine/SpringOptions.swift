@@ -142,6 +142,20 @@ extension ParameterError {
 
 /// Checks shared by the subcommands' options.
 enum OptionCheck {
+    /// Reads a whole number in `range` for an option's `transform`: any
+    /// other text (`1e12`, `2.5`, `x`, a number out of the range) is refused
+    /// with the range, which argument-parser's own message for an `Int`
+    /// does not give.
+    static func wholeNumber(in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {
+        { text in
+            guard let value = Int(text), range.contains(value) else {
+                throw ValidationError(
+                    "the accepted values are whole numbers in [\(range.lowerBound), \(range.upperBound)]")
+            }
+            return value
+        }
+    }
+
     /// `value` must be finite and > 0.
     static func positive(_ value: Double, _ option: String) throws {
         guard value.isFinite, value > 0 else {

@@ -195,19 +195,15 @@ struct BezierTrace: ParsableCommand {
     )
 
     @OptionGroup var curve: CurveOption
-    @Option(parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive (>= 2).")
+    @Option(
+        parsing: .unconditional, help: "Number of x samples, from 0 to 1 inclusive, 2 … 10,000,000. Default: 1001.",
+        transform: OptionCheck.wholeNumber(in: 2 ... maximumFrameCount))
     var samples: Int = 1001
     @Option(help: "Solver: webkit, precise or fast.")
     var method: BezierMethod = .webkit
     @OptionGroup var webkit: WebKitEpsilonOption
     @Option(help: "Output: csv or json.")
     var format: SampleFormat = .csv
-
-    func validate() throws {
-        guard samples >= 2, samples <= maximumFrameCount else {
-            throw ValidationError("--samples must be a whole number in [2, \(maximumFrameCount)], got \(samples)")
-        }
-    }
 
     struct Point: Encodable {
         let x: Double

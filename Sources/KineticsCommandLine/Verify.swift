@@ -56,7 +56,9 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("tolerance"), help: "Override a tolerance: NAME=VALUE (repeatable).")
     var tolerances: [String] = []
     @OptionGroup var destination: ReportDestination
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(
+        help: "Worker threads, 1 … 1024 (default: the number of cores).",
+        transform: OptionCheck.wholeNumber(in: 1 ... 1024))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     @OptionGroup var engine: EngineOptions
     @OptionGroup var workers: WorkerOptions
@@ -81,9 +83,6 @@ struct Verify: ParsableCommand {
     }
 
     func validate() throws {
-        guard jobs >= 1, jobs <= 1024 else {
-            throw ValidationError("--jobs must be a whole number in [1, 1024], got \(jobs)")
-        }
         for method in methods where !VerificationRequest.methodNames.contains(method) {
             throw ValidationError(
                 "--method must be one of \(VerificationRequest.methodNames.joined(separator: ", ")), got '\(method)'")

@@ -8,7 +8,8 @@ import KineticsBench
 struct WorkloadOptions: ParsableArguments {
     @Option(
         name: .customLong("animations"),
-        help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000 (gate: 10000).")
+        help: "Animation counts (repeatable), 1 … 1,000,000. Default: 1000, 10000, 100000 (gate: 10000).",
+        transform: OptionCheck.wholeNumber(in: 1 ... 1_000_000))
     var counts: [Int] = []
     @Option(
         name: .customLong("mix"), help: "Mixes (repeatable): spring, decay, basic, keyframe, mixed. Default: spring.")
@@ -19,9 +20,13 @@ struct WorkloadOptions: ParsableArguments {
         name: .customLong("scenario"),
         help: "Scenarios (repeatable): steady, jitter, churn, mass-completion, retarget-storm, burst. Default: steady.")
     var scenarios: [BenchScenario] = []
-    @Option(parsing: .unconditional, help: "Measured frames per repetition (gate: per round).")
+    @Option(
+        parsing: .unconditional, help: "Measured frames per repetition (gate: per round), 1 … 100,000. Default: 30.",
+        transform: OptionCheck.wholeNumber(in: 1 ... 100_000))
     var frames = 30
-    @Option(parsing: .unconditional, help: "Warm-up frames before measuring.")
+    @Option(
+        parsing: .unconditional, help: "Warm-up frames before measuring, 0 … 100,000. Default: 10.",
+        transform: OptionCheck.wholeNumber(in: 0 ... 100_000))
     var warmup = 10
     @Option(
         parsing: .unconditional,
@@ -37,19 +42,10 @@ struct WorkloadOptions: ParsableArguments {
     init() {}
 
     func validate() throws {
-        for count in counts where !(1 ... 1_000_000).contains(count) {
-            throw ValidationError("--animations must be a whole number in [1, 1000000], got \(count)")
-        }
         // At least 1 Hz: a frame of seconds or more is no animation, and at
         // 1e-300 Hz its one frame would be past any time GSL can integrate to.
         for rate in rates where !(rate.isFinite && rate >= 1 && rate <= 1_000) {
             throw ValidationError("--fps must be a number in [1, 1000], got \(rate)")
-        }
-        guard (1 ... 100_000).contains(frames) else {
-            throw ValidationError("--frames must be a whole number in [1, 100000], got \(frames)")
-        }
-        guard (0 ... 100_000).contains(warmup) else {
-            throw ValidationError("--warmup must be a whole number in [0, 100000], got \(warmup)")
         }
         guard churnFraction.isFinite, churnFraction > 0, churnFraction <= 1 else {
             throw ValidationError("--churn-fraction must be in (0, 1], got \(churnFraction)")

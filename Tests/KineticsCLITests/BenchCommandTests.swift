@@ -145,7 +145,15 @@ struct BenchCommandTests {
         arguments: [
             ("missing", nil, 66, "no such baseline file"),
             ("empty", "", 65, "the file is empty"),
-            ("text", "not json at all", 65, "not a JSON object"),
+            ("text", "not json at all", 65, "not valid JSON (invalid value at column 2)"),
+            (
+                "string version", #"{"kind": "kinetics-bench", "formatVersion": "1"}"#, 65,
+                "at formatVersion: a string, where a whole number belongs"
+            ),
+            (
+                "twice", #"{"kind": "kinetics-bench", "formatVersion": 1, "kind": "x"}"#, 65,
+                "the key \"kind\" appears twice in one object (column 48)"
+            ),
             ("other kind", #"{"kind": "kinetics-verify", "formatVersion": 1}"#, 65, "no \"kind\": \"kinetics-bench\""),
             ("version", #"{"kind": "kinetics-bench", "formatVersion": 99}"#, 65, "format version 99"),
             ("fields", #"{"kind": "kinetics-bench", "formatVersion": 1, "results": []}"#, 65, "missing"),
@@ -174,9 +182,24 @@ struct BenchCommandTests {
     @Test("out-of-range options exit 64 and name the option and the accepted range")
     func usage() throws {
         for (arguments, message) in [
-            (["--animations", "0"], "--animations must be a whole number in [1, 1000000], got 0"),
-            (["--repetitions", "3"], "--repetitions must be a whole number in [7, 1000], got 3"),
+            (
+                ["--animations", "0"],
+                "The value '0' is invalid for '--animations <animations>': the accepted values are whole numbers in [1, 1000000]"
+            ),
+            (
+                ["--animations", "1e12"],
+                "The value '1e12' is invalid for '--animations <animations>': the accepted values are whole numbers in [1, 1000000]"
+            ),
+            (
+                ["--repetitions", "3"],
+                "The value '3' is invalid for '--repetitions <repetitions>': the accepted values are whole numbers in [7, 1000]"
+            ),
             (["--fps", "nan"], "--fps must be a number in [1, 1000], got nan"),
+            // Years of frames, refused before the first: the least time is named.
+            (
+                ["--engine", "batch", "--animations", "1000000", "--frames", "100000", "--repetitions", "1000"],
+                "this bench runs 1e+14 animation frames, at least 27.8 h at 1 ns each, past the 60 min a bench runs without --long"
+            ),
             (["--fps", "5e-324"], "--fps must be a number in [1, 1000], got 5e-324"),
             (["--churn-fraction", "2"], "--churn-fraction must be in (0, 1], got 2.0"),
             (

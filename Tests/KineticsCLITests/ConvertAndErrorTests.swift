@@ -98,11 +98,11 @@ struct ConvertAndErrorTests {
             ),
             (
                 ["trace", "bezier", "--curve", "linear", "--samples", "0"],
-                "--samples must be a whole number in [2, 10000000], got 0"
+                "The value '0' is invalid for '--samples <samples>': the accepted values are whole numbers in [2, 10000000]"
             ),
             (
                 ["trace", "bezier", "--curve", "linear", "--samples", "-3"],
-                "--samples must be a whole number in [2, 10000000], got -3"
+                "The value '-3' is invalid for '--samples <samples>': the accepted values are whole numbers in [2, 10000000]"
             ),
             (
                 ["convert", "--tension", "100", "--friction", "10", "--epsilon", "0"],
@@ -181,7 +181,8 @@ struct ConvertAndErrorTests {
         let result = try kinetics(["--animations", "0"])
         #expect(result.status == 64)
         #expect(
-            result.stderr == "kinetics: error: --animations must be a whole number in [1, 100000], got 0\n",
+            result.stderr
+                == "kinetics: error: The value '0' is invalid for '--animations <animations>': the accepted values are whole numbers in [1, 100000]\n",
             "\(result.stderr)")
     }
 

@@ -125,7 +125,10 @@ struct VerifyCommandTests {
                 "--tolerance takes NAME=VALUE, for example spring.rk4=1e-8, got 'spring.rk4'"
             ),
             (["verify", "--tolerance", "spring.rk4=-1"], "tolerance spring.rk4 must be a finite number > 0, got -1.0"),
-            (["verify", "--jobs", "0"], "--jobs must be a whole number in [1, 1024], got 0"),
+            (
+                ["verify", "--jobs", "0"],
+                "The value '0' is invalid for '--jobs <jobs>': the accepted values are whole numbers in [1, 1024]"
+            ),
         ] {
             let result = try kinetics(arguments)
             #expect(result.status == 64, "\(arguments)")
