@@ -14,11 +14,11 @@
 #    swift-numerics), and nothing else.
 #
 #   scripts/consumers.sh            exit 0 when all hold, 1 naming what did not
-#   scripts/consumers.sh --planted  the checks on two faults planted in the
-#       tag's manifest, each of which they must catch: argument-parser and
-#       Plot no longer behind their trait (dependencies leaking into the
-#       library), and
-#       libm no longer named (a link line missing for an app)
+#   scripts/consumers.sh --planted  the same, then the checks on two faults
+#       planted in the tag's manifest, each of which they must catch:
+#       argument-parser and Plot no longer behind their trait (dependencies
+#       leaking into the library), and libm no longer named (a link line
+#       missing for an app)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,10 +40,10 @@ export KINETICS_URL="file://$work/kinetics" KINETICS_VERSION="$version"
 clones() { ls "$1/.build/checkouts" | sort | tr '\n' ' ' | sed 's/ $//'; }
 
 # Copies a consumer out of the repository, resolves it and checks its clones.
-resolved() { # NAME EXPECTED-CLONES
-    local name=$1 expected=$2 got
+resolved() { # NAME EXPECTED-CLONES [FOLDER: a copy of NAME under another name]
+    local name=${3:-$1} expected=$2 got
     rm -rf "${work:?}/$name"
-    cp -R "Examples/consumers/$name" "$work/$name"
+    cp -R "Examples/consumers/$1" "$work/$name"
     swift package --package-path "$work/$name" resolve >"$work/$name-resolve.log" 2>&1 ||
         { tail -5 "$work/$name-resolve.log" >&2; fail "$name does not resolve against $KINETICS_URL at $version"; }
     got=$(clones "$work/$name")
@@ -52,11 +52,11 @@ resolved() { # NAME EXPECTED-CLONES
 }
 
 # Builds the app in a configuration and runs it.
-app() { # CONFIGURATION
-    local start=$SECONDS output
-    swift build --package-path "$work/App" -c "$1" >"$work/App-$1.log" 2>&1 ||
-        { grep -m5 -E "error|undefined reference" "$work/App-$1.log" >&2; fail "App does not build in $1"; }
-    output=$("$work/App/.build/$1/App")
+app() { # CONFIGURATION [FOLDER: a copy of App]
+    local start=$SECONDS output folder=$work/${2:-App}
+    swift build --package-path "$folder" -c "$1" >"$folder-$1.log" 2>&1 ||
+        { grep -m5 -E "error|undefined reference" "$folder-$1.log" >&2; fail "App does not build in $1"; }
+    output=$("$folder/.build/$1/App")
     # The spring has settled on its target and the fade has ended: both stopped.
     [[ $output == "x 100.0 opacity 0.0 running 0" ]] ||
         fail "App in $1 printed '$output', not 'x 100.0 opacity 0.0 running 0'"
@@ -72,17 +72,6 @@ plant() { # DESCRIPTION SED-EXPRESSION
     git -C "$work/kinetics" commit --quiet -am "planted: $1"
     git -C "$work/kinetics" tag -f "v$version" >/dev/null
 }
-
-if [[ ${1:-} == --planted ]]; then
-    plant "argument-parser and Plot without their trait" 's/, condition: .when(traits: \["Tools"\]))/)/'
-    if (resolved App "kinetics") >"$work/leak.log" 2>&1; then fail "a dependency leaking into the library was not caught"; fi
-    echo "consumers: the planted leak is caught: $(sed -n 's/^consumers.sh: error: //p' "$work/leak.log")"
-    plant "libm not named" '/linkedLibrary("m"/d'
-    resolved App "kinetics" >/dev/null
-    if (app debug) >"$work/link.log" 2>&1; then fail "a missing link line was not caught"; fi
-    echo "consumers: the planted missing libm is caught: $(grep -m1 -o "undefined reference to [^ ]*" "$work/link.log" || tail -1 "$work/link.log")"
-    exit 0
-fi
 
 resolved App "kinetics"
 app debug
@@ -113,3 +102,12 @@ got=$(clones "$work/BenchUser")
 [[ $got == "hdrhistogram-swift kinetics malloc-interposer swift-numerics" ]] ||
     fail "resolving KineticsBench's user cloned '$got'; it must clone hdrhistogram-swift (and its swift-numerics), kinetics and malloc-interposer"
 echo "BenchUser: resolving it clones $got"
+
+[[ ${1:-} == --planted ]] || exit 0
+plant "argument-parser and Plot without their trait" 's/, condition: .when(traits: \["Tools"\]))/)/'
+if (resolved App "kinetics" Leak) >"$work/leak.log" 2>&1; then fail "a dependency leaking into the library was not caught"; fi
+echo "consumers: the planted leak is caught: $(sed -n 's/^consumers.sh: error: //p' "$work/leak.log")"
+plant "libm not named" '/linkedLibrary("m"/d'
+resolved App "kinetics" Unlinked >/dev/null
+if (app debug Unlinked) >"$work/link.log" 2>&1; then fail "a missing link line was not caught"; fi
+echo "consumers: the planted missing libm is caught: $(grep -m1 -o "undefined reference to [^ ]*" "$work/link.log" || tail -1 "$work/link.log")"

@@ -97,8 +97,10 @@ extension MotionTrace {
     /// hold (its line breaks and opening braces, counted before it is
     /// parsed), with the number of those.
     public static func memoryNeeded(_ data: Data) -> (samples: Int, bytes: Int) {
-        var rows = 1
-        for byte in data where byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "{") { rows += 1 }
+        let rows = data.withUnsafeBytes { bytes in
+            // Line feeds (0x0A) and opening braces (0x7B).
+            bytes.reduce(1) { $0 + ($1 == 0x0A || $1 == 0x7B ? 1 : 0) }
+        }
         return (rows, data.count + rows * memoryPerSample)
     }
 
