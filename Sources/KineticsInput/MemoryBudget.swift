@@ -53,21 +53,32 @@ package enum MemoryBudget {
     /// `1234 MB`.
     package static func megabytes(_ bytes: Int) -> String { "\((bytes + 999_999) / 1_000_000) MB" }
 
+    /// A field of /proc/meminfo, in bytes (Linux).
     private static func meminfo(_ field: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let number = line.dropFirst(field.count + 1).split(separator: " ").first.flatMap { Int($0) }
-            return number.map { $0 * 1024 }
-        }
-        return nil
+        #if os(Linux)
+            guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
+            for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+                let number = line.dropFirst(field.count + 1).split(separator: " ").first.flatMap { Int($0) }
+                return number.map { $0 * 1024 }
+            }
+            return nil
+        #else
+            return nil
+        #endif
     }
 
-    /// The process's mapped pages in all and its data pages (/proc/self/statm).
+    /// The process's mapped pages in all and its data pages (/proc/self/statm, Linux).
     private static func mappedPages() -> (total: Int, data: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard fields.count >= 6 else { return nil }
-        return (fields[0], fields[5])
+        #if os(Linux)
+            guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+            let fields = text.split(separator: " ").compactMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            guard fields.count >= 6 else { return nil }
+            return (fields[0], fields[5])
+        #else
+            return nil
+        #endif
     }
 
     private enum Resource { case addressSpace, data }
@@ -85,18 +96,22 @@ package enum MemoryBudget {
         return Int(limit.rlim_cur)
     }
 
-    /// The cgroup v2 memory limit and use of this process, where one is set.
+    /// The cgroup v2 memory limit and use of this process, where one is set (Linux).
     private static func cgroupMemory() -> (limit: Int, used: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-        else { return nil }
-        let folder = "/sys/fs/cgroup" + line.dropFirst(3)
-        func number(_ file: String) -> Int? {
-            (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))
-                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-        guard let limit = number("memory.max"), let used = number("memory.current") else { return nil }
-        return (limit, used)
+        #if os(Linux)
+            guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+            else { return nil }
+            let folder = "/sys/fs/cgroup" + line.dropFirst(3)
+            func number(_ file: String) -> Int? {
+                (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))
+                    .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            guard let limit = number("memory.max"), let used = number("memory.current") else { return nil }
+            return (limit, used)
+        #else
+            return nil
+        #endif
     }
 }
 
