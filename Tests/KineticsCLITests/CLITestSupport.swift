@@ -40,6 +40,11 @@ func shell(_ command: String) throws -> CLIResult {
     try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
 }
 
+/// Runs python3 with `arguments` (`-c` is put before the first) and waits for it.
+func python(_ arguments: [String]) throws -> CLIResult {
+    try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c"] + arguments)
+}
+
 private func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws
     -> CLIResult
 {
