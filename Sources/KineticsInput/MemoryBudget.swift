@@ -40,8 +40,9 @@ package enum MemoryBudget {
     }
 
     /// Throws a sentence when `bytes` is more than ``available()``: `job`
-    /// says what needs them and how they were estimated (`comparing a trace
-    /// of 6000000 samples (at most 512 bytes a sample)`).
+    /// says what needs them and how they were estimated (`trace.csv:
+    /// comparing up to 400002 samples (800 bytes a sample, and the file's
+    /// 1600011)`).
     package static func check(_ bytes: Int, for job: String) throws(MemoryBudgetError) {
         guard let available = available(), bytes > available.bytes else { return }
         throw MemoryBudgetError(
