@@ -459,8 +459,10 @@ final class WorkerProcess {
         endGroup()
         close(channel.read)
         // A helper outside the group may still hold the output's pipes:
-        // what it writes later is not waited for.
-        _ = forwarding.wait(timeout: .now() + 5)
+        // what it writes later is not waited for. What the group wrote is
+        // in the pipe already, and read in well under a second; a longer
+        // wait would cost each halving of a batch that ends such a worker.
+        _ = forwarding.wait(timeout: .now() + 1)
         let how = broke ?? Self.describe(status)
         ended = how
         return WorkerFailure(what: how)
