@@ -9,7 +9,10 @@ struct Convert: ParsableCommand {
         abstract: "Print a spring in every parameterisation, with its damping ratio and settling duration.",
         discussion: """
             Give exactly one spring: --tension/--friction [--mass], --bounciness/--speed, \
-            --stiffness/--damping [--mass], --response/--damping-fraction or --duration/--bounce.
+            --stiffness/--damping [--mass], --stiffness/--damping-ratio [--mass], \
+            --response/--damping-fraction [--mass], --duration/--bounce [--mass], \
+            --origami-tension/--origami-friction (Rebound, React Native), or Motion's \
+            --motion-visual-duration/--bounce or --motion-duration/--bounce.
             The settling duration is the exact last time a unit step from rest is --epsilon or \
             more from its target. bounciness and speed are null (n/a) where Pop's mapping has \
             no answer; settlingDuration is null (infinite) for an undamped spring.

@@ -115,7 +115,10 @@ struct SpringTrace: ParsableCommand {
         abstract: "Trace a spring from --from to --to.",
         discussion: """
             Give exactly one spring: --tension/--friction [--mass], --bounciness/--speed, \
-            --stiffness/--damping [--mass], --response/--damping-fraction or --duration/--bounce.
+            --stiffness/--damping [--mass], --stiffness/--damping-ratio [--mass], \
+            --response/--damping-fraction [--mass], --duration/--bounce [--mass], \
+            --origami-tension/--origami-friction (Rebound, React Native), or Motion's \
+            --motion-visual-duration/--bounce or --motion-duration/--bounce.
             """
     )
 
@@ -177,7 +180,7 @@ struct DecayTrace: ParsableCommand {
     }
 
     func run() throws {
-        let parameters = try DecayParameters(deceleration: decay.deceleration)
+        let parameters = try decay.parameters()
         let samples = traceMotion(
             DecayStepper(parameters: parameters, method: method, value: decay.from, velocity: decay.velocity),
             times: output.frames.times)

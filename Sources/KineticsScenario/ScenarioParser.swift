@@ -286,17 +286,7 @@ extension Scenario {
     private static func readSpring(_ reader: inout ObjectReader, path: String) throws(ScenarioError) -> SpringParameters
     {
         var fields = SpringFields()
-        fields.tension = try reader.number("tension")
-        fields.friction = try reader.number("friction")
-        fields.mass = try reader.number("mass")
-        fields.bounciness = try reader.number("bounciness")
-        fields.speed = try reader.number("speed")
-        fields.stiffness = try reader.number("stiffness")
-        fields.damping = try reader.number("damping")
-        fields.response = try reader.number("response")
-        fields.dampingFraction = try reader.number("dampingFraction")
-        fields.duration = try reader.number("duration")
-        fields.bounce = try reader.number("bounce")
+        for name in SpringFields.names { fields[name] = try reader.number(name) }
         if fields.isEmpty { return .popDefault }
         do {
             return try fields.resolve()
@@ -305,9 +295,8 @@ extension Scenario {
             case .none:
                 throw ScenarioError(
                     path: path,
-                    message:
-                        "a spring needs one of tension/friction, bounciness/speed, stiffness/damping, response/dampingFraction, duration/bounce"
-                )
+                    message: "a spring needs one of "
+                        + SpringFields.sets.map { $0.joined(separator: "/") }.joined(separator: ", "))
             case .twoSets(let a, let b):
                 throw ScenarioError(
                     path: path,
@@ -318,6 +307,9 @@ extension Scenario {
                 throw ScenarioError(
                     path: "\(path).mass",
                     message: "does not apply to bounciness/speed (Pop's mapping fixes the mass at 1)")
+            case .massFixed(let set, let reason):
+                throw ScenarioError(
+                    path: "\(path).mass", message: "does not apply to \(set.joined(separator: "/")) (\(reason))")
             case .parameter(let problem):
                 throw ScenarioError(
                     path: "\(path).\(problem.parameter)", message: "must be \(problem.accepted), got \(problem.value)")

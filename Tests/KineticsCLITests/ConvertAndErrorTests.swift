@@ -74,7 +74,7 @@ struct ConvertAndErrorTests {
             ),
             (
                 ["trace", "spring"],
-                "give one spring: --tension/--friction, --bounciness/--speed, --stiffness/--damping, --response/--damping-fraction or --duration/--bounce"
+                "give one spring: --tension/--friction, --bounciness/--speed, --stiffness/--damping, --stiffness/--damping-ratio, --response/--damping-fraction, --duration/--bounce, --origami-tension/--origami-friction, --motion-visual-duration/--bounce or --motion-duration/--bounce"
             ),
             (["trace", "spring", "--tension", "100"], "--tension needs --friction"),
             (

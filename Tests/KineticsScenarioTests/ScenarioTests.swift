@@ -347,4 +347,21 @@ struct ScenarioTests {
             #expect(error.description == message)
         }
     }
+
+    @Test("the schema's animation accepts every spring field the parser reads, and a Motion spring runs")
+    func springFieldsInSchema() throws {
+        let schemaURL = Self.folder.deletingLastPathComponent().appendingPathComponent("schema/scenario.schema.json")
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let animation = try #require(definitions["animation"] as? [String: Any])
+        let properties = try #require(animation["properties"] as? [String: Any])
+        for name in SpringFields.names {
+            #expect(properties[name] != nil, "the schema's animation has no \(name)")
+        }
+        let text =
+            #"{"fps": 60, "seconds": 0.5, "animations": [{"key": "x", "type": "spring", "from": 0, "to": 1, "motionDuration": 0.4, "bounce": 0.2}]}"#
+        let frames = try Self.run(text).frames
+        #expect(frames.count == 31)
+    }
 }

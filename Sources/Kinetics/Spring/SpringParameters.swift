@@ -6,8 +6,13 @@ import CKineticsSupport
 /// Every other way of describing a spring converts to this one and back:
 /// Pop's bounciness and speed (``init(bounciness:speed:)``), stiffness and
 /// damping (``init(stiffness:damping:mass:)``), response and damping fraction
-/// (``init(response:dampingFraction:mass:)``) and SwiftUI's or Flutter's
-/// duration and bounce (``init(duration:bounce:mass:)``).
+/// (``init(response:dampingFraction:mass:)``), SwiftUI's or Flutter's
+/// duration and bounce (``init(duration:bounce:mass:)``), and the forms of
+/// other engines: Origami's tension and friction (Rebound, React Native),
+/// stiffness with a damping ratio (Android, Jetpack Compose) and Motion's
+/// two durations with a bounce (``init(origamiTension:origamiFriction:)``,
+/// ``init(stiffness:dampingRatio:mass:)``,
+/// ``init(motionVisualDuration:bounce:)``, ``init(motionDuration:bounce:)``).
 ///
 /// **Accepted values**: tension and mass finite and > 0, friction finite and
 /// >= 0, and `tension/mass`, `(friction/mass)²` finite. Anything else throws a
@@ -37,7 +42,9 @@ public struct SpringParameters: Hashable, Sendable, CustomStringConvertible {
         try self.init(checking: stiffness, damping, mass, names: ("stiffness", "damping"))
     }
 
-    private init(
+    /// The checks of every initialiser, with the names of the two values
+    /// the caller was given (the mass is `mass`).
+    init(
         checking k: Double, _ c: Double, _ m: Double, names: (String, String)
     ) throws(ParameterError) {
         try Check.positive(k, names.0)
