@@ -142,7 +142,7 @@ struct DecayCompare: ParsableCommand {
     @OptionGroup var decay: DecayOptions
 
     func run() throws {
-        let parameters = try DecayParameters(deceleration: decay.deceleration)
+        let parameters = try decay.parameters()
         let trace = try options.read(.motion)
         let comparison = try compared {
             try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)
@@ -261,7 +261,7 @@ enum CompareText {
                     text += row.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.1 + "\n"
                 }
             }
-            if let verdict = c.verdict { text += candidateLines(verdict, markdown: markdown) }
+            if let verdict = c.verdict, !verdict.fits.isEmpty { text += candidateLines(verdict, markdown: markdown) }
             return text
         }
     }
@@ -368,7 +368,7 @@ struct DecayComparePlot: FigureCommand {
     @OptionGroup var output: PlotOutput
 
     func figure() throws -> Figure {
-        let parameters = try DecayParameters(deceleration: decay.deceleration)
+        let parameters = try decay.parameters()
         let trace = try input.read(.motion)
         let comparison = try compared {
             try Comparison.decay(trace, parameters: parameters, from: decay.from, velocity: decay.velocity)

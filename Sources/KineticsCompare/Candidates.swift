@@ -38,7 +38,8 @@ public enum ClockForm: Hashable, Sendable, CustomStringConvertible {
 public enum SpringFamily: Hashable, Sendable {
     /// The closed form, at each frame's time.
     case closedForm
-    /// RK4 in 1 ms steps with Pop's fraction feedback (Pop, Rebound).
+    /// RK4 in 1 ms steps with Pop's fraction feedback (Pop; Rebound's
+    /// RK4 differs in its first stage, its blend and its 64 ms clamp).
     case pop
     /// RK4 on an absolute 1 ms grid, the output blended between grid states
     /// and never fed back (Kinetics' `fixed`).
@@ -110,16 +111,19 @@ public struct SpringCandidate: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: ", ")
     }
 
-    /// The engine known to use this scheme, where one is.
+    /// The engine known to use this scheme, where one is: an engine whose
+    /// recorded traces it explains (data/traces/engines); "among others"
+    /// where the scheme is the plain one many engines may share.
     public var engine: String? {
         switch (family, arithmetic) {
-        case (.pop, _): "Pop, Rebound"
+        case (.pop, _): "Pop"
         case (.stepped(.positionFirstEuler, .exponential, .perFrame(1)), .double): "Chipmunk2D's DampedSpring"
         case (.stepped(.backwardEuler, .force, .perFrame(1)), .single): "Box2D's soft distance joint"
         case (.stepped(.backwardEuler, .force, .perFrame(1)), .double): "ODE's spring by ERP and CFM"
         case (.stepped(.velocityFirstEuler, .force, .perFrame(1)), .single): "Bullet's 6DofSpring2 spring"
         case (.stepped(.velocityFirstEuler, .force, .fixed(0.016)), .double): "Qt Quick's SpringAnimation, Qt 6.4"
-        case (.closedForm, .double) where snap != nil && clock != .seconds: "libadwaita's AdwSpringAnimation"
+        case (.closedForm, .double) where snap != nil && clock != .seconds:
+            "libadwaita's AdwSpringAnimation, among others"
         default: nil
         }
     }

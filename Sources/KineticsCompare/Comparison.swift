@@ -143,6 +143,11 @@ extension Comparison {
         }
         let values = trace.values
         let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(to)), timeStep: trace.timeStep)
+        if let reason = stillReason(values, from: from, to: to) {
+            comparison.verdict = SchemeVerdict(unnamed: reason, noise: noise, amplitude: amplitude)
+            comparison.warnings = warnings(trace, fit: fit, snap: nil, exact: exact, to: to, amplitude: amplitude)
+            return comparison
+        }
         // The trace sits exactly on the target from some sample on: a snap.
         var snap: Int?
         if let last = values.lastIndex(where: { $0 != to }), last + 1 < values.count, last > 0 { snap = last + 1 }
@@ -215,6 +220,11 @@ extension Comparison {
         comparison.lag = fit.lag
         let values = trace.values
         let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(from)), timeStep: trace.timeStep)
+        if let reason = stillReason(values, from: from, to: nil) {
+            comparison.verdict = SchemeVerdict(unnamed: reason, noise: noise, amplitude: amplitude)
+            comparison.warnings = warnings(trace, fit: fit, snap: nil, exact: exact, to: nil, amplitude: amplitude)
+            return comparison
+        }
         func fits(_ candidates: [DecayCandidate]) -> [ReplayedCandidate] {
             candidates.map { candidate in
                 ReplayedCandidate(
@@ -244,6 +254,20 @@ extension Comparison {
             warnings(trace, fit: fit, snap: nil, exact: exact, to: nil, amplitude: amplitude)
             + millisecondWarning(comparison.verdict)
         return comparison
+    }
+
+    /// Why a trace whose `values` are only its start (and `to`, for a
+    /// spring) names no scheme: it holds no motion between them, and every
+    /// candidate that snaps would explain it as well as any other. Nil for
+    /// a trace that moves.
+    static func stillReason(_ values: [Double], from: Double, to: Double?) -> String? {
+        guard values.allSatisfy({ $0 == from || $0 == to }) else { return nil }
+        let jumps = to.map { to in values.contains(to) && to != from } ?? false
+        return "no scheme is named: the trace never moves"
+            + (jumps
+                ? " between its start \(from) and its target \(to!) (it only jumps from one to the other)"
+                : " from its start \(from)")
+            + ", so every scheme explains it alike"
     }
 
     /// A timing-curve trace (`x,y`) of `curve`; the reference y at each x is

@@ -57,9 +57,23 @@ public struct SchemeVerdict: Sendable, Equatable {
     /// The sample from which the trace sits exactly on the target (a snap),
     /// and the time of that sample.
     public var snap: (index: Int, time: Double)?
+    /// Why no candidate was tried, when the trace holds no motion that
+    /// could tell schemes apart (it never left its start, or only jumped to
+    /// its target); nil when candidates were ranked.
+    public var unnamed: String?
 
     public static func == (lhs: SchemeVerdict, rhs: SchemeVerdict) -> Bool {
         lhs.noise == rhs.noise && lhs.fits == rhs.fits && lhs.bestValues == rhs.bestValues
+            && lhs.unnamed == rhs.unnamed
+    }
+
+    /// The verdict on a trace that names no scheme, for `reason`.
+    init(unnamed reason: String, noise: TraceNoise, amplitude: Double) {
+        self.noise = noise
+        self.amplitude = amplitude
+        fits = []
+        bestValues = []
+        unnamed = reason
     }
 
     /// Whether a candidate explains the trace.
@@ -71,6 +85,7 @@ public struct SchemeVerdict: Sendable, Equatable {
     /// The verdict in one sentence: the scheme that explains the trace, or
     /// that none does and which came nearest.
     public var sentence: String {
+        if let unnamed { return unnamed }
         guard let best = fits.first else { return "no candidate was tried" }
         if best.explains { return best.title }
         guard best.diverges == false else {

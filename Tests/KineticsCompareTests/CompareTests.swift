@@ -403,4 +403,33 @@ struct CompareTests {
             }
         }
     }
+
+    @Test(
+        "a recording that never moved (stuck at its start, then at its target) names no scheme, and a moving one still does"
+    )
+    func stillTraces() throws {
+        let spring = try SpringParameters(tension: 300, friction: 12)
+        let times = (0 ... 60).map { Double($0) / 60 }
+        func compared(_ values: [Double]) throws -> Comparison {
+            try Comparison.spring(
+                MotionTrace(samples: zip(times, values).map { .init(time: $0, value: $1) }), parameters: spring,
+                from: 0, to: 1, velocity: 0)
+        }
+        let stuck = try compared(times.map { $0 < 0.5 ? 0 : 1 })
+        #expect(stuck.verdict?.explained == false && stuck.verdict?.fits.isEmpty == true)
+        #expect(
+            stuck.scheme
+                == "no scheme is named: the trace never moves between its start 0.0 and its target 1.0 (it only jumps from one to the other), so every scheme explains it alike",
+            "\(stuck.scheme ?? "")")
+        let still = try compared(times.map { _ in 0 })
+        #expect(still.scheme?.hasPrefix("no scheme is named: the trace never moves from its start 0.0") == true)
+        // One sample off the two values is motion: the candidates are ranked.
+        var moved = times.map { $0 < 0.5 ? 0.0 : 1.0 }
+        moved[30] = 0.5
+        #expect(try compared(moved).verdict?.fits.isEmpty == false)
+        let decay = try Comparison.decay(
+            MotionTrace(samples: times.map { .init(time: $0, value: 2) }), parameters: .popDefault, from: 2,
+            velocity: 1_000)
+        #expect(decay.scheme?.hasPrefix("no scheme is named: the trace never moves from its start 2.0") == true)
+    }
 }

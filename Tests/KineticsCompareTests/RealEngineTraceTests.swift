@@ -28,7 +28,8 @@ struct RealEngineTraceTests {
             "Box2D's soft distance joint", "backward (implicit) Euler"
         ),
         (
-            "adwaita-spring", "exact closed form, time in whole milliseconds", "libadwaita's AdwSpringAnimation",
+            "adwaita-spring", "exact closed form, time in whole milliseconds",
+            "libadwaita's AdwSpringAnimation, among others",
             "exact closed form"
         ),
         (
