@@ -116,8 +116,6 @@ struct SpringOptions: ParsableArguments {
             return "\(option(field)) needs \(option(partner))"
         case .massWithBounciness:
             return "--mass does not apply to --bounciness/--speed (Pop's mapping fixes the mass at 1)"
-        case .massFixed(let set, let reason):
-            return "--mass does not apply to \(set.map(option).joined(separator: "/")) (\(reason))"
         case .parameter(let error):
             return error.commandLineDescription
         }

@@ -307,9 +307,6 @@ extension Scenario {
                 throw ScenarioError(
                     path: "\(path).mass",
                     message: "does not apply to bounciness/speed (Pop's mapping fixes the mass at 1)")
-            case .massFixed(let set, let reason):
-                throw ScenarioError(
-                    path: "\(path).mass", message: "does not apply to \(set.joined(separator: "/")) (\(reason))")
             case .parameter(let problem):
                 throw ScenarioError(
                     path: "\(path).\(problem.parameter)", message: "must be \(problem.accepted), got \(problem.value)")

@@ -82,7 +82,7 @@ struct EngineParameterOptionTests {
             ),
             (
                 ["trace", "spring", "--origami-tension", "40", "--origami-friction", "7", "--mass", "2"],
-                "--mass does not apply to --origami-tension/--origami-friction (Rebound and React Native fix the mass of an Origami spring at 1)"
+                "--mass must be left out with origamiTension/origamiFriction (Rebound and React Native fix the mass of an Origami spring at 1), got 2.0"
             ),
             (
                 ["trace", "spring", "--motion-duration", "0", "--bounce", "0.3"],

@@ -136,9 +136,12 @@ struct EngineParameterTests {
             ),
             (
                 ["origamiTension": 40, "origamiFriction": 7, "mass": 2],
-                .massFixed(
-                    set: ["origamiTension", "origamiFriction"],
-                    reason: "Rebound and React Native fix the mass of an Origami spring at 1")
+                .parameter(
+                    ParameterError(
+                        parameter: "mass", value: 2,
+                        accepted:
+                            "left out with origamiTension/origamiFriction (Rebound and React Native fix the mass of an Origami spring at 1)"
+                    ))
             ),
             (["bounciness": 4, "speed": 12, "mass": 2], .massWithBounciness),
         ] as [([String: Double], SpringFields.Problem?)])

@@ -174,9 +174,6 @@ public struct SpringFields: Sendable, Equatable {
         case incomplete(field: String, partner: String)
         /// `mass` was given with bounciness and speed (Pop's mapping fixes it at 1).
         case massWithBounciness
-        /// `mass` was given with a set whose engines fix it at 1 (`set`,
-        /// as field names), for the reason given.
-        case massFixed(set: [String], reason: String)
         /// A value is out of range.
         case parameter(ParameterError)
     }
@@ -187,8 +184,9 @@ public struct SpringFields: Sendable, Equatable {
     /// The spring the fields describe.
     ///
     /// - Throws: ``Problem`` when no set, two sets or an incomplete set is
-    ///   given, when `mass` goes with a set that fixes it, or when a value is
-    ///   out of range.
+    ///   given, when `mass` goes with bounciness and speed, or when a value
+    ///   is out of range (a `mass` given with another set that fixes it at 1
+    ///   is a ``ParameterError`` naming `mass`).
     public func resolve() throws(Problem) -> SpringParameters {
         let named = Set(given.keys).subtracting(["mass"])
         guard let first = Self.names.first(where: named.contains) else { throw .none }
@@ -207,7 +205,10 @@ public struct SpringFields: Sendable, Equatable {
         }
         if given["mass"] != nil, !chosen.takesMass {
             if chosen.fields == ["bounciness", "speed"] { throw .massWithBounciness }
-            throw .massFixed(set: chosen.fields, reason: chosen.fixedMassReason)
+            throw .parameter(
+                ParameterError(
+                    parameter: "mass", value: given["mass"]!,
+                    accepted: "left out with \(chosen.fields.joined(separator: "/")) (\(chosen.fixedMassReason))"))
         }
         do {
             return try chosen.make(given[chosen.fields[0]]!, given[chosen.fields[1]]!, given["mass"] ?? 1)
