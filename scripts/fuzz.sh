@@ -6,6 +6,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET ...]     SECONDS per target (default 60);
 #                                              TARGET: bezier, scenario, baseline, trace, animator
+#   scripts/fuzz.sh --build                    only the build (CI makes it while other
+#                                              stages leave a core idle)
 #
 # Each target starts from its committed corpus, Tests/Fuzz/TARGET, explores
 # in a scratch folder, and merges back only the inputs that add coverage.
@@ -14,10 +16,13 @@
 # (or leak-, timeout-); turn it into a regression test and fix it.
 # Targets run two at a time. Exit status: 0 clean, 1 a target found a
 # problem (64 an unknown target). CI runs every target for
-# 30 s (without merging: CI's clone is thrown away).
+# 20 s (without merging: CI's clone is thrown away), after building in the
+# background while other stages run (--build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+build_only=false
+if [[ ${1:-} == --build ]]; then build_only=true; shift; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -26,6 +31,7 @@ targets=("$@")
 scripts/ensure-gsl.sh
 swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKINETICS_INTERNAL_CHECKS
+$build_only && exit 0
 # The toolchain's own leaks, as scripts/sanitize.sh suppresses them.
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 
