@@ -25,8 +25,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-gsl.sh
 scripts/ensure-valgrind.sh
-# The real engines' adapters (the peer tests build them again, into a
-# folder of their own); installs their Debian packages when missing.
+# The real engines' adapters, which the peer tests use (the script keeps a
+# library newer than its sources); installs their Debian packages when missing.
 scripts/engines/build-peers.sh .build/peers >/dev/null
 # With line tables only for debug information (backtraces keep their files
 # and lines; a debugger sees no variables), which a fresh build spends less

@@ -7,12 +7,14 @@ import Testing
 /// a few frames and verified on a few cases through the C interface.
 @Suite("CLI: real engines behind the C interface")
 struct PeerEngineTests {
-    /// The libraries, built once into a fresh folder.
+    /// The libraries, built by the script into .build/peers, where the test
+    /// command has just built them (then the script keeps them: each is
+    /// newer than its sources).
     static let libraries: Result<[String: String], PeerBuildFailure> = {
         do {
-            let folder = try temporaryFolder("peers")
-            let script = BenchEngineLibraryTests.root.appendingPathComponent("scripts/engines/build-peers.sh").path
-            let built = try shell("'\(script)' '\(folder.path)'")
+            let root = BenchEngineLibraryTests.root
+            let script = root.appendingPathComponent("scripts/engines/build-peers.sh").path
+            let built = try shell("'\(script)' '\(root.appendingPathComponent(".build/peers").path)'")
             guard built.status == 0 else { return .failure(PeerBuildFailure(message: built.stderr)) }
             let paths = built.stdout.split(separator: "\n").map(String.init)
             return .success(

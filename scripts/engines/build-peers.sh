@@ -8,7 +8,8 @@
 #
 #   scripts/engines/build-peers.sh [FOLDER]    libraries into FOLDER (default .build/peers)
 #
-# Prints the path of each library built, one a line.
+# Prints the path of each library, one a line. A library newer than its
+# adapter, the engine header and this script is kept, not built again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-.build/peers}"
@@ -47,7 +48,10 @@ for peer in "${peers[@]}"; do
         *.cc) compiler=(c++ -std=c++20) ;;
         *) compiler=(cc) ;;
     esac
-    "${compiler[@]}" -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/CKineticsEngine/include \
-        -o "$library" "Examples/engines/peers/$source" $flags -lm
+    header=Sources/CKineticsEngine/include/kinetics_engine.h
+    if ! [[ $library -nt Examples/engines/peers/$source && $library -nt $header && $library -nt $0 ]]; then
+        "${compiler[@]}" -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/CKineticsEngine/include \
+            -o "$library" "Examples/engines/peers/$source" $flags -lm
+    fi
     echo "$library"
 done
