@@ -26,11 +26,12 @@ struct MemoryScalingTests {
         let folder = try temporaryFolder("kinetics-memory")
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["compare", "spring", "--stiffness", "100", "--damping", "10"]
-        let small = try InputLimitTests.runMeasured(arguments + [try Self.trace(10_000, in: folder)])
-        let large = try InputLimitTests.runMeasured(arguments + [try Self.trace(50_000, in: folder)])
+        let small = try InputLimitTests.runMeasured(arguments + [try Self.trace(5_000, in: folder)])
+        let large = try InputLimitTests.runMeasured(arguments + [try Self.trace(25_000, in: folder)])
         #expect(small.status == 1 && large.status == 1, "a trace of the exact motion without velocities: over 1e-3")
-        let perSample = Double(large.peakKiB - small.peakKiB) * 1_024 / 40_000
-        // All 400 replays kept at once came to about 3,400 bytes a sample.
+        let perSample = Double(large.peakKiB - small.peakKiB) * 1_024 / 20_000
+        // All 400 replays kept at once came to about 3,400 bytes a sample: 68 MB more
+        // here, against 16 MB at the bound (the code now keeps about 190: 4 MB).
         #expect(perSample < 800, "\(perSample) bytes a sample (\(small.peakKiB) and \(large.peakKiB) KiB)")
     }
 
@@ -53,14 +54,14 @@ struct MemoryScalingTests {
             "animate", try Self.scenario(springs: 3_000, seconds: 1, in: folder),
         ])
         let long = try InputLimitTests.runMeasured([
-            "animate", try Self.scenario(springs: 3_000, seconds: 8, in: folder),
+            "animate", try Self.scenario(springs: 3_000, seconds: 4, in: folder),
         ])
         let wide = try Self.scenario(springs: 9_000, seconds: 1, in: folder)
         let wider = try InputLimitTests.runMeasured(["animate", wide])
         #expect(short.status == 0 && long.status == 0 && wider.status == 0)
-        // Eight times the frames (1.4 million rows more, which kept as
-        // frames took about 100 MB): a few MB at most.
-        #expect(long.peakKiB - short.peakKiB < 8 << 10, "\(short.peakKiB) KiB for 1 s, \(long.peakKiB) KiB for 8 s")
+        // Four times the frames (540,000 rows more, which kept as frames
+        // took about 40 MB): a few MB at most.
+        #expect(long.peakKiB - short.peakKiB < 8 << 10, "\(short.peakKiB) KiB for 1 s, \(long.peakKiB) KiB for 4 s")
         let bytes = try FileManager.default.attributesOfItem(atPath: wide)[.size] as! Int
         let perByte = Double(wider.peakKiB - short.peakKiB) * 1_024 / Double(bytes * 2 / 3)
         #expect(perByte < 48, "\(perByte) bytes of memory a byte of scenario")
