@@ -29,7 +29,10 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(animator bezier scenario baseline trace)
 
 scripts/ensure-gsl.sh
-swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
+# Its own manifest cache: loading this package's manifest as a dependency
+# into the shared cache made a root build running at the same time (CI's
+# release build) compile every module again.
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz --manifest-cache local \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKINETICS_INTERNAL_CHECKS
 $build_only && exit 0
 # The toolchain's own leaks, as scripts/sanitize.sh suppresses them.
