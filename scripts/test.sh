@@ -30,7 +30,7 @@ scripts/ensure-valgrind.sh
 scripts/engines/build-peers.sh .build/peers >/dev/null
 # With line tables only for debug information (backtraces keep their files
 # and lines; a debugger sees no variables), which a fresh build spends less
-# time writing and linking (CONTRIBUTING.md, "Where CI's time goes"). The
+# time writing and linking (CONTRIBUTING.md, "Where the test time goes"). The
 # index store stays: SwiftPM's test discovery on Linux reads it.
 swift build --build-tests --traits OptimizedTests,Tools -Xswiftc -DKINETICS_INTERNAL_CHECKS -Xswiftc -gline-tables-only
 if [[ $# -gt 0 ]]; then
