@@ -185,6 +185,8 @@ enum CompareText {
         let maxVelocityError, timeScale, lag, lagFrames: Double?
         let settlingTrace, settlingExact, settlingBand: Double?
         let scheme: String?
+        /// The other schemes that explain the trace alike (``SchemeVerdict/alike``).
+        let alike: [String]?
         let explained: Bool?
         let noise: Double?
         let noiseSource: String?
@@ -213,7 +215,7 @@ enum CompareText {
                 maxError: c.maxError, rmsError: c.rmsError, worstAt: c.worstAt, maxVelocityError: c.maxVelocityError,
                 timeScale: c.timeScale, lag: c.lag, lagFrames: lagFrames, settlingTrace: c.settling?.trace,
                 settlingExact: c.settling.flatMap { $0.exact.isFinite ? $0.exact : nil },
-                settlingBand: c.settling?.band, scheme: c.scheme,
+                settlingBand: c.settling?.band, scheme: c.scheme, alike: verdict?.alike.map(\.title),
                 explained: verdict?.explained,
                 noise: verdict.map { $0.noise.deviation / $0.amplitude }, noiseSource: verdict?.noise.source,
                 candidates: candidates, warnings: c.warnings, tolerance: tolerance, withinTolerance: within)
@@ -248,6 +250,15 @@ enum CompareText {
             }
             rows.append(("verdict", (within ? "within" : "OUTSIDE") + " the tolerance " + scientific(tolerance)))
             if let scheme = c.scheme { rows.append(("scheme", scheme)) }
+            if let alike = c.verdict?.alike, !alike.isEmpty {
+                let shown = alike.prefix(3).map(\.title).joined(separator: "; ")
+                rows.append(
+                    (
+                        "explained alike by",
+                        shown + (alike.count > 3 ? "; and \(alike.count - 3) more" : "")
+                            + " (the trace cannot tell these from the scheme named)"
+                    ))
+            }
             for warning in c.warnings { rows.append(("warning", warning)) }
             var text = ""
             let title = "kinetics compare \(c.kind): " + parameters.map { "\($0.0) \($0.1)" }.joined(separator: ", ")

@@ -57,6 +57,11 @@ public struct SchemeVerdict: Sendable, Equatable {
     /// The sample from which the trace sits exactly on the target (a snap),
     /// and the time of that sample.
     public var snap: (index: Int, time: Double)?
+    /// The other schemes that explain the trace as the named one does: as
+    /// simple, and within twice its residual. The trace cannot tell them
+    /// apart; the named one is first by its residual or by the order the
+    /// candidates are tried in, not by anything the trace shows.
+    public var alike: [CandidateFit] = []
     /// Why no candidate was tried, when the trace holds no motion that
     /// could tell schemes apart (it never left its start, or only jumped to
     /// its target); nil when candidates were ranked.
@@ -64,7 +69,7 @@ public struct SchemeVerdict: Sendable, Equatable {
 
     public static func == (lhs: SchemeVerdict, rhs: SchemeVerdict) -> Bool {
         lhs.noise == rhs.noise && lhs.fits == rhs.fits && lhs.bestValues == rhs.bestValues
-            && lhs.unnamed == rhs.unnamed
+            && lhs.unnamed == rhs.unnamed && lhs.alike == rhs.alike
     }
 
     /// The verdict on a trace that names no scheme, for `reason`.
@@ -110,9 +115,6 @@ public struct SchemeVerdict: Sendable, Equatable {
         self.noise = noise
         self.amplitude = amplitude
         var fits: [(fit: CandidateFit, group: String)] = []
-        // The values of the first candidate in the order below, the only
-        // replay kept; ties go to the candidate tried first.
-        var best: (index: Int, values: [Double])?
         let bound = Limit.atMost(noise.explainingBound / amplitude)
         for candidate in candidates {
             // Differences over the amplitude, so that the squares stay
@@ -130,21 +132,45 @@ public struct SchemeVerdict: Sendable, Equatable {
             let rms = (squares / Double(Swift.max(values.count, 1))).squareRoot()
             // A replay that left a double's range (or came to NaN) diverges.
             let finite = rms.isFinite && largest.isFinite
-            let fit = CandidateFit(
-                name: candidate.name, engine: candidate.engine, rms: finite ? rms : .infinity,
-                max: finite ? largest : .infinity, explains: finite && bound.admits(rms),
-                assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds)
-            if best.map({ Self.precedes(fit, fits[$0.index].fit) }) ?? true { best = (fits.count, replayed) }
-            fits.append((fit, candidate.group))
+            fits.append(
+                (
+                    CandidateFit(
+                        name: candidate.name, engine: candidate.engine, rms: finite ? rms : .infinity,
+                        max: finite ? largest : .infinity, explains: finite && bound.admits(rms),
+                        assumptions: candidate.assumptions, wholeMilliseconds: candidate.wholeMilliseconds),
+                    candidate.group
+                ))
         }
+        // The candidates that explain the trace nearly as closely as the
+        // closest one does rank first: the noise bound is an upper bound, and
+        // a scheme ten times farther from the trace than another that also
+        // explains it is not named for assuming less.
+        let closest = fits.filter(\.fit.explains).map(\.fit.rms).min() ?? 0
+        let near = fits.map { $0.fit.explains && $0.fit.rms <= Self.nearFactor * closest }
         // A stable order: among equals, the order the candidates were tried.
         let order = fits.indices.sorted { a, b in
-            Self.precedes(fits[a].fit, fits[b].fit) || (!Self.precedes(fits[b].fit, fits[a].fit) && a < b)
+            if near[a] != near[b] { return near[a] }
+            return Self.precedes(fits[a].fit, fits[b].fit) || (!Self.precedes(fits[b].fit, fits[a].fit) && a < b)
         }
         var seen = Set<String>()
-        self.fits = order.filter { seen.insert(fits[$0].group).inserted }.map { fits[$0].fit }
-        bestValues = best?.values ?? []
+        let kept = order.filter { seen.insert(fits[$0].group).inserted }
+        self.fits = kept.map { fits[$0].fit }
+        // The named candidate's values, replayed again: only one replay is
+        // ever kept.
+        bestValues = kept.first.map { candidates[$0].values() } ?? []
+        if let first = self.fits.first, first.explains {
+            alike = self.fits.dropFirst().filter { fit in
+                fit.explains && fit.assumptions == first.assumptions && fit.rms <= Self.alikeFactor * first.rms
+            }
+        }
     }
+
+    /// How much farther from the trace than the closest explaining
+    /// candidate a candidate may be and still rank with it.
+    static let nearFactor = 10.0
+    /// How close two explaining candidates' residuals must be (as a ratio)
+    /// for the second to give the trace's values alike.
+    static let alikeFactor = 2.0
 
     /// Whether `a` ranks before `b`: explaining first, then (among those
     /// that explain) fewer assumptions, then a smaller RMS.
