@@ -24,9 +24,7 @@ cd "$(dirname "$0")/.."
 # with other flags than a root package's (its package name, its warnings
 # suppressed), so sharing .build with the release build would only make
 # each rebuild what the other built.
-# Its own manifest cache, as scripts/fuzz.sh has: CI runs this beside
-# builds of the root package.
-benchmark=(swift package --package-path Benchmarks --scratch-path .build-benchmarks --manifest-cache local)
+benchmark=(swift package --package-path Benchmarks --scratch-path .build-benchmarks)
 frames=(--target KineticsBenchmarks --metric mallocCountTotal --no-progress)
 checked='(animator|batch)\..*'
 planted=animator.steady.spring.1000

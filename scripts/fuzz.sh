@@ -16,8 +16,7 @@
 # (or leak-, timeout-); turn it into a regression test and fix it.
 # Targets run two at a time. Exit status: 0 clean, 1 a target found a
 # problem (64 an unknown target). CI runs every target for
-# 20 s (without merging: CI's clone is thrown away), after building in the
-# background while other stages run (--build).
+# 20 s (without merging: CI's clone is thrown away).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,10 +28,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(animator bezier scenario baseline trace)
 
 scripts/ensure-gsl.sh
-# Its own manifest cache: loading this package's manifest as a dependency
-# into the shared cache made a root build running at the same time (CI's
-# release build) compile every module again.
-swift build --package-path Fuzz -c release --scratch-path .build-fuzz --manifest-cache local \
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DKINETICS_INTERNAL_CHECKS
 $build_only && exit 0
 # The toolchain's own leaks, as scripts/sanitize.sh suppresses them.
