@@ -31,6 +31,9 @@ public struct Comparison: Sendable {
     /// seconds, fitted with the time scale: a trace one frame late has a
     /// lag of minus one frame and a time scale near 1.
     public var lag: Double?
+    /// Whether the time fit stopped at the edge of its search range (scale
+    /// 0.25 to 4, lag ±0.25 s), where its scale and lag say little.
+    public var timeFitAtEdge = false
     /// The median interval between samples, in seconds (x for a bezier).
     public var frameInterval: Double
     /// When the trace enters the settling band for good, and when the exact
@@ -125,6 +128,7 @@ extension Comparison {
         }
         let fit = TimeFit(trace, halfway: halfway(from: from, to: to, motion: motion), exact: motion)
         comparison.timeScale = fit.scale
+        comparison.timeFitAtEdge = fit.atEdge
         comparison.lag = fit.lag
         let band = settlingBand * amplitude
         let exactSettling =
@@ -217,6 +221,7 @@ extension Comparison {
         func motion(_ time: Double) -> Double { from - velocity / rate * expm1(-rate * max(time, 0)) }
         let fit = TimeFit(trace, halfway: log(2) / rate, exact: motion)
         comparison.timeScale = fit.scale
+        comparison.timeFitAtEdge = fit.atEdge
         comparison.lag = fit.lag
         let values = trace.values
         let noise = TraceNoise(values: values, times: times, scale: max(amplitude, abs(from)), timeStep: trace.timeStep)

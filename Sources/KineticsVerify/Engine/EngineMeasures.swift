@@ -29,6 +29,9 @@ public struct EngineSpringMeasure: Codable, Sendable, Equatable {
     public var timeScale: Double?
     /// See ``timeScale``.
     public var lag: Double?
+    /// Whether that fit stopped at the edge of its search range (nil: not
+    /// fitted, or a report from before this was kept).
+    public var timeFitAtEdge: Bool?
     /// The scheme that explains the 60 Hz trace (a candidate of `compare`),
     /// `none` when no candidate does, `diverged` when it holds a value
     /// that is not a number; nil when unanswered.

@@ -144,6 +144,7 @@ extension Verifier.SuiteRows where Measures == EngineMeasures {
         var diverged = 0
         var scales: [Double] = []
         var lags: [Double] = []
+        var atEdge = 0
         for measure in measures.springs {
             let springCase = springs[measure.position]
             for (rate, fps) in verificationFrameRates.enumerated() {
@@ -164,6 +165,7 @@ extension Verifier.SuiteRows where Measures == EngineMeasures {
             if Verifier.isTimeScaleSample(springCase), let scale = measure.timeScale, let lag = measure.lag {
                 scales.append(scale)
                 lags.append(lag)
+                if measure.timeFitAtEdge == true { atEdge += 1 }
             }
         }
         let gate = tolerances.engineGate(.spring)
@@ -184,7 +186,10 @@ extension Verifier.SuiteRows where Measures == EngineMeasures {
                     suite: "spring", mode: name, check: "time scale 60 Hz", cases: scales.count, value: median,
                     minimum: scales.first, maximum: scales.last,
                     location: "median of \(scales.count) springs (ζ 0.1 … 1.5, ω₀ 5 … 60 rad/s, at rest)",
-                    note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"))
+                    note: "median lag \(brief(lag * 1000)) ms (\(brief(lag * 60)) frames; + ahead, - behind)"
+                        + (atEdge > 0
+                            ? "; \(atEdge) of \(scales.count) fits stopped at the edge of their range (scale 0.25 to 4, lag ±0.25 s): the scale and lag say little"
+                            : "")))
         }
         appendSchemeRow("spring", measures.springs.map(\.scheme))
     }

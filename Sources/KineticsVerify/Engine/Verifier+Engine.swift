@@ -43,6 +43,7 @@ extension Verifier {
                     }
                     measure.timeScale = comparison.timeScale
                     measure.lag = comparison.lag
+                    measure.timeFitAtEdge = comparison.timeFitAtEdge
                     measure.scheme = namingSchemes ? scheme(comparison) : nil
                 } else {
                     measure.scheme = namingSchemes ? "diverged" : nil
